@@ -1,0 +1,97 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "authd",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "authd", targets: ["authd"]),
+        .library(name: "AuthCore", targets: ["AuthCore"]),
+        .library(name: "AuthServer", targets: ["AuthServer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CArgon2",
+            pkgConfig: "libargon2",
+            providers: [.apt(["libargon2-dev"]), .brew(["argon2"])]
+        ),
+        .target(
+            name: "AuthCore",
+            dependencies: [
+                "CArgon2",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "AuthPostgres",
+            dependencies: [
+                "AuthCore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.embedInCode("migrations")]
+        ),
+        .target(
+            name: "AuthServer",
+            dependencies: [
+                "AuthCore",
+                "AuthPostgres",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "authd",
+            dependencies: [
+                "AuthCore",
+                "AuthPostgres",
+                "AuthServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "AuthTestSupport",
+            dependencies: [
+                "AuthCore",
+                "AuthPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "AuthCoreTests",
+            dependencies: ["AuthCore"]
+        ),
+        .testTarget(
+            name: "AuthPostgresTests",
+            dependencies: ["AuthPostgres", "AuthTestSupport"]
+        ),
+        .testTarget(
+            name: "AuthServerTests",
+            dependencies: [
+                "AuthServer",
+                "AuthTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(
+            name: "authdTests",
+            dependencies: ["authd", "AuthTestSupport"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

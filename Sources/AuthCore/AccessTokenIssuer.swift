@@ -1,0 +1,104 @@
+import Foundation
+import JWTKit
+
+/// The claims of an access token: `iss`, `sub` (user id), `iat`, `exp` (whole seconds) and `jti`.
+///
+/// ```swift
+/// let claims = try await issuer.verify(token)
+/// claims.sub   // the user's id
+/// ```
+public struct AccessTokenClaims: JWTPayload, Equatable {
+    /// Issuer.
+    public var iss: String
+    /// Subject: the user's id.
+    public var sub: String
+    /// Issued at, seconds since 1970.
+    public var iat: Int
+    /// Expires at, seconds since 1970.
+    public var exp: Int
+    /// Unique token id.
+    public var jti: String
+
+    /// Creates claims.
+    public init(iss: String, sub: String, iat: Int, exp: Int, jti: String) {
+        self.iss = iss
+        self.sub = sub
+        self.iat = iat
+        self.exp = exp
+        self.jti = jti
+    }
+
+    /// Expiry and issuer are checked by ``AccessTokenIssuer/verify(_:)`` with its clock.
+    public func verify(using algorithm: some JWTAlgorithm) async throws {}
+}
+
+/// Signs access tokens (JWT, EdDSA, `kid` in the header) with the current signing key and
+/// verifies them against every published key.
+///
+/// ```swift
+/// let issuer = AccessTokenIssuer(issuer: "authd", lifetime: 900, clock: SystemClock())
+/// try await issuer.install([SigningKey.generate(now: Date())])
+/// let token = try await issuer.issue(subject: user.id.uuidString)
+/// let claims = try await issuer.verify(token.value)
+/// ```
+public actor AccessTokenIssuer {
+    /// A signed token and its lifetime.
+    public struct Issued: Sendable {
+        /// The compact JWT.
+        public let value: String
+        /// Seconds until it expires.
+        public let expiresIn: Int
+    }
+
+    /// The `iss` claim.
+    public let issuer: String
+    /// Lifetime of new tokens, in seconds.
+    public let lifetime: Int
+    private let clock: any WallClock
+    private var keys = JWTKeyCollection()
+    private var currentKid: String?
+    /// The published public keys, current first.
+    public private(set) var jwks = SigningKey.JWKSet(keys: [])
+
+    /// Creates an issuer; ``install(_:)`` keys before issuing.
+    public init(issuer: String, lifetime: Int, clock: any WallClock) {
+        self.issuer = issuer
+        self.lifetime = lifetime
+        self.clock = clock
+    }
+
+    /// Replaces the keys: the first signs, all verify and are published.
+    public func install(_ signingKeys: [SigningKey]) async throws {
+        let collection = JWTKeyCollection()
+        for key in signingKeys {
+            await collection.add(eddsa: EdDSA.PrivateKey(backing: try key.signingKey()), kid: JWKIdentifier(string: key.kid))
+        }
+        keys = collection
+        currentKid = signingKeys.first?.kid
+        jwks = SigningKey.JWKSet(keys: try signingKeys.map { try $0.jwk })
+    }
+
+    /// Signs a token for `subject`.
+    public func issue(subject: String) async throws -> Issued {
+        guard let currentKid else { throw AuthError.serviceUnavailable("No signing key is loaded yet.") }
+        let now = Int(clock.now.timeIntervalSince1970)
+        let claims = AccessTokenClaims(iss: issuer, sub: subject, iat: now, exp: now + lifetime, jti: UUID().uuidString)
+        let token = try await keys.sign(claims, kid: JWKIdentifier(string: currentKid))
+        return Issued(value: token, expiresIn: lifetime)
+    }
+
+    /// Verifies signature, issuer and expiry.
+    /// - Throws: ``AuthError/invalidToken`` for any token that does not hold.
+    public func verify(_ token: String) async throws -> AccessTokenClaims {
+        let claims: AccessTokenClaims
+        do {
+            claims = try await keys.verify(token, as: AccessTokenClaims.self)
+        } catch {
+            throw AuthError.invalidToken
+        }
+        guard claims.iss == issuer, Double(claims.exp) > clock.now.timeIntervalSince1970 else {
+            throw AuthError.invalidToken
+        }
+        return claims
+    }
+}

@@ -1,0 +1,96 @@
+import Dispatch
+import Foundation
+
+/// Runs blocking, CPU-heavy work (password hashing) on dedicated threads, never on the
+/// caller's executor, with at most ``width`` jobs at once and at most ``queueLimit``
+/// jobs waiting. A job that finds the queue full fails at once with
+/// ``AuthError/serviceUnavailable(_:retryAfter:)`` instead of piling up memory.
+///
+/// ```swift
+/// let pool = BlockingWorkPool(width: 2, queueLimit: 64)
+/// let phc = try await pool.run { try hasher.hash(password) }
+/// ```
+public final class BlockingWorkPool: Sendable {
+    /// How many jobs run at once.
+    public let width: Int
+    /// How many jobs may wait for a free slot.
+    public let queueLimit: Int
+    private let queue: DispatchQueue
+    private let gate: Gate
+
+    /// Creates a pool running `width` jobs at once (default: the number of cores) with up
+    /// to `queueLimit` waiting.
+    public init(width: Int = ProcessInfo.processInfo.activeProcessorCount, queueLimit: Int = 64) {
+        self.width = max(1, width)
+        self.queueLimit = max(0, queueLimit)
+        self.queue = DispatchQueue(label: "authd.blocking-work", attributes: .concurrent)
+        self.gate = Gate(width: self.width, queueLimit: self.queueLimit)
+    }
+
+    /// Runs `work` on the pool's threads and returns its result.
+    /// - Throws: ``AuthError/serviceUnavailable(_:retryAfter:)`` when the queue is full,
+    ///   `CancellationError` when the task is cancelled while waiting, or what `work` throws.
+    public func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await gate.enter()
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, any Error>, Never>) in
+            queue.async {
+                continuation.resume(returning: Result { try work() })
+            }
+        }
+        await gate.leave()
+        return try result.get()
+    }
+
+    /// Jobs running and waiting right now (for metrics and tests).
+    public func load() async -> (running: Int, waiting: Int) {
+        await gate.load()
+    }
+
+    private actor Gate {
+        let width: Int
+        let queueLimit: Int
+        var running = 0
+        var waiters: [(id: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
+        var nextID: UInt64 = 0
+
+        init(width: Int, queueLimit: Int) {
+            self.width = width
+            self.queueLimit = queueLimit
+        }
+
+        func load() -> (running: Int, waiting: Int) { (running, waiters.count) }
+
+        func enter() async throws {
+            if running < width {
+                running += 1
+                return
+            }
+            guard waiters.count < queueLimit else {
+                throw AuthError.serviceUnavailable("The service is busy. Try again shortly.", retryAfter: 1)
+            }
+            let id = nextID
+            nextID += 1
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    waiters.append((id, continuation))
+                }
+            } onCancel: {
+                Task { await self.cancel(id) }
+            }
+        }
+
+        func leave() {
+            if waiters.isEmpty {
+                running -= 1
+            } else {
+                // The slot passes straight to the next waiter: `running` stays the same.
+                waiters.removeFirst().continuation.resume()
+            }
+        }
+
+        private func cancel(_ id: UInt64) {
+            guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
+            waiters.remove(at: index).continuation.resume(throwing: CancellationError())
+        }
+    }
+}

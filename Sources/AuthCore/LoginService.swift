@@ -1,0 +1,140 @@
+import Crypto
+import Foundation
+import Logging
+
+/// The login use case: checks credentials in constant work, throttles failures, re-hashes
+/// outdated hashes and issues a token pair.
+///
+/// An unknown username costs one Argon2id verification against a dummy hash made with
+/// the same parameters, so it cannot be told apart from a wrong password.
+///
+/// ```swift
+/// let service = try await LoginService.make(users: users, refreshTokens: tokens, attempts: attempts,
+///                                           issuer: issuer, pool: BlockingWorkPool())
+/// let grant = try await service.login(username: "alice", password: "…", clientAddress: "203.0.113.9")
+/// ```
+public struct LoginService<Users: UserRepository, RefreshTokens: RefreshTokenRepository, Attempts: LoginAttemptStore>: Sendable {
+    /// Account storage.
+    public let users: Users
+    /// Refresh token storage.
+    public let refreshTokens: RefreshTokens
+    /// Throttling counters.
+    public let attempts: Attempts
+    /// Signs access tokens.
+    public let issuer: AccessTokenIssuer
+    /// Where hashing runs.
+    public let pool: BlockingWorkPool
+    /// Hash parameters.
+    public let hasher: Argon2idHasher
+    /// Failure limits.
+    public let throttle: ThrottlePolicy
+    /// Refresh token lifetime in seconds.
+    public let refreshLifetime: Int
+    /// The time source.
+    public let clock: any WallClock
+    private let dummyHash: String
+    private let logger: Logger
+
+    /// Creates the service, computing its dummy hash on `pool`.
+    public static func make(
+        users: Users,
+        refreshTokens: RefreshTokens,
+        attempts: Attempts,
+        issuer: AccessTokenIssuer,
+        pool: BlockingWorkPool,
+        hasher: Argon2idHasher = Argon2idHasher(),
+        throttle: ThrottlePolicy = ThrottlePolicy(),
+        refreshLifetime: Int = 30 * 24 * 3600,
+        clock: any WallClock = SystemClock(),
+        logger: Logger = Logger(label: "authd.login")
+    ) async throws -> Self {
+        let dummyPassword = UUID().uuidString
+        let dummyHash = try await pool.run { try hasher.hash(dummyPassword) }
+        return Self(
+            users: users, refreshTokens: refreshTokens, attempts: attempts, issuer: issuer, pool: pool,
+            hasher: hasher, throttle: throttle, refreshLifetime: refreshLifetime, clock: clock,
+            dummyHash: dummyHash, logger: logger
+        )
+    }
+
+    private init(
+        users: Users, refreshTokens: RefreshTokens, attempts: Attempts, issuer: AccessTokenIssuer,
+        pool: BlockingWorkPool, hasher: Argon2idHasher, throttle: ThrottlePolicy, refreshLifetime: Int,
+        clock: any WallClock, dummyHash: String, logger: Logger
+    ) {
+        self.users = users
+        self.refreshTokens = refreshTokens
+        self.attempts = attempts
+        self.issuer = issuer
+        self.pool = pool
+        self.hasher = hasher
+        self.throttle = throttle
+        self.refreshLifetime = refreshLifetime
+        self.clock = clock
+        self.dummyHash = dummyHash
+        self.logger = logger
+    }
+
+    /// Logs in.
+    /// - Throws: ``AuthError`` — `invalid_request`, `invalid_credentials`, `account_disabled`,
+    ///   `too_many_attempts`, `service_unavailable`.
+    public func login(username rawUsername: String, password: String, clientAddress: String?) async throws -> TokenGrant {
+        let username = try Username(rawUsername)
+        try PasswordPolicy.validatePresented(password)
+
+        let keys = throttle.keys(usernameKey: username.key, address: clientAddress)
+        if let wait = try await attempts.retryAfter(for: keys.all, now: clock.now) {
+            throw AuthError.tooManyAttempts(retryAfter: wait)
+        }
+
+        let user = try await users.user(withKey: username.key)
+        let storedHash = user?.passwordHash ?? dummyHash
+        let hasher = self.hasher
+        let matches = try await pool.run { hasher.verify(password, against: storedHash) }
+
+        guard let user, matches else {
+            try await attempts.recordFailure(for: keys.all, now: clock.now)
+            throw AuthError.invalidCredentials
+        }
+        guard !user.isDisabled else { throw AuthError.accountDisabled }
+        try await attempts.reset(keys.account)
+
+        if hasher.needsRehash(user.passwordHash) {
+            await rehash(user: user, password: password)
+        }
+        return try await issueGrant(for: user)
+    }
+
+    /// Issues a new access token and a new refresh token family for `user`.
+    public func issueGrant(for user: User) async throws -> TokenGrant {
+        let access = try await issuer.issue(subject: user.id.uuidString.lowercased())
+        let refresh = Self.newRefreshToken()
+        let record = RefreshTokenRecord(
+            tokenHash: SHA256.hexDigest(of: refresh),
+            familyID: UUID(),
+            userID: user.id,
+            expiresAt: clock.now.addingTimeInterval(TimeInterval(refreshLifetime))
+        )
+        try await refreshTokens.store(record)
+        return TokenGrant(accessToken: access.value, expiresIn: access.expiresIn, refreshToken: refresh, refreshExpiresIn: refreshLifetime)
+    }
+
+    /// A re-hash is an improvement, not a condition of the login: failures are logged and skipped.
+    private func rehash(user: User, password: String) async {
+        let hasher = self.hasher
+        do {
+            let fresh = try await pool.run { try hasher.hash(password) }
+            try await users.replacePasswordHash(userID: user.id, old: user.passwordHash, new: fresh)
+            logger.info("re-hashed password with current parameters", metadata: ["user_id": "\(user.id)"])
+        } catch {
+            logger.warning("password re-hash skipped", metadata: ["user_id": "\(user.id)", "reason": "\(type(of: error))"])
+        }
+    }
+
+    /// 32 random bytes, base64url.
+    static func newRefreshToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return Data(bytes).base64URLEncodedString()
+    }
+}

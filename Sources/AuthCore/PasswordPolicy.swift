@@ -1,0 +1,38 @@
+/// Length rules for passwords, after NIST SP 800-63B: 8 to 1024 characters, no
+/// composition rules, no NUL.
+///
+/// ```swift
+/// try PasswordPolicy.validateNew("correct horse battery staple")   // ok
+/// try PasswordPolicy.validateNew("short")                          // throws invalid_request
+/// ```
+public enum PasswordPolicy {
+    /// The shortest password a new account may have.
+    public static let minimumLength = 8
+    /// The longest password accepted anywhere (bounds hashing work).
+    public static let maximumLength = 1024
+
+    /// Checks a password presented at login: non-empty, at most ``maximumLength``, no NUL.
+    /// Shortness is not checked here: a short password just fails to match.
+    public static func validatePresented(_ password: String) throws {
+        guard !password.isEmpty else { throw AuthError.invalidRequest("password must not be empty") }
+        try validateCommon(password)
+    }
+
+    /// Checks a password being set: ``minimumLength`` to ``maximumLength``, no NUL.
+    public static func validateNew(_ password: String) throws {
+        guard password.count >= minimumLength else {
+            throw AuthError.invalidRequest("password must be at least \(minimumLength) characters")
+        }
+        try validateCommon(password)
+    }
+
+    private static func validateCommon(_ password: String) throws {
+        // Checked on UTF-8 length first so a huge input costs no grapheme walk.
+        guard password.utf8.count <= maximumLength * 4, password.count <= maximumLength else {
+            throw AuthError.invalidRequest("password must be at most \(maximumLength) characters")
+        }
+        guard !password.utf8.contains(0) else {
+            throw AuthError.invalidRequest("password must not contain NUL characters")
+        }
+    }
+}

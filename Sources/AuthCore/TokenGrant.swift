@@ -1,0 +1,35 @@
+/// What a successful login returns: the wire body of `200 /login`.
+///
+/// ```swift
+/// let grant = try await service.login(username: "alice", password: "…", clientAddress: nil)
+/// grant.tokenType   // "Bearer"
+/// ```
+public struct TokenGrant: Codable, Sendable, Equatable {
+    /// The signed JWT.
+    public var accessToken: String
+    /// Always `Bearer`.
+    public var tokenType: String
+    /// Seconds until the access token expires.
+    public var expiresIn: Int
+    /// The opaque refresh token (256-bit random, base64url).
+    public var refreshToken: String
+    /// Seconds until the refresh token expires.
+    public var refreshExpiresIn: Int
+
+    /// Creates a grant.
+    public init(accessToken: String, tokenType: String = "Bearer", expiresIn: Int, refreshToken: String, refreshExpiresIn: Int) {
+        self.accessToken = accessToken
+        self.tokenType = tokenType
+        self.expiresIn = expiresIn
+        self.refreshToken = refreshToken
+        self.refreshExpiresIn = refreshExpiresIn
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case accessToken = "access_token"
+        case tokenType = "token_type"
+        case expiresIn = "expires_in"
+        case refreshToken = "refresh_token"
+        case refreshExpiresIn = "refresh_expires_in"
+    }
+}

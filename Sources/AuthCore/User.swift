@@ -1,0 +1,28 @@
+import Foundation
+
+/// A stored account.
+///
+/// ```swift
+/// let user = User(id: UUID(), username: "alice", passwordHash: phc, isDisabled: false, createdAt: .now)
+/// ```
+public struct User: Sendable, Equatable {
+    /// Stable identifier; the `sub` claim of access tokens.
+    public var id: UUID
+    /// The NFC username as registered.
+    public var username: String
+    /// The Argon2id PHC string. Never log it.
+    public var passwordHash: String
+    /// Whether logins are refused (with `account_disabled`, once the password is right).
+    public var isDisabled: Bool
+    /// When the account was created.
+    public var createdAt: Date
+
+    /// Creates a user value.
+    public init(id: UUID, username: String, passwordHash: String, isDisabled: Bool, createdAt: Date) {
+        self.id = id
+        self.username = username
+        self.passwordHash = passwordHash
+        self.isDisabled = isDisabled
+        self.createdAt = createdAt
+    }
+}

@@ -1,0 +1,242 @@
+import AuthCore
+import Crypto
+import Foundation
+import Logging
+import PostgresNIO
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A private PostgreSQL cluster in a folder (authd's default `./.authd/`), reached over a
+/// Unix socket inside that folder, with no TCP listener.
+///
+/// ``start()`` creates the cluster with `initdb` on first use and starts it with `pg_ctl`;
+/// if it is already running (another authd, an `authd user add` beside `authd serve`) it is
+/// reused and left running. ``stop()`` stops it only if this value started it. As root,
+/// PostgreSQL runs as the unprivileged `postgres` account (or `nobody`), because it
+/// refuses root; if that account cannot reach the folder, the cluster moves to a
+/// per-folder directory under the system temporary directory and ``notice`` says so.
+///
+/// ```swift
+/// let cluster = try EmbeddedPostgres(directory: URL(fileURLWithPath: ".authd"))
+/// try cluster.start()
+/// let client = PostgresClient(configuration: cluster.configuration(database: "postgres"), backgroundLogger: logger)
+/// // …
+/// try cluster.stop()
+/// ```
+public final class EmbeddedPostgres: Sendable {
+    /// The folder holding `data/`, the socket and `postgres.log`.
+    public let directory: String
+    /// Set when the cluster lives elsewhere than asked, saying where and why.
+    public let notice: String?
+    /// The database superuser (trusted on the socket only).
+    public let user = "authd"
+    /// Whether writes are flushed to disk (off for throwaway test clusters).
+    public let durable: Bool
+    /// The server programs used.
+    public let binaries: PostgresBinaries
+    private let runAs: RunAs?
+    private let startedHere = Mutex(false)
+    private let extraSettings: [String]
+
+    /// Prepares (without starting) a cluster in `directory`.
+    /// - Parameters:
+    ///   - durable: false for throwaway clusters (no fsync).
+    ///   - settings: extra `-c name=value` server settings.
+    public init(directory requested: URL, durable: Bool = true, settings: [String: String] = [:]) throws {
+        self.binaries = try PostgresBinaries.locate()
+        self.durable = durable
+        self.extraSettings = settings.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let runAs = geteuid() == 0 ? try RunAs.unprivileged() : nil
+        self.runAs = runAs
+
+        let absolute = requested.standardizedFileURL.path
+        let fallback = FileManager.default.temporaryDirectory
+            .appendingPathComponent("authd-\(String(SHA256.hexDigest(of: absolute).prefix(16)))").path
+        var chosen = absolute
+        var notice: String?
+        // A Unix socket path is limited to 107 bytes.
+        if (absolute + "/.s.PGSQL.5432").utf8.count > 100 {
+            chosen = fallback
+            notice = "the path \(absolute) is too long for a Unix socket; PostgreSQL data lives in \(fallback)"
+        } else if let runAs, !runAs.canReach(absolute) {
+            chosen = fallback
+            notice = "user '\(runAs.name)' cannot reach \(absolute); PostgreSQL data lives in \(fallback)"
+        }
+        self.directory = chosen
+        self.notice = notice
+    }
+
+    /// The folder of the cluster's data files.
+    public var dataDirectory: String { directory + "/data" }
+    /// The server log.
+    public var logFile: String { directory + "/postgres.log" }
+    /// The socket's folder (the cluster's folder).
+    public var socketDirectory: String { directory }
+    /// The socket's path.
+    public var socketPath: String { directory + "/.s.PGSQL.5432" }
+
+    /// Whether a server is running on this cluster's data.
+    public var isRunning: Bool {
+        guard FileManager.default.fileExists(atPath: dataDirectory + "/PG_VERSION") else { return false }
+        return (try? run(binaries.pgCtl, ["-D", dataDirectory, "status"]).status) == 0
+    }
+
+    /// Creates the cluster if needed and starts it unless it is running already.
+    public func start() throws {
+        try withFolderLock {
+            if !FileManager.default.fileExists(atPath: dataDirectory + "/PG_VERSION") {
+                try initialize()
+            }
+            guard !isRunning else { return }
+            var options = ["-k '\(socketDirectory)'", "-c listen_addresses=''", "-p 5432", "-c unix_socket_permissions=0770"]
+            if !durable {
+                options += ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"]
+            }
+            options += extraSettings.map { "-c \($0)" }
+            let result = try run(
+                binaries.pgCtl,
+                ["-D", dataDirectory, "-l", logFile, "-w", "-t", "60", "-o", options.joined(separator: " "), "start"]
+            )
+            guard result.status == 0 else {
+                let log = (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? ""
+                throw EmbeddedPostgresError.commandFailed(step: "pg_ctl start", output: result.output + String(log.suffix(1000)))
+            }
+            startedHere.withLock { $0 = true }
+        }
+    }
+
+    /// Stops the server if ``start()`` started it; a cluster found running is left alone.
+    public func stop() throws {
+        guard startedHere.withLock({ started in defer { started = false }; return started }) else { return }
+        let result = try run(binaries.pgCtl, ["-D", dataDirectory, "-m", "fast", "-w", "-t", "60", "stop"])
+        guard result.status == 0 else {
+            throw EmbeddedPostgresError.commandFailed(step: "pg_ctl stop", output: result.output)
+        }
+    }
+
+    /// Stops the server whoever started it (for tests of an outage).
+    public func forceStop() throws {
+        startedHere.withLock { $0 = true }
+        try stop()
+    }
+
+    /// How to connect to `database` over the socket.
+    public func configuration(database: String) -> PostgresClient.Configuration {
+        PostgresClient.Configuration(unixSocketPath: socketPath, username: user, password: nil, database: database)
+    }
+
+    /// A `postgresql://` URL for `database` on this cluster (for `psql` or `--database-url`).
+    public func url(database: String) -> String {
+        var components = URLComponents()
+        components.scheme = "postgresql"
+        components.user = user
+        components.host = ""
+        components.path = "/" + database
+        components.queryItems = [URLQueryItem(name: "host", value: socketDirectory)]
+        return components.string ?? "postgresql:///\(database)"
+    }
+
+    /// Creates `name` unless it exists.
+    public func createDatabase(_ name: String, logger: Logger) async throws {
+        let client = PostgresClient(configuration: configuration(database: "postgres"), backgroundLogger: logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            let rows = try await client.query("SELECT 1 FROM pg_database WHERE datname = \(name)", logger: logger)
+            var exists = false
+            for try await _ in rows { exists = true }
+            if !exists {
+                let quoted = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+                try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(quoted)"), logger: logger)
+            }
+        }
+    }
+
+    private func initialize() throws {
+        let fileManager = FileManager.default
+        try fileManager.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try? fileManager.removeItem(atPath: dataDirectory)
+        if let runAs {
+            guard chown(directory, runAs.uid, runAs.gid) == 0 else {
+                throw EmbeddedPostgresError.commandFailed(step: "chown \(directory)", output: String(cString: strerror(errno)))
+            }
+        }
+        chmod(directory, 0o700)
+        var arguments = ["-D", dataDirectory, "-U", user, "--auth-local=trust", "--auth-host=reject", "-E", "UTF8", "--locale=C"]
+        if !durable { arguments.append("--no-sync") }
+        let result = try run(binaries.initdb, arguments)
+        guard result.status == 0 else {
+            throw EmbeddedPostgresError.commandFailed(step: "initdb", output: result.output)
+        }
+    }
+
+    /// Runs a PostgreSQL program, as the unprivileged account when we are root.
+    private func run(_ program: String, _ arguments: [String]) throws -> CommandRunner.Result {
+        let workingDirectory = FileManager.default.fileExists(atPath: directory) ? directory : "/"
+        guard let runAs else { return try CommandRunner.run(program, arguments, in: workingDirectory) }
+        let (launcher, prefix) = runAs.launcher()
+        return try CommandRunner.run(launcher, prefix + [program] + arguments, in: workingDirectory)
+    }
+
+    /// Serialises set-up between processes sharing the folder.
+    private func withFolderLock<T>(_ body: () throws -> T) throws -> T {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        if let runAs { _ = chown(directory, runAs.uid, runAs.gid) }
+        let lockPath = FileManager.default.temporaryDirectory
+            .appendingPathComponent("authd-\(String(SHA256.hexDigest(of: directory).prefix(16))).lock").path
+        let fd = open(lockPath, O_CREAT | O_RDWR, 0o600)
+        guard fd >= 0 else { return try body() }
+        defer { close(fd) }
+        flock(fd, LOCK_EX)
+        defer { flock(fd, LOCK_UN) }
+        return try body()
+    }
+
+    /// The account PostgreSQL runs as when we are root.
+    private struct RunAs: Sendable {
+        let name: String
+        let uid: uid_t
+        let gid: gid_t
+
+        static func unprivileged() throws -> RunAs {
+            for name in ["postgres", "nobody"] {
+                if let entry = getpwnam(name) {
+                    return RunAs(name: name, uid: entry.pointee.pw_uid, gid: entry.pointee.pw_gid)
+                }
+            }
+            throw EmbeddedPostgresError.noUnprivilegedUser
+        }
+
+        /// `runuser -u NAME --` where it exists, else `setpriv`.
+        func launcher() -> (String, [String]) {
+            if let runuser = CommandRunner.which("runuser") ?? ["/usr/sbin/runuser", "/sbin/runuser"].first(where: FileManager.default.isExecutableFile) {
+                return (runuser, ["-u", name, "--"])
+            }
+            let setpriv = CommandRunner.which("setpriv") ?? "/usr/bin/setpriv"
+            return (setpriv, ["--reuid=\(uid)", "--regid=\(gid)", "--clear-groups"])
+        }
+
+        /// Whether every folder above `path` lets this account through.
+        func canReach(_ path: String) -> Bool {
+            var url = URL(fileURLWithPath: path).deletingLastPathComponent()
+            while true {
+                var info = stat()
+                if stat(url.path, &info) == 0 {
+                    let mode = info.st_mode
+                    let allowed =
+                        info.st_uid == uid ? mode & S_IXUSR != 0
+                        : info.st_gid == gid ? mode & S_IXGRP != 0
+                        : mode & S_IXOTH != 0
+                    if !allowed { return false }
+                }
+                if url.path == "/" { return true }
+                url.deleteLastPathComponent()
+            }
+        }
+    }
+}

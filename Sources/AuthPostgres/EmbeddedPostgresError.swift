@@ -1,0 +1,42 @@
+import Foundation
+
+/// Why the embedded PostgreSQL cluster could not be set up or started.
+///
+/// ```swift
+/// catch let error as EmbeddedPostgresError { print(error) }   // one line saying what to do
+/// ```
+public struct EmbeddedPostgresError: Error, Sendable, CustomStringConvertible {
+    private enum Kind: Sendable {
+        case binariesNotFound
+        case noUnprivilegedUser
+        case commandFailed(step: String, output: String)
+    }
+
+    private let kind: Kind
+
+    /// The PostgreSQL server programs are not installed.
+    public static let binariesNotFound = EmbeddedPostgresError(kind: .binariesNotFound)
+    /// Running as root, no unprivileged account to run PostgreSQL as.
+    public static let noUnprivilegedUser = EmbeddedPostgresError(kind: .noUnprivilegedUser)
+
+    /// A step (`initdb`, `pg_ctl start`, …) exited non-zero; `output` is the end of what it printed.
+    public static func commandFailed(step: String, output: String) -> EmbeddedPostgresError {
+        EmbeddedPostgresError(kind: .commandFailed(step: step, output: String(output.suffix(2000))))
+    }
+
+    /// What went wrong and how to fix it.
+    public var description: String {
+        switch kind {
+        case .binariesNotFound:
+            "PostgreSQL server programs (initdb, pg_ctl) were not found on PATH, through pg_config, or under "
+                + "/usr/lib/postgresql/*/bin. Install them (Debian/Ubuntu: sudo apt-get install postgresql; "
+                + "macOS: brew install postgresql@15), or set AUTHD_POSTGRES_BIN to their folder, "
+                + "or pass --database-url to use an existing server."
+        case .noUnprivilegedUser:
+            "PostgreSQL refuses to run as root and neither a 'postgres' nor a 'nobody' account exists: "
+                + "create one (useradd --system postgres) or run authd as an ordinary user."
+        case .commandFailed(let step, let output):
+            "\(step) failed: \(output.trimmingCharacters(in: .whitespacesAndNewlines))"
+        }
+    }
+}

@@ -1,0 +1,32 @@
+/// One schema change: a SQL file from `migrations/`, embedded in the binary.
+///
+/// ```swift
+/// Migration.all.map(\.version)   // ["0001_users", "0002_signing_keys", …]
+/// ```
+public struct Migration: Sendable, Equatable {
+    /// The file name without `.sql`; recorded in `schema_migrations`.
+    public let version: String
+    /// The SQL, run as one simple-query batch.
+    public let sql: String
+
+    /// Creates a migration.
+    public init(version: String, sql: String) {
+        self.version = version
+        self.sql = sql
+    }
+}
+
+extension Migration {
+    /// Every migration, in the order applied. A test checks this matches the files in
+    /// `Sources/AuthPostgres/migrations/`.
+    public static let all: [Migration] = [
+        Migration(version: "0001_users", bytes: PackageResources._001_users_sql),
+        Migration(version: "0002_signing_keys", bytes: PackageResources._002_signing_keys_sql),
+        Migration(version: "0003_refresh_tokens", bytes: PackageResources._003_refresh_tokens_sql),
+        Migration(version: "0004_login_failures", bytes: PackageResources._004_login_failures_sql),
+    ]
+
+    private init(version: String, bytes: [UInt8]) {
+        self.init(version: version, sql: String(decoding: bytes, as: UTF8.self))
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// Where the PostgreSQL server programs (`initdb`, `pg_ctl`) are.
+///
+/// Looked up in this order: `$AUTHD_POSTGRES_BIN`, `PATH`, `pg_config --bindir`, then the
+/// newest `/usr/lib/postgresql/*/bin` (Debian's layout, which is not on `PATH`).
+///
+/// ```swift
+/// let binaries = try PostgresBinaries.locate()
+/// print(binaries.initdb)   // "/usr/lib/postgresql/15/bin/initdb"
+/// ```
+public struct PostgresBinaries: Sendable, Equatable {
+    /// The folder holding the programs.
+    public let directory: String
+
+    /// Path of `initdb`.
+    public var initdb: String { directory + "/initdb" }
+    /// Path of `pg_ctl`.
+    public var pgCtl: String { directory + "/pg_ctl" }
+
+    /// Finds the programs, or throws ``EmbeddedPostgresError`` saying how to install them.
+    public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> PostgresBinaries {
+        var candidates: [String] = []
+        if let configured = environment["AUTHD_POSTGRES_BIN"], !configured.isEmpty {
+            candidates.append(configured)
+        }
+        if let initdb = CommandRunner.which("initdb") {
+            candidates.append(URL(fileURLWithPath: initdb).resolvingSymlinksInPath().deletingLastPathComponent().path)
+        }
+        if let pgConfig = CommandRunner.which("pg_config"),
+            let result = try? CommandRunner.run(pgConfig, ["--bindir"]), result.status == 0
+        {
+            candidates.append(result.output.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        let debianRoot = "/usr/lib/postgresql"
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: debianRoot)) ?? []
+        for version in versions.sorted(by: { (Int($0) ?? 0) > (Int($1) ?? 0) }) {
+            candidates.append("\(debianRoot)/\(version)/bin")
+        }
+        for directory in candidates {
+            let binaries = PostgresBinaries(directory: directory)
+            if FileManager.default.isExecutableFile(atPath: binaries.initdb),
+                FileManager.default.isExecutableFile(atPath: binaries.pgCtl)
+            {
+                return binaries
+            }
+        }
+        throw EmbeddedPostgresError.binariesNotFound
+    }
+}
