@@ -82,7 +82,7 @@ public actor AccessTokenIssuer {
     public func issue(subject: String) async throws -> Issued {
         guard let currentKid else { throw AuthError.serviceUnavailable("No signing key is loaded yet.") }
         let now = Int(clock.now.timeIntervalSince1970)
-        let claims = AccessTokenClaims(iss: issuer, sub: subject, iat: now, exp: now + lifetime, jti: UUID().uuidString)
+        let claims = AccessTokenClaims(iss: issuer, sub: subject, iat: now, exp: now + lifetime, jti: UUID().uuidString.lowercased())
         let token = try await keys.sign(claims, kid: JWKIdentifier(string: currentKid))
         return Issued(value: token, expiresIn: lifetime)
     }

@@ -87,8 +87,8 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
     public static let invalidToken = AuthError(.invalidToken, "The token is invalid or has expired.")
 
     /// The request body is larger than the service accepts.
-    public static func requestTooLarge(limit: Int) -> AuthError {
-        AuthError(.requestTooLarge, "The request body must not exceed \(limit) bytes.")
+    public static func requestTooLarge(limit: Int? = nil) -> AuthError {
+        AuthError(.requestTooLarge, limit.map { "The request body must not exceed \($0) bytes." } ?? "The request body is too large.")
     }
 
     /// The request body is not `application/json`.

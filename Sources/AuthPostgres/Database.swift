@@ -57,6 +57,10 @@ public struct Database: Sendable {
     /// Whether `error` means "the database cannot be reached now" rather than a bug.
     static func isUnavailability(_ error: any Error) -> Bool {
         if error is DatabaseUnavailable { return true }
+        if let transaction = error as? PostgresTransactionError {
+            return [transaction.beginError, transaction.closureError, transaction.commitError, transaction.rollbackError]
+                .contains { $0.map(isUnavailability) ?? false }
+        }
         guard let error = error as? PSQLError else { return false }
         if error.code != .server { return true }
         guard let state = error.serverInfo?[.sqlState] else { return false }
@@ -74,7 +78,10 @@ public struct Database: Sendable {
 
     /// The SQLSTATE of a server error, if `error` is one.
     static func sqlState(of error: any Error) -> String? {
-        (error as? PSQLError)?.serverInfo?[.sqlState]
+        if let transaction = error as? PostgresTransactionError, let inner = transaction.closureError {
+            return sqlState(of: inner)
+        }
+        return (error as? PSQLError)?.serverInfo?[.sqlState]
     }
 
     private struct DatabaseUnavailable: Error {}

@@ -176,11 +176,11 @@ public final class EmbeddedPostgres: Sendable {
     }
 
     /// Runs a PostgreSQL program, as the unprivileged account when we are root.
+    /// As the unprivileged account it starts in `/`, since it may not be allowed into ours.
     private func run(_ program: String, _ arguments: [String]) throws -> CommandRunner.Result {
-        let workingDirectory = FileManager.default.fileExists(atPath: directory) ? directory : "/"
-        guard let runAs else { return try CommandRunner.run(program, arguments, in: workingDirectory) }
+        guard let runAs else { return try CommandRunner.run(program, arguments) }
         let (launcher, prefix) = runAs.launcher()
-        return try CommandRunner.run(launcher, prefix + [program] + arguments, in: workingDirectory)
+        return try CommandRunner.run(launcher, prefix + ["/usr/bin/env", "-C", "/", program] + arguments)
     }
 
     /// Serialises set-up between processes sharing the folder.

@@ -52,7 +52,7 @@ public struct PostgresSigningKeyRepository: SigningKeyRepository {
     }
 
     private static func insert(_ key: SigningKey, on connection: PostgresConnection, logger: Logger) async throws {
-        let material = [UInt8](key.privateKey)
+        let material = ByteBuffer(bytes: key.privateKey)
         try await connection.query(
             "INSERT INTO signing_keys (kid, private_key, created_at) VALUES (\(key.kid), \(material), \(key.createdAt))",
             logger: logger
@@ -68,8 +68,8 @@ public struct PostgresSigningKeyRepository: SigningKeyRepository {
             logger: logger
         )
         var keys: [SigningKey] = []
-        for try await (kid, material, createdAt) in rows.decode((String, [UInt8], Date).self) {
-            keys.append(SigningKey(kid: kid, privateKey: Data(material), createdAt: createdAt))
+        for try await (kid, material, createdAt) in rows.decode((String, ByteBuffer, Date).self) {
+            keys.append(SigningKey(kid: kid, privateKey: Data(buffer: material), createdAt: createdAt))
         }
         return keys
     }

@@ -1,0 +1,51 @@
+import AuthCore
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Everything ``buildApplication(configuration:)`` needs, with production defaults.
+///
+/// ```swift
+/// var configuration = AppConfiguration(database: try DatabaseURL.parse(url))
+/// configuration.port = 0                    // any free port
+/// configuration.accessTokenLifetime = 300
+/// ```
+public struct AppConfiguration: Sendable {
+    /// Address to listen on.
+    public var host = "127.0.0.1"
+    /// Port to listen on; 0 picks a free one.
+    public var port = 8080
+    /// How to reach PostgreSQL.
+    public var database: PostgresClient.Configuration
+    /// Deadline for one database operation, waiting for a connection included.
+    public var databaseTimeout: Duration = .seconds(5)
+    /// Apply migrations before listening.
+    public var migrateOnStart = true
+    /// The `iss` claim of access tokens.
+    public var issuer = "authd"
+    /// Access token lifetime, seconds.
+    public var accessTokenLifetime = 900
+    /// Refresh token lifetime, seconds.
+    public var refreshTokenLifetime = 30 * 24 * 3600
+    /// Argon2id parameters for new hashes; stored hashes with others are re-hashed at login.
+    public var hashParameters = Argon2idHasher.Parameters.owasp
+    /// Hashes computed at once (default: the number of cores).
+    public var hashingConcurrency = ProcessInfo.processInfo.activeProcessorCount
+    /// Logins waiting for a hashing slot before further ones get 503.
+    public var hashingQueueLimit = 64
+    /// Failed-login limits.
+    public var throttle = ThrottlePolicy()
+    /// Largest accepted request body, bytes.
+    public var maxBodySize = 64 * 1024
+    /// Time source (injected in tests).
+    public var clock: any WallClock = SystemClock()
+    /// Called once the server listens, with the bound port.
+    public var onListening: @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in }
+    /// Where the service logs.
+    public var logger = Logger(label: "authd")
+
+    /// A configuration for `database` with every other setting at its default.
+    public init(database: PostgresClient.Configuration) {
+        self.database = database
+    }
+}

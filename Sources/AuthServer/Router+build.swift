@@ -1,0 +1,48 @@
+import AuthCore
+import Hummingbird
+
+/// The routes of authd, generic over its storage so the composition root picks it.
+///
+/// ```swift
+/// let router = buildRouter(login: login, issuer: issuer, readiness: database, maxBodySize: 64 * 1024)
+/// ```
+public func buildRouter<Users: UserRepository, RefreshTokens: RefreshTokenRepository, Attempts: LoginAttemptStore>(
+    login: LoginService<Users, RefreshTokens, Attempts>,
+    issuer: AccessTokenIssuer,
+    readiness: some ReadinessProbe,
+    maxBodySize: Int
+) -> Router<AuthRequestContext> {
+    let router = Router(context: AuthRequestContext.self)
+    router.add(middleware: RequestLogMiddleware())
+    router.add(middleware: ErrorMiddleware(allowedMethods: routeMethods))
+
+    router.post("/login") { request, context in
+        let body = try await JSONRequestBody(request: request, limit: maxBodySize)
+        let username = try body.string("username")
+        let password = try body.string("password")
+        let grant = try await login.login(username: username, password: password, clientAddress: context.clientAddress)
+        return JSONResponse.make(status: .ok, body: grant)
+    }
+
+    router.get("/.well-known/jwks.json") { _, _ in
+        JSONResponse.make(status: .ok, body: await issuer.jwks, headers: [.cacheControl: "public, max-age=300"])
+    }
+
+    router.get("/health/live") { _, _ in
+        JSONResponse.make(status: .ok, body: ["status": "ok"])
+    }
+
+    router.get("/health/ready") { _, _ in
+        try await readiness.check()
+        return JSONResponse.make(status: .ok, body: ["status": "ok"])
+    }
+    return router
+}
+
+/// Methods served at each path; ``ErrorMiddleware`` answers other methods with 405 and `Allow`.
+let routeMethods: [String: [String]] = [
+    "/login": ["POST"],
+    "/.well-known/jwks.json": ["GET"],
+    "/health/live": ["GET"],
+    "/health/ready": ["GET"],
+]
