@@ -79,7 +79,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AuthCoreTests",
-            dependencies: ["AuthCore"]
+            dependencies: ["AuthCore", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(
             name: "AuthPostgresTests",

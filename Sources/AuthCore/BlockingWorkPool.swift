@@ -41,8 +41,8 @@ public final class BlockingWorkPool: Sendable {
         return try result.get()
     }
 
-    /// Jobs running and waiting right now (for metrics and tests).
-    public func load() async -> (running: Int, waiting: Int) {
+    /// Jobs running and waiting right now, and jobs finished so far (for metrics and tests).
+    public func load() async -> (running: Int, waiting: Int, completed: Int) {
         await gate.load()
     }
 
@@ -52,13 +52,14 @@ public final class BlockingWorkPool: Sendable {
         var running = 0
         var waiters: [(id: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
         var nextID: UInt64 = 0
+        var completed = 0
 
         init(width: Int, queueLimit: Int) {
             self.width = width
             self.queueLimit = queueLimit
         }
 
-        func load() -> (running: Int, waiting: Int) { (running, waiters.count) }
+        func load() -> (running: Int, waiting: Int, completed: Int) { (running, waiters.count, completed) }
 
         func enter() async throws {
             if running < width {
@@ -80,6 +81,7 @@ public final class BlockingWorkPool: Sendable {
         }
 
         func leave() {
+            completed += 1
             if waiters.isEmpty {
                 running -= 1
             } else {

@@ -62,10 +62,9 @@ public enum CommandRunner {
         return Result(status: exitStatus, output: output)
     }
 
-    /// The first executable called `name` on `PATH`, if any.
-    public static func which(_ name: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        for directory in path.split(separator: ":") {
+    /// The first executable called `name` on `path` (default: `$PATH`), if any.
+    public static func which(_ name: String, path: String? = ProcessInfo.processInfo.environment["PATH"]) -> String? {
+        for directory in (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") {
             let candidate = "\(directory)/\(name)"
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }

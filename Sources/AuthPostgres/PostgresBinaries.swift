@@ -19,32 +19,37 @@ public struct PostgresBinaries: Sendable, Equatable {
     public var pgCtl: String { directory + "/pg_ctl" }
 
     /// Finds the programs, or throws ``EmbeddedPostgresError`` saying how to install them.
-    public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> PostgresBinaries {
-        var candidates: [String] = []
+    /// A set `AUTHD_POSTGRES_BIN` is the only place looked at.
+    public static func locate(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        debianRoot: String = "/usr/lib/postgresql"
+    ) throws -> PostgresBinaries {
         if let configured = environment["AUTHD_POSTGRES_BIN"], !configured.isEmpty {
-            candidates.append(configured)
+            let binaries = PostgresBinaries(directory: configured)
+            guard binaries.isComplete else { throw EmbeddedPostgresError.binariesNotFound }
+            return binaries
         }
-        if let initdb = CommandRunner.which("initdb") {
+        var candidates: [String] = []
+        if let initdb = CommandRunner.which("initdb", path: environment["PATH"]) {
             candidates.append(URL(fileURLWithPath: initdb).resolvingSymlinksInPath().deletingLastPathComponent().path)
         }
-        if let pgConfig = CommandRunner.which("pg_config"),
+        if let pgConfig = CommandRunner.which("pg_config", path: environment["PATH"]),
             let result = try? CommandRunner.run(pgConfig, ["--bindir"]), result.status == 0
         {
             candidates.append(result.output.trimmingCharacters(in: .whitespacesAndNewlines))
         }
-        let debianRoot = "/usr/lib/postgresql"
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: debianRoot)) ?? []
         for version in versions.sorted(by: { (Int($0) ?? 0) > (Int($1) ?? 0) }) {
             candidates.append("\(debianRoot)/\(version)/bin")
         }
         for directory in candidates {
             let binaries = PostgresBinaries(directory: directory)
-            if FileManager.default.isExecutableFile(atPath: binaries.initdb),
-                FileManager.default.isExecutableFile(atPath: binaries.pgCtl)
-            {
-                return binaries
-            }
+            if binaries.isComplete { return binaries }
         }
         throw EmbeddedPostgresError.binariesNotFound
+    }
+
+    private var isComplete: Bool {
+        FileManager.default.isExecutableFile(atPath: initdb) && FileManager.default.isExecutableFile(atPath: pgCtl)
     }
 }

@@ -37,7 +37,7 @@ public struct PostgresSigningKeyRepository: SigningKeyRepository {
                 let existing = try await Self.published(on: connection, logger: logger)
                 guard existing.isEmpty else { return existing }
                 try await Self.insert(candidate, on: connection, logger: logger)
-                return [candidate]
+                return try await Self.published(on: connection, logger: logger)
             }
         }
     }

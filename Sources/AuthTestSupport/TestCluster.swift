@@ -1,0 +1,89 @@
+import AuthPostgres
+import Foundation
+import Logging
+import PostgresNIO
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The throwaway PostgreSQL cluster shared by every test in the process, started on first
+/// use through the same ``AuthPostgres/EmbeddedPostgres`` that `authd serve` uses, and
+/// stopped when the test process exits. Each test gets a database of its own.
+///
+/// ```swift
+/// let database = try await TestCluster.newDatabase()
+/// var configuration = AppConfiguration(database: database.configuration)
+/// ```
+public enum TestCluster {
+    /// The tests' logger: warnings and worse only.
+    public static let logger: Logger = {
+        var logger = Logger(label: "tests")
+        logger.logLevel = .warning
+        return logger
+    }()
+
+    /// A fresh, empty database on the shared cluster.
+    public struct TestDatabase: Sendable {
+        /// Its name.
+        public let name: String
+        /// How PostgresNIO reaches it.
+        public let configuration: PostgresClient.Configuration
+        /// A `postgresql://` URL for it (for the CLI's `--database-url`).
+        public let url: String
+    }
+
+    private static let cluster: Result<EmbeddedPostgres, any Error> = Result {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("authd-tests-\(getpid())")
+        let cluster = try EmbeddedPostgres(directory: directory, durable: false, settings: ["max_connections": "400"])
+        try cluster.start()
+        atexit {
+            if case .success(let cluster) = TestCluster.cluster {
+                try? cluster.stop()
+                try? FileManager.default.removeItem(atPath: cluster.directory)
+            }
+        }
+        return cluster
+    }
+
+    /// The shared cluster, started if needed.
+    public static func shared() throws -> EmbeddedPostgres {
+        try cluster.get()
+    }
+
+    /// Creates a new empty database on the shared cluster.
+    public static func newDatabase() async throws -> TestDatabase {
+        let cluster = try shared()
+        let name = "test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        try await cluster.createDatabase(name, logger: logger)
+        var configuration = cluster.configuration(database: name)
+        configuration.options.maximumConnections = 8
+        return TestDatabase(name: name, configuration: configuration, url: cluster.url(database: name))
+    }
+
+    /// Runs `body` with a running, migrated ``AuthPostgres/Database`` on a new database.
+    public static func withMigratedDatabase<T: Sendable>(
+        _ body: @Sendable (Database, TestDatabase) async throws -> T
+    ) async throws -> T {
+        let testDatabase = try await newDatabase()
+        return try await withDatabase(testDatabase.configuration) { database in
+            try await MigrationRunner(database: database).migrate()
+            return try await body(database, testDatabase)
+        }
+    }
+
+    /// Runs `body` with a ``AuthPostgres/Database`` whose client runs for the duration.
+    public static func withDatabase<T: Sendable>(
+        _ configuration: PostgresClient.Configuration,
+        timeout: Duration = .seconds(5),
+        _ body: @Sendable (Database) async throws -> T
+    ) async throws -> T {
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        let database = Database(client: client, timeout: timeout, logger: logger)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            return try await body(database)
+        }
+    }
+}

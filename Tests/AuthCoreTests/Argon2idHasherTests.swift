@@ -1,0 +1,41 @@
+import AuthCore
+import Testing
+
+@Suite struct Argon2idHasherTests {
+    let light = Argon2idHasher(parameters: .init(memoryKiB: 1024, iterations: 1, parallelism: 1))
+
+    @Test func hashesToAPHCStringThatVerifies() throws {
+        let phc = try light.hash("correct horse battery staple")
+        #expect(phc.hasPrefix("$argon2id$v=19$m=1024,t=1,p=1$"))
+        #expect(light.verify("correct horse battery staple", against: phc))
+        #expect(!light.verify("correct horse battery stapler", against: phc))
+    }
+
+    @Test func saltsEveryHash() throws {
+        #expect(try light.hash("same password") != light.hash("same password"))
+    }
+
+    @Test func defaultsAreOWASP() throws {
+        let phc = try Argon2idHasher().hash("correct horse battery staple")
+        #expect(Argon2idHasher.parameters(of: phc) == .init(memoryKiB: 19_456, iterations: 2, parallelism: 1))
+        #expect(!Argon2idHasher().needsRehash(phc))
+    }
+
+    @Test func otherParametersNeedARehash() throws {
+        let phc = try light.hash("correct horse battery staple")
+        #expect(Argon2idHasher().needsRehash(phc))
+        #expect(!light.needsRehash(phc))
+        #expect(Argon2idHasher().needsRehash("$2b$12$bcrypt.hash.from.elsewhere"))
+    }
+
+    @Test(arguments: ["", "plain", "$argon2i$v=19$m=1024,t=1,p=1$c2FsdHNhbHQ$aGFzaA", "$argon2id$v=19$m=x,t=1,p=1$a$b"])
+    func malformedHashesNeverMatch(phc: String) {
+        #expect(!light.verify("anything", against: phc))
+    }
+
+    @Test func passwordsWithUnicodeAndNULSurviveTheCBoundary() throws {
+        let phc = try light.hash("pässwörd\u{0}tail")
+        #expect(light.verify("pässwörd\u{0}tail", against: phc))
+        #expect(!light.verify("pässwörd", against: phc))
+    }
+}

@@ -1,0 +1,78 @@
+import AuthPostgres
+import AuthTestSupport
+import Foundation
+import Logging
+import PostgresNIO
+import Testing
+
+@Suite struct EmbeddedPostgresTests {
+    @Test func createsStartsReusesAndStops() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("authd-embedded-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = try EmbeddedPostgres(directory: folder, durable: false)
+        try first.start()
+        #expect(first.isRunning)
+        #expect(FileManager.default.fileExists(atPath: first.socketPath))
+
+        // A second user of the same folder (say `authd user add` beside `authd serve`)
+        // finds it running, uses it, and leaves it running.
+        let second = try EmbeddedPostgres(directory: folder, durable: false)
+        try second.start()
+        try await second.createDatabase("authd", logger: Logger(label: "tests"))
+        try await TestCluster.withDatabase(second.configuration(database: "authd")) { database in
+            try await database.check()
+        }
+        try second.stop()
+        #expect(first.isRunning)
+
+        try first.stop()
+        #expect(!first.isRunning)
+        // Data survives a restart.
+        try first.start()
+        try await TestCluster.withDatabase(first.configuration(database: "authd")) { database in
+            try await database.check()
+        }
+        try first.stop()
+    }
+
+    @Test func saysHowToInstallWhenNoBinariesExist() {
+        #expect {
+            try PostgresBinaries.locate(environment: ["PATH": "/nonexistent"], debianRoot: "/nonexistent")
+        } throws: { error in
+            "\(error)".contains("apt-get install postgresql") && "\(error)".contains("--database-url")
+        }
+        #expect(throws: EmbeddedPostgresError.self) {
+            try PostgresBinaries.locate(environment: ["AUTHD_POSTGRES_BIN": "/nonexistent"])
+        }
+    }
+}
+
+@Suite struct DatabaseURLTests {
+    @Test func parsesTCPURLs() throws {
+        let configuration = try DatabaseURL.parse("postgres://app:s%40cret@db.internal:6543/auth?sslmode=disable")
+        #expect(configuration.host == "db.internal")
+        #expect(configuration.port == 6543)
+        #expect(configuration.username == "app")
+        #expect(configuration.password == "s@cret")
+        #expect(configuration.database == "auth")
+    }
+
+    @Test func parsesSocketURLsAndDefaults() throws {
+        let configuration = try DatabaseURL.parse("postgresql://authd@/authd?host=/tmp/pg")
+        #expect(configuration.unixSocketPath == "/tmp/pg/.s.PGSQL.5432")
+        #expect(try DatabaseURL.parse("postgres://app@localhost").database == "app")
+    }
+
+    @Test(arguments: ["mysql://u@h/d", "postgres://h/d", "postgres://u@/d", "postgres://u@h/d?sslmode=bogus", "not a url"])
+    func rejectsUnusableURLsWithoutEchoingSecrets(url: String) {
+        #expect(throws: DatabaseURL.Invalid.self) { try DatabaseURL.parse(url) }
+    }
+
+    @Test func errorTextNeverContainsThePassword() {
+        #expect {
+            try DatabaseURL.parse("postgres://u:topsecret@/d")
+        } throws: { error in
+            !"\(error)".contains("topsecret")
+        }
+    }
+}

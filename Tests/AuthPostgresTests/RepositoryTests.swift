@@ -1,0 +1,108 @@
+import AuthCore
+import AuthPostgres
+import AuthTestSupport
+import Foundation
+import PostgresNIO
+import Testing
+
+@Suite struct UserRepositoryTests {
+    @Test func createsFindsAndListsUsers() async throws {
+        try await TestCluster.withMigratedDatabase { database, _ in
+            let users = PostgresUserRepository(database: database)
+            let alice = try await users.create(username: try Username("Alice"), passwordHash: "$argon2id$x")
+            #expect(try await users.user(withKey: "alice") == alice)
+            #expect(try await users.user(withKey: "bob") == nil)
+            _ = try await users.create(username: try Username("bob"), passwordHash: "$argon2id$y")
+            #expect(try await users.all().map(\.username) == ["Alice", "bob"])
+        }
+    }
+
+    @Test func namesAreUniqueCaseInsensitivelyAndAfterNFC() async throws {
+        try await TestCluster.withMigratedDatabase { database, _ in
+            let users = PostgresUserRepository(database: database)
+            _ = try await users.create(username: try Username("Ame\u{301}lie"), passwordHash: "h")
+            await #expect(throws: RepositoryError.duplicateUsername) {
+                try await users.create(username: try Username("AMÉLIE"), passwordHash: "h")
+            }
+            #expect(try await users.user(withKey: try Username("amélie").key)?.username == "Amélie")
+        }
+    }
+
+    @Test func disablesAndEnables() async throws {
+        try await TestCluster.withMigratedDatabase { database, _ in
+            let users = PostgresUserRepository(database: database)
+            _ = try await users.create(username: try Username("carol"), passwordHash: "h")
+            #expect(try await users.setDisabled(true, usernameKey: "carol"))
+            #expect(try await users.user(withKey: "carol")?.isDisabled == true)
+            #expect(try await users.setDisabled(false, usernameKey: "carol"))
+            #expect(try await users.user(withKey: "carol")?.isDisabled == false)
+            #expect(try await users.setDisabled(true, usernameKey: "nobody") == false)
+        }
+    }
+
+    @Test func replacesAHashOnlyIfUnchanged() async throws {
+        try await TestCluster.withMigratedDatabase { database, _ in
+            let users = PostgresUserRepository(database: database)
+            let dave = try await users.create(username: try Username("dave"), passwordHash: "old")
+            try await users.replacePasswordHash(userID: dave.id, old: "stale", new: "lost")
+            #expect(try await users.user(withKey: "dave")?.passwordHash == "old")
+            try await users.replacePasswordHash(userID: dave.id, old: "old", new: "new")
+            #expect(try await users.user(withKey: "dave")?.passwordHash == "new")
+        }
+    }
+}
+
+@Suite struct SigningKeyRepositoryTests {
+    @Test func concurrentFirstStartsCreateOneKey() async throws {
+        try await TestCluster.withMigratedDatabase { database, _ in
+            let keys = PostgresSigningKeyRepository(database: database)
+            let results = try await withThrowingTaskGroup(of: [SigningKey].self) { group in
+                for _ in 0..<5 {
+                    group.addTask { try await keys.ensureSigningKey { SigningKey.generate(now: Date()) } }
+                }
+                return try await group.reduce(into: [[SigningKey]]()) { $0.append($1) }
+            }
+            #expect(Set(results.flatMap { $0.map(\.kid) }).count == 1)
+            #expect(try await keys.publishedKeys() == results[0])
+        }
+    }
+
+    @Test func publishesTheCurrentAndThePreviousKey() async throws {
+        try await TestCluster.withMigratedDatabase { database, _ in
+            let keys = PostgresSigningKeyRepository(database: database)
+            let first = SigningKey.generate(now: Date(timeIntervalSince1970: 1_000))
+            let second = SigningKey.generate(now: Date(timeIntervalSince1970: 2_000))
+            let third = SigningKey.generate(now: Date(timeIntervalSince1970: 3_000))
+            for key in [first, second, third] { try await keys.add(key) }
+            #expect(try await keys.publishedKeys().map(\.kid) == [third.kid, second.kid])
+            #expect(try await keys.publishedKeys().first?.privateKey == third.privateKey)
+        }
+    }
+}
+
+@Suite struct LoginAttemptStoreTests {
+    @Test func countsFailuresInAWindowAndResets() async throws {
+        try await TestCluster.withMigratedDatabase { database, _ in
+            let store = PostgresLoginAttemptStore(database: database)
+            let key = ThrottleKey(scope: .account, subject: "erin", limit: 3, window: 60)
+            let other = ThrottleKey(scope: .account, subject: "frank", limit: 3, window: 60)
+            let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+            for offset in 0..<2 {
+                try await store.recordFailure(for: [key], now: t0.addingTimeInterval(Double(offset)))
+            }
+            #expect(try await store.retryAfter(for: [key], now: t0.addingTimeInterval(2)) == nil)
+            try await store.recordFailure(for: [key], now: t0.addingTimeInterval(2))
+            #expect(try await store.retryAfter(for: [key], now: t0.addingTimeInterval(10)) == 50)
+            #expect(try await store.retryAfter(for: [other], now: t0.addingTimeInterval(10)) == nil)
+            #expect(try await store.retryAfter(for: [key], now: t0.addingTimeInterval(61)) == nil)
+            // A failure after the window starts a new one.
+            try await store.recordFailure(for: [key], now: t0.addingTimeInterval(61))
+            #expect(try await store.retryAfter(for: [key], now: t0.addingTimeInterval(62)) == nil)
+
+            for _ in 0..<3 { try await store.recordFailure(for: [key], now: t0.addingTimeInterval(70)) }
+            #expect(try await store.retryAfter(for: [key], now: t0.addingTimeInterval(70)) != nil)
+            try await store.reset(key)
+            #expect(try await store.retryAfter(for: [key], now: t0.addingTimeInterval(70)) == nil)
+        }
+    }
+}
