@@ -33,6 +33,9 @@ public struct AppConfiguration: Sendable {
     public var hashingConcurrency = ProcessInfo.processInfo.activeProcessorCount
     /// Logins waiting for a hashing slot before further ones get 503.
     public var hashingQueueLimit = 64
+    /// The pool hashing runs on; nil builds one from ``hashingConcurrency`` and
+    /// ``hashingQueueLimit``. Pass one to share it or to observe its load.
+    public var hashingPool: BlockingWorkPool?
     /// Failed-login limits.
     public var throttle = ThrottlePolicy()
     /// Largest accepted request body, bytes.

@@ -23,7 +23,8 @@ public func buildApplication(configuration: AppConfiguration) async throws -> so
     let issuer = AccessTokenIssuer(
         issuer: configuration.issuer, lifetime: configuration.accessTokenLifetime, clock: configuration.clock
     )
-    let pool = BlockingWorkPool(width: configuration.hashingConcurrency, queueLimit: configuration.hashingQueueLimit)
+    let pool = configuration.hashingPool
+        ?? BlockingWorkPool(width: configuration.hashingConcurrency, queueLimit: configuration.hashingQueueLimit)
     let login = try await LoginService.make(
         users: users,
         refreshTokens: PostgresRefreshTokenRepository(database: database),

@@ -1,0 +1,178 @@
+import AuthCore
+import AuthPostgres
+import AuthServer
+import AuthTestSupport
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Testing
+
+@Suite struct HealthTests {
+    @Test func liveAndReadyAnswerOK() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.test { client async throws in
+            for path in ["/health/live", "/health/ready"] {
+                let response = try await client.execute(uri: path, method: .get)
+                #expect(response.status == .ok)
+                #expect(try response.json()["status"] as? String == "ok")
+            }
+        }
+    }
+}
+
+@Suite struct ThrottleTests {
+    @Test func repeatedFailuresForOneAccountGet429UntilTheWindowEnds() async throws {
+        var fixture = try await ServerFixture()
+        let clock = TestClock(now: Date(timeIntervalSince1970: 1_800_000_000))
+        fixture.configuration.clock = clock
+        fixture.configuration.throttle = ThrottlePolicy(accountLimit: 3, addressLimit: 100, window: 60)
+        try await fixture.addUser("alice", password: "correct horse battery staple")
+        try await fixture.addUser("bob", password: "correct horse battery staple")
+        try await fixture.test { client async throws in
+            for _ in 0..<3 {
+                #expect(try await client.login("alice", "wrong").status == .unauthorized)
+            }
+            // Even the right password is refused now, without revealing it was right.
+            let throttled = try await client.login("alice", "correct horse battery staple")
+            #expect(throttled.status == .tooManyRequests)
+            #expect(try throttled.error().code == "too_many_attempts")
+            #expect(throttled.headers[.retryAfter] == "60")
+            #expect(throttled.headers[.cacheControl] == "no-store")
+            // Case and normalisation do not give a way around it.
+            #expect(try await client.login("ALICE", "correct horse battery staple").status == .tooManyRequests)
+            // Other accounts are unaffected.
+            #expect(try await client.login("bob", "correct horse battery staple").status == .ok)
+
+            clock.advance(by: 61)
+            #expect(try await client.login("alice", "correct horse battery staple").status == .ok)
+        }
+    }
+
+    @Test func aSuccessResetsTheAccountCounter() async throws {
+        var fixture = try await ServerFixture()
+        fixture.configuration.throttle = ThrottlePolicy(accountLimit: 3, addressLimit: 100, window: 600)
+        try await fixture.addUser("alice", password: "correct horse battery staple")
+        try await fixture.test { client async throws in
+            for _ in 0..<2 { _ = try await client.login("alice", "wrong") }
+            #expect(try await client.login("alice", "correct horse battery staple").status == .ok)
+            for _ in 0..<2 { _ = try await client.login("alice", "wrong") }
+            #expect(try await client.login("alice", "correct horse battery staple").status == .ok)
+        }
+    }
+
+    @Test func unknownAccountsAreThrottledLikeKnownOnes() async throws {
+        var fixture = try await ServerFixture()
+        fixture.configuration.throttle = ThrottlePolicy(accountLimit: 2, addressLimit: 100, window: 600)
+        try await fixture.test { client async throws in
+            for _ in 0..<2 { #expect(try await client.login("ghost", "wrong").status == .unauthorized) }
+            #expect(try await client.login("ghost", "wrong").status == .tooManyRequests)
+        }
+    }
+}
+
+@Suite struct AvailabilityTests {
+    @Test func aFullHashingQueueAnswers503() async throws {
+        var fixture = try await ServerFixture()
+        // One slot, no queue, and a hash slow enough that requests overlap.
+        fixture.configuration.hashingPool = BlockingWorkPool(width: 1, queueLimit: 0)
+        fixture.configuration.hashParameters = .init(memoryKiB: 65_536, iterations: 4, parallelism: 1)
+        try await fixture.addUser("alice", password: "correct horse battery staple", parameters: fixture.configuration.hashParameters)
+        let statuses = try await fixture.test { client async throws in
+            try await withThrowingTaskGroup(of: (HTTPResponse.Status, String?, String?).self) { group in
+                for _ in 0..<6 {
+                    group.addTask {
+                        let response = try await client.login("alice", "correct horse battery staple")
+                        let code = response.status == .ok ? nil : try response.error().code
+                        return (response.status, response.headers[.retryAfter], code)
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+        #expect(statuses.contains { $0.0 == .ok })
+        let refused = statuses.filter { $0.0 == .serviceUnavailable }
+        #expect(!refused.isEmpty)
+        #expect(refused.allSatisfy { $0.1 == "1" && $0.2 == "service_unavailable" })
+        #expect(statuses.allSatisfy { $0.0 == .ok || $0.0 == .serviceUnavailable })
+    }
+
+    @Test func aStoppedDatabaseGives503AndServiceRecovers() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("authd-outage-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cluster = try EmbeddedPostgres(directory: folder, durable: false)
+        try cluster.start()
+        defer { try? cluster.forceStop() }
+        try await cluster.createDatabase("authd", logger: TestCluster.logger)
+
+        var configuration = AppConfiguration(database: cluster.configuration(database: "authd"))
+        configuration.hashParameters = ServerFixture.lightHash
+        configuration.databaseTimeout = .seconds(2)
+        configuration.logger = TestCluster.logger
+        let app = try await buildApplication(configuration: configuration)
+        try await TestCluster.withDatabase(cluster.configuration(database: "authd")) { database async throws in
+            try await MigrationRunner(database: database).migrate()
+            _ = try await PostgresUserRepository(database: database).create(
+                username: try Username("alice"),
+                passwordHash: try Argon2idHasher(parameters: ServerFixture.lightHash).hash("correct horse battery staple")
+            )
+        }
+        try await app.test(.router) { client async throws in
+            #expect(try await client.login("alice", "correct horse battery staple").status == .ok)
+
+            try cluster.forceStop()
+            let down = try await client.login("alice", "correct horse battery staple")
+            #expect(down.status == .serviceUnavailable)
+            #expect(try down.error().code == "service_unavailable")
+            #expect(try !down.error().description.contains("PSQL"))
+            #expect(down.headers[.retryAfter] != nil)
+            let ready = try await client.execute(uri: "/health/ready", method: .get)
+            #expect(ready.status == .serviceUnavailable)
+            #expect(try await client.execute(uri: "/health/live", method: .get).status == .ok)
+
+            try cluster.start()
+            var recovered = false
+            for _ in 0..<40 where !recovered {
+                recovered = try await client.login("alice", "correct horse battery staple").status == .ok
+                if !recovered { try await Task.sleep(for: .milliseconds(250)) }
+            }
+            #expect(recovered)
+            #expect(try await client.execute(uri: "/health/ready", method: .get).status == .ok)
+        }
+    }
+}
+
+@Suite struct LiveTransportTests {
+    @Test func servesLoginsOverRealHTTP() async throws {
+        var fixture = try await ServerFixture()
+        fixture.configuration.port = 0
+        try await fixture.addUser("alice", password: "correct horse battery staple")
+        let app = try await buildApplication(configuration: fixture.configuration)
+        try await app.test(.live) { client async throws in
+            let ok = try await client.login("alice", "correct horse battery staple")
+            #expect(ok.status == .ok)
+            #expect(try ok.json()["token_type"] as? String == "Bearer")
+            let wrong = try await client.login("alice", "nope")
+            #expect(wrong.status == .unauthorized)
+            #expect(wrong.headers[.wwwAuthenticate] == #"Bearer realm="authd""#)
+            let missing = try await client.execute(uri: "/nowhere", method: .get)
+            #expect(missing.status == .notFound)
+        }
+    }
+
+    @Test func throttlesByClientAddress() async throws {
+        var fixture = try await ServerFixture()
+        fixture.configuration.port = 0
+        fixture.configuration.throttle = ThrottlePolicy(accountLimit: 100, addressLimit: 3, window: 600)
+        try await fixture.addUser("alice", password: "correct horse battery staple")
+        let app = try await buildApplication(configuration: fixture.configuration)
+        try await app.test(.live) { client async throws in
+            for name in ["u1", "u2", "u3"] {
+                #expect(try await client.login(name, "wrong").status == .unauthorized)
+            }
+            let throttled = try await client.login("alice", "correct horse battery staple")
+            #expect(throttled.status == .tooManyRequests)
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import AuthCore
+import AuthPostgres
+import AuthServer
+import AuthTestSupport
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+
+/// A fresh database, a configuration for it, and helpers to seed users and send JSON.
+struct ServerFixture {
+    static let lightHash = Argon2idHasher.Parameters(memoryKiB: 1024, iterations: 1, parallelism: 1)
+
+    let testDatabase: TestCluster.TestDatabase
+    var configuration: AppConfiguration
+
+    init() async throws {
+        testDatabase = try await TestCluster.newDatabase()
+        configuration = AppConfiguration(database: testDatabase.configuration)
+        configuration.hashParameters = Self.lightHash
+        configuration.logger = TestCluster.logger
+    }
+
+    /// Creates a user directly in storage (migrating first), hashed with `parameters`.
+    @discardableResult
+    func addUser(_ name: String, password: String, parameters: Argon2idHasher.Parameters = lightHash, disabled: Bool = false) async throws -> User {
+        try await TestCluster.withDatabase(testDatabase.configuration) { database async throws in
+            try await MigrationRunner(database: database).migrate()
+            let users = PostgresUserRepository(database: database)
+            let username = try Username(name)
+            let user = try await users.create(username: username, passwordHash: try Argon2idHasher(parameters: parameters).hash(password))
+            if disabled { _ = try await users.setDisabled(true, usernameKey: username.key) }
+            return user
+        }
+    }
+
+    /// Runs SQL-reading `body` against the fixture's database.
+    func withDatabase<T: Sendable>(_ body: @Sendable (Database) async throws -> T) async throws -> T {
+        try await TestCluster.withDatabase(testDatabase.configuration, body)
+    }
+
+    /// Runs `test` against the application in-process.
+    func test<T: Sendable>(_ test: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {
+        let app = try await buildApplication(configuration: configuration)
+        return try await app.test(.router, test)
+    }
+}
+
+extension TestClientProtocol {
+    /// POSTs `json` (raw text) with `Content-Type: application/json`.
+    func postJSON(_ path: String, _ json: String, headers: HTTPFields = [.contentType: "application/json"]) async throws -> TestResponse {
+        try await execute(uri: path, method: .post, headers: headers, body: ByteBuffer(string: json))
+    }
+
+    /// Logs in with `username` and `password`.
+    func login(_ username: String, _ password: String) async throws -> TestResponse {
+        let body = try JSONSerialization.data(withJSONObject: ["username": username, "password": password])
+        return try await postJSON("/login", String(decoding: body, as: UTF8.self))
+    }
+}
+
+extension TestResponse {
+    /// The body as a JSON object.
+    func json() throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any])
+    }
+
+    /// `error` and `error_description` of an error body.
+    func error() throws -> (code: String, description: String) {
+        let object = try json()
+        return (try #require(object["error"] as? String), try #require(object["error_description"] as? String))
+    }
+}
