@@ -95,7 +95,7 @@ let package = Package(
         ),
         .testTarget(
             name: "authdTests",
-            dependencies: ["authd", "AuthTestSupport"]
+            dependencies: ["authd", "AuthPostgres", "AuthTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

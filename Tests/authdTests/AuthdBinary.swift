@@ -1,0 +1,83 @@
+import AuthPostgres
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Runs the built `authd` executable.
+enum AuthdBinary {
+    /// The `authd` built beside the test bundle.
+    static var path: String {
+        get throws {
+            let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            var folder = testBinary.deletingLastPathComponent()
+            // On Apple platforms the runner lives inside a .xctest bundle.
+            while folder.path != "/" {
+                let candidate = folder.appendingPathComponent("authd").path
+                if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+                folder.deleteLastPathComponent()
+            }
+            Issue.record("authd binary not found beside \(testBinary.path)")
+            throw CancellationError()
+        }
+    }
+
+    /// Our environment without `DATABASE_URL`, plus `extra`.
+    static func environment(_ extra: [String: String] = [:]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["DATABASE_URL"] = nil
+        return environment.merging(extra) { _, new in new }
+    }
+
+    /// Runs `authd arguments` to completion.
+    static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = environment()) throws -> (status: Int32, stdout: String, stderr: String) {
+        let child = try ChildProcess(executable: try path, arguments: arguments, environment: environment, input: input)
+        let status = child.wait()
+        return (status, child.standardOutput, child.standardError)
+    }
+
+    /// Starts `authd serve …` and waits for its "listening" line; returns the process and base URL.
+    static func serve(_ arguments: [String], environment: [String: String] = environment()) async throws -> (ChildProcess, URL) {
+        let child = try ChildProcess(executable: try path, arguments: ["serve", "--port", "0"] + arguments, environment: environment)
+        for _ in 0..<600 {
+            if let line = child.standardOutput.split(separator: "\n").first(where: { $0.hasPrefix("authd listening on ") }),
+                let url = URL(string: String(line.dropFirst("authd listening on ".count)))
+            {
+                return (child, url)
+            }
+            if let status = child.poll() {
+                Issue.record("authd serve exited with \(status): \(child.standardError)")
+                throw CancellationError()
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        child.send(SIGKILL)
+        Issue.record("authd serve did not start listening: \(child.standardError)")
+        throw CancellationError()
+    }
+
+    /// Sends SIGTERM and waits up to 20 s for the exit status.
+    static func stop(_ child: ChildProcess) async throws -> Int32? {
+        child.send(SIGTERM)
+        for _ in 0..<200 {
+            if let status = child.poll() { return status }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        child.send(SIGKILL)
+        child.wait()
+        return nil
+    }
+
+    /// POSTs a login and returns the status and JSON body.
+    static func login(_ base: URL, _ username: String, _ password: String) async throws -> (Int, [String: Any]) {
+        var request = URLRequest(url: base.appendingPathComponent("login"))
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = try JSONSerialization.data(withJSONObject: ["username": username, "password": password])
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        return (status, (try JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:])
+    }
+}

@@ -1,0 +1,127 @@
+import AuthPostgres
+import AuthTestSupport
+import Foundation
+import Testing
+
+@Suite struct AuthdCommandTests {
+    @Test func helpListsTheCommands() throws {
+        let result = try AuthdBinary.run(["--help"])
+        #expect(result.status == 0)
+        for command in ["serve", "migrate", "user"] {
+            #expect(result.stdout.contains(command))
+        }
+        let user = try AuthdBinary.run(["user", "--help"])
+        for command in ["add", "disable", "list"] {
+            #expect(user.stdout.contains(command))
+        }
+    }
+
+    @Test(arguments: [
+        (["serve", "--port", "70000"], "--port must be between 0 and 65535"),
+        (["frobnicate"], "Unexpected argument 'frobnicate'"),
+        (["user", "add", "alice"], "--password-stdin"),
+        (["serve", "--database-url", "mysql://x@y/z"], "must start with postgres://"),
+    ])
+    func badArgumentsFailWithAOneLineError(arguments: [String], message: String) throws {
+        let result = try AuthdBinary.run(arguments)
+        #expect(result.status != 0)
+        let firstLine = result.stderr.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(firstLine.hasPrefix("Error: "))
+        #expect(firstLine.contains(message))
+    }
+
+    @Test func managesUsers() async throws {
+        let database = try await TestCluster.newDatabase()
+        let url = ["--database-url", database.url]
+        let password = "correct horse battery staple"
+
+        let added = try AuthdBinary.run(["user", "add", "Alice", "--password-stdin"] + url, input: password + "\n")
+        #expect(added.status == 0)
+        #expect(added.stdout.hasPrefix("created user Alice ("))
+
+        let duplicate = try AuthdBinary.run(["user", "add", "alice", "--password-stdin"] + url, input: password)
+        #expect(duplicate.status == 1)
+        #expect(duplicate.stderr.contains("Error: a user named 'alice' already exists"))
+
+        let weak = try AuthdBinary.run(["user", "add", "bob", "--password-stdin"] + url, input: "short\n")
+        #expect(weak.status == 1)
+        #expect(weak.stderr.contains("password must be at least 8 characters"))
+
+        let listed = try AuthdBinary.run(["user", "list"] + url)
+        #expect(listed.status == 0)
+        #expect(listed.stdout.contains("Alice"))
+        #expect(listed.stdout.contains("active"))
+        #expect(!listed.stdout.contains("bob"))
+
+        #expect(try AuthdBinary.run(["user", "disable", "ALICE"] + url).status == 0)
+        #expect(try AuthdBinary.run(["user", "list"] + url).stdout.contains("disabled"))
+        let missing = try AuthdBinary.run(["user", "disable", "nobody"] + url)
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("no user named 'nobody'"))
+
+        // No secret is ever printed.
+        for output in [added, duplicate, weak, listed].flatMap({ [$0.stdout, $0.stderr] }) {
+            #expect(!output.contains(password))
+            #expect(!output.contains("$argon2id"))
+        }
+    }
+
+    @Test func concurrentMigrationsBothSucceed() async throws {
+        let database = try await TestCluster.newDatabase()
+        let children = try (0..<3).map { _ in
+            try ChildProcess(executable: try AuthdBinary.path, arguments: ["migrate", "--database-url", database.url], environment: AuthdBinary.environment())
+        }
+        for child in children {
+            #expect(child.wait() == 0, "\(child.standardError)")
+            #expect(child.standardOutput.contains("schema up to date: 0004_login_failures (4 migrations)"))
+        }
+    }
+
+    @Test func serveAnswersLoginsAndStopsOnSIGTERM() async throws {
+        let database = try await TestCluster.newDatabase()
+        let password = "correct horse battery staple"
+        #expect(try AuthdBinary.run(["user", "add", "alice", "--password-stdin", "--database-url", database.url], input: password).status == 0)
+        let (server, base) = try await AuthdBinary.serve(["--database-url", database.url])
+        let (status, body) = try await AuthdBinary.login(base, "alice", password)
+        #expect(status == 200)
+        #expect(body["token_type"] as? String == "Bearer")
+        let (wrongStatus, wrongBody) = try await AuthdBinary.login(base, "alice", "not it")
+        #expect(wrongStatus == 401)
+        #expect(wrongBody["error"] as? String == "invalid_credentials")
+
+        #expect(try await AuthdBinary.stop(server) == 0)
+        let logs = server.standardError
+        #expect(logs.contains("path=/login"))
+        #expect(!logs.contains(password))
+        #expect(!logs.contains(try #require(body["access_token"] as? String)))
+        #expect(!logs.contains(try #require(body["refresh_token"] as? String)))
+    }
+
+    @Test func serveRunsItsOwnPostgreSQLByDefault() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("authd-e2e-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let dataDirectory = ["--data-dir", folder.path]
+        let (server, base) = try await AuthdBinary.serve(dataDirectory)
+        // A second command on the same folder uses the running cluster and leaves it running.
+        let added = try AuthdBinary.run(["user", "add", "alice", "--password-stdin"] + dataDirectory, input: "correct horse battery staple")
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(try await AuthdBinary.login(base, "alice", "correct horse battery staple").0 == 200)
+
+        #expect(try await AuthdBinary.stop(server) == 0)
+        let cluster = try EmbeddedPostgres(directory: folder)
+        #expect(!cluster.isRunning)
+        #expect(FileManager.default.fileExists(atPath: cluster.dataDirectory + "/PG_VERSION"))
+    }
+
+    @Test func saysHowToInstallPostgreSQLWhenItIsMissing() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("authd-nopg-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try AuthdBinary.run(
+            ["serve", "--data-dir", folder.path],
+            environment: AuthdBinary.environment(["AUTHD_POSTGRES_BIN": "/nonexistent"])
+        )
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("PostgreSQL server programs (initdb, pg_ctl) were not found"))
+        #expect(result.stderr.contains("apt-get install postgresql"))
+    }
+}
