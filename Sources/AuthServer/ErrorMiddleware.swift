@@ -1,6 +1,7 @@
 import AuthCore
 import Hummingbird
 import Logging
+import Synchronization
 
 /// Turns every error into authd's JSON error shape, in one place: ``AuthCore/AuthError``s as
 /// they are, a request for a known path with the wrong method into 405 with `Allow`, other
@@ -8,15 +9,18 @@ import Logging
 /// of the cause (the cause is logged by type only).
 ///
 /// ```swift
-/// router.add(middleware: ErrorMiddleware(allowedMethods: ["/login": ["POST"]]))
+/// let routes = RouteMethods()
+/// router.add(middleware: ErrorMiddleware(routes: routes))
+/// router.post("/login") { … }
+/// routes.record(router.routes)
 /// ```
 public struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Methods served at each path, for 405 answers.
-    public let allowedMethods: [String: [String]]
+    public let routes: RouteMethods
 
     /// Creates the middleware.
-    public init(allowedMethods: [String: [String]]) {
-        self.allowedMethods = allowedMethods
+    public init(routes: RouteMethods) {
+        self.routes = routes
     }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -40,10 +44,10 @@ public struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     private func translate(_ error: HTTPError, path: String) -> AuthError {
         switch error.status {
         case .notFound:
-            if let methods = allowedMethods[path] { return .methodNotAllowed(allow: methods) }
+            if let methods = routes.methods(at: path) { return .methodNotAllowed(allow: methods) }
             return .notFound
         case .methodNotAllowed:
-            return .methodNotAllowed(allow: allowedMethods[path] ?? [])
+            return .methodNotAllowed(allow: routes.methods(at: path) ?? [])
         case .contentTooLarge:
             return .requestTooLarge()
         case .unsupportedMediaType:
@@ -53,5 +57,33 @@ public struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         default:
             return .invalidRequest(error.body ?? "The request could not be processed.")
         }
+    }
+}
+
+/// The methods a router serves at each path, recorded from the router itself once its
+/// routes are registered (the middleware is added before the routes it wraps).
+///
+/// ```swift
+/// routes.record(router.routes)
+/// routes.methods(at: "/login")   // ["POST"]
+/// ```
+public final class RouteMethods: Sendable {
+    private let table = Mutex<[String: [String]]>([:])
+
+    /// An empty table.
+    public init() {}
+
+    /// Records every route of a router.
+    public func record<Context>(_ routes: [Router<Context>.RouteDescription]) {
+        table.withLock { table in
+            for route in routes {
+                table[route.path.description, default: []].append(route.method.rawValue)
+            }
+        }
+    }
+
+    /// The methods served at `path`, nil when the path is unknown.
+    public func methods(at path: String) -> [String]? {
+        table.withLock { $0[path] }
     }
 }

@@ -14,7 +14,8 @@ public func buildRouter<Users: UserRepository, RefreshTokens: RefreshTokenReposi
 ) -> Router<AuthRequestContext> {
     let router = Router(context: AuthRequestContext.self)
     router.add(middleware: RequestLogMiddleware())
-    router.add(middleware: ErrorMiddleware(allowedMethods: routeMethods))
+    let routes = RouteMethods()
+    router.add(middleware: ErrorMiddleware(routes: routes))
 
     router.post("/login") { request, context in
         let body = try await JSONRequestBody(request: request, limit: maxBodySize)
@@ -36,13 +37,7 @@ public func buildRouter<Users: UserRepository, RefreshTokens: RefreshTokenReposi
         try await readiness.check()
         return JSONResponse.make(status: .ok, body: ["status": "ok"])
     }
+    routes.record(router.routes)
     return router
 }
 
-/// Methods served at each path; ``ErrorMiddleware`` answers other methods with 405 and `Allow`.
-let routeMethods: [String: [String]] = [
-    "/login": ["POST"],
-    "/.well-known/jwks.json": ["GET"],
-    "/health/live": ["GET"],
-    "/health/ready": ["GET"],
-]
