@@ -12,4 +12,15 @@ extension Data {
             .replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
     }
+
+    /// Decodes base64url, padded or not; nil when `text` is not base64url.
+    ///
+    /// ```swift
+    /// Data(base64URLEncoded: "-_8")   // Data([0xfb, 0xff])
+    /// ```
+    public init?(base64URLEncoded text: some StringProtocol) {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        self.init(base64Encoded: base64)
+    }
 }

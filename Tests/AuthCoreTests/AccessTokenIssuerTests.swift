@@ -11,9 +11,7 @@ struct FixedClock: WallClock {
     let start = Date(timeIntervalSince1970: 1_800_000_000.75)
 
     func decodeSegment(_ segment: Substring) throws -> [String: Any] {
-        var base64 = segment.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        let data = try #require(Data(base64Encoded: base64))
+        let data = try #require(Data(base64URLEncoded: segment))
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
@@ -45,16 +43,12 @@ struct FixedClock: WallClock {
         let jwk = try #require(await issuer.jwks.keys.first)
         #expect(jwk.kty == "OKP" && jwk.crv == "Ed25519" && jwk.alg == "EdDSA" && jwk.kid == key.kid)
 
-        var x = jwk.x.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        x += String(repeating: "=", count: (4 - x.count % 4) % 4)
-        let publicKey = try Curve25519.Signing.PublicKey(rawRepresentation: try #require(Data(base64Encoded: x)))
+        let publicKey = try Curve25519.Signing.PublicKey(rawRepresentation: try #require(Data(base64URLEncoded: jwk.x)))
         let lastDot = try #require(token.lastIndex(of: "."))
-        var signature = String(token[token.index(after: lastDot)...])
-            .replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        signature += String(repeating: "=", count: (4 - signature.count % 4) % 4)
+        let signature = try #require(Data(base64URLEncoded: token[token.index(after: lastDot)...]))
         let signed = Data(token[..<lastDot].utf8)
-        #expect(publicKey.isValidSignature(try #require(Data(base64Encoded: signature)), for: signed))
-        #expect(!publicKey.isValidSignature(try #require(Data(base64Encoded: signature)), for: signed + Data("x".utf8)))
+        #expect(publicKey.isValidSignature(signature, for: signed))
+        #expect(!publicKey.isValidSignature(signature, for: signed + Data("x".utf8)))
     }
 
     @Test func verifyChecksExpiryWithTheInjectedClock() async throws {

@@ -1,4 +1,5 @@
 import AuthCore
+import Foundation
 import Testing
 
 @Suite struct AuthErrorTests {
@@ -30,5 +31,16 @@ import Testing
         #expect(keys.account.subjectDigest == "f52fbd32b2b3b86ff88ef6c490628285f482af15ddcb29541f94bcf526a3f6c7")
         #expect(!keys.all.contains { $0.subjectDigest.contains("hunter2") })
         #expect(ThrottlePolicy().keys(usernameKey: "a", address: nil).all.count == 1)
+    }
+}
+
+@Suite struct Base64URLTests {
+    @Test func roundTripsWithoutPadding() throws {
+        let bytes = Data([0xfb, 0xff, 0x00, 0x10])
+        let text = bytes.base64URLEncodedString()
+        #expect(text == "-_8AEA")
+        #expect(Data(base64URLEncoded: text) == bytes)
+        #expect(Data(base64URLEncoded: "-_8") == Data([0xfb, 0xff]))
+        #expect(Data(base64URLEncoded: "not base64!") == nil)
     }
 }

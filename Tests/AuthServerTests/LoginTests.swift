@@ -156,8 +156,6 @@ import Testing
     }
 
     func base64URL(_ text: String) throws -> Data {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return try #require(Data(base64Encoded: base64))
+        try #require(Data(base64URLEncoded: text))
     }
 }
