@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "authd", targets: ["authd"]),
         .library(name: "AuthCore", targets: ["AuthCore"]),
         .library(name: "AuthServer", targets: ["AuthServer"]),
+        .library(name: "ContractKit", targets: ["ContractKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -19,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     ],
     targets: [
         .systemLibrary(
@@ -69,6 +71,10 @@ let package = Package(
             ]
         ),
         .target(
+            name: "ContractKit",
+            dependencies: [.product(name: "Yams", package: "Yams")]
+        ),
+        .target(
             name: "AuthTestSupport",
             dependencies: [
                 "AuthCore",
@@ -92,6 +98,10 @@ let package = Package(
                 "AuthTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
+        ),
+        .testTarget(
+            name: "ContractKitTests",
+            dependencies: ["ContractKit"]
         ),
         .testTarget(
             name: "authdTests",

@@ -1,0 +1,182 @@
+import Foundation
+import Yams
+
+/// Loads contract files and `contract.yaml`, reporting every problem as
+/// `file:line:column: message` rather than stopping at the first or crashing.
+///
+/// ```swift
+/// let suite = ContractLoader.load(directory: "contracts")
+/// for diagnostic in suite.diagnostics { print(diagnostic) }
+/// ```
+public enum ContractLoader {
+    /// The provider configuration's file name inside a contracts directory.
+    public static let providerFileName = "contract.yaml"
+
+    /// Loads every `*.yaml` / `*.yml` file of `directory` (sorted by name) and its `contract.yaml`.
+    public static func load(directory: String) -> ContractSuite {
+        var diagnostics: [ContractDiagnostic] = []
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        } catch {
+            return ContractSuite(
+                directory: directory, provider: nil, contracts: [],
+                diagnostics: [ContractDiagnostic(file: directory, line: 0, column: 0, message: "cannot read the contracts directory")]
+            )
+        }
+        var provider: ProviderConfiguration?
+        var contracts: [Contract] = []
+        for name in names where name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
+            let path = (directory as NSString).appendingPathComponent(name)
+            guard let text = read(path, into: &diagnostics) else { continue }
+            if name == providerFileName {
+                let (configuration, problems) = parseProvider(yaml: text, file: path)
+                provider = configuration
+                diagnostics += problems
+            } else {
+                let (contract, problems) = parse(yaml: text, file: path)
+                if let contract { contracts.append(contract) }
+                diagnostics += problems
+            }
+        }
+        if contracts.isEmpty && diagnostics.isEmpty {
+            diagnostics.append(ContractDiagnostic(file: directory, line: 0, column: 0, message: "no contract files (*.yaml) found"))
+        }
+        if let states = provider?.states {
+            for contract in contracts {
+                for interaction in contract.interactions {
+                    for use in interaction.given where states[use.state] == nil {
+                        diagnostics.append(
+                            ContractDiagnostic(
+                                file: contract.file, line: interaction.location.line, column: 0,
+                                message: "unknown provider state '\(use.state)' (\(providerFileName) defines: \(states.keys.sorted().joined(separator: ", ")))"
+                            )
+                        )
+                    }
+                }
+            }
+        }
+        return ContractSuite(directory: directory, provider: provider, contracts: contracts, diagnostics: diagnostics.sorted())
+    }
+
+    /// Parses one contract file's text.
+    public static func parse(yaml: String, file: String) -> (Contract?, [ContractDiagnostic]) {
+        var reader = YAMLReader(file: file)
+        guard let root = compose(yaml, reader: &reader) else { return (nil, reader.diagnostics) }
+        guard let pairs = reader.mapping(root, "a contract file", allowed: ["name", "interactions"], required: ["name", "interactions"]) else {
+            return (nil, reader.diagnostics)
+        }
+        var name: String?
+        var interactions: [Interaction] = []
+        var defined = Set<String>()
+        for (key, node) in pairs {
+            switch key {
+            case "name":
+                name = reader.string(node, "name")
+            default:
+                guard case .sequence(let sequence) = node else {
+                    reader.error(node, "interactions must be a list, not \(reader.describe(node))")
+                    continue
+                }
+                if sequence.isEmpty { reader.error(node, "interactions must not be empty") }
+                for element in sequence {
+                    if let interaction = reader.interaction(element, defined: &defined) {
+                        interactions.append(interaction)
+                    }
+                }
+            }
+        }
+        guard let name, reader.diagnostics.isEmpty else { return (nil, reader.diagnostics) }
+        return (Contract(name: name, file: file, interactions: interactions), [])
+    }
+
+    /// Parses `contract.yaml`'s text.
+    public static func parseProvider(yaml: String, file: String) -> (ProviderConfiguration?, [ContractDiagnostic]) {
+        var reader = YAMLReader(file: file)
+        guard let root = compose(yaml, reader: &reader),
+            let pairs = reader.mapping(root, providerFileName, allowed: ["provider", "states"])
+        else { return (nil, reader.diagnostics) }
+        var command: Template?
+        var ready = "/"
+        var baseURL: Template?
+        var timeout = 120
+        var states: [String: StateSetup] = [:]
+        for (key, node) in pairs {
+            if key == "provider" {
+                for (field, value) in reader.mapping(node, "provider", allowed: ["command", "ready", "base_url", "startup_timeout"]) ?? [] {
+                    switch field {
+                    case "command": command = reader.string(value, "command").map(Template.init)
+                    case "ready":
+                        if let path = reader.string(value, "ready") {
+                            if path.hasPrefix("/") { ready = path } else { reader.error(value, "ready must be a path starting with '/'") }
+                        }
+                    case "base_url": baseURL = reader.string(value, "base_url").map(Template.init)
+                    default:
+                        if let seconds = reader.integer(value, "startup_timeout") {
+                            if seconds > 0 { timeout = seconds } else { reader.error(value, "startup_timeout must be positive") }
+                        }
+                    }
+                }
+            } else {
+                for (state, value) in reader.mapping(node, "states") ?? [] {
+                    guard let fields = reader.mapping(value, "state '\(state)'", allowed: ["command", "stdin", "url"]) else { continue }
+                    var values: [String: Node] = [:]
+                    for (field, fieldValue) in fields { values[field] = fieldValue }
+                    switch (values["command"], values["url"]) {
+                    case (let commandNode?, nil):
+                        if let text = reader.string(commandNode, "command") {
+                            let stdin = values["stdin"].flatMap { reader.string($0, "stdin") }.map(Template.init)
+                            states[state] = .command(Template(text), stdin: stdin)
+                        }
+                    case (nil, let urlNode?):
+                        if values["stdin"] != nil { reader.error(values["stdin"], "stdin goes with command, not url") }
+                        if let text = reader.string(urlNode, "url") { states[state] = .url(Template(text)) }
+                    case (.some, .some):
+                        reader.error(value, "state '\(state)' needs either command or url, not both")
+                    case (nil, nil):
+                        reader.error(value, "state '\(state)' needs a command or a url")
+                    }
+                }
+            }
+        }
+        guard reader.diagnostics.isEmpty else { return (nil, reader.diagnostics) }
+        return (ProviderConfiguration(command: command, ready: ready, baseURL: baseURL, startupTimeout: timeout, states: states), [])
+    }
+
+    private static func read(_ path: String, into diagnostics: inout [ContractDiagnostic]) -> String? {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            diagnostics.append(ContractDiagnostic(file: path, line: 0, column: 0, message: "cannot read the file"))
+            return nil
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            diagnostics.append(ContractDiagnostic(file: path, line: 0, column: 0, message: "the file is not UTF-8 text"))
+            return nil
+        }
+        return text
+    }
+
+    private static func compose(_ yaml: String, reader: inout YAMLReader) -> Node? {
+        do {
+            guard let node = try Yams.compose(yaml: yaml) else {
+                reader.error(at: nil, "the file is empty")
+                return nil
+            }
+            return node
+        } catch let error as YamlError {
+            switch error {
+            case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+                .composer(let context, let problem, let mark, _):
+                let started = context.map { " (\($0.text) started at line \($0.mark.line))" } ?? ""
+                reader.error(at: mark, "invalid YAML: \(problem)\(started)")
+            case .duplicatedKeysInMapping(let duplicates, let context):
+                reader.error(at: context.mark, "duplicate keys: \(duplicates.joined(separator: ", "))")
+            default:
+                reader.error(at: nil, "invalid YAML: \(error)")
+            }
+            return nil
+        } catch {
+            reader.error(at: nil, "invalid YAML: \(error)")
+            return nil
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// RFC 3339 date-times, with or without fractional seconds.
+///
+/// ```swift
+/// DateTimeFormat.parse("2026-11-22T07:32:36Z")        // a Date
+/// DateTimeFormat.parse("2026-11-22T07:32:36.123+01:00")
+/// DateTimeFormat.string(from: Date())                 // "2026-11-22T07:32:36Z"
+/// ```
+public enum DateTimeFormat {
+    /// Parses an RFC 3339 date-time; nil when `text` is not one.
+    public static func parse(_ text: String) -> Date? {
+        let plain = ISO8601DateFormatter()
+        plain.formatOptions = [.withInternetDateTime]
+        if let date = plain.date(from: text) { return date }
+        let fractional = ISO8601DateFormatter()
+        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return fractional.date(from: text)
+    }
+
+    /// Formats `date` as RFC 3339 in UTC, whole seconds.
+    public static func string(from date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+}
+
+/// The shape of a compact JWT: three base64url segments, the first two JSON objects.
+enum JWTShape {
+    static func isJWT(_ text: String) -> Bool {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, !parts[2].isEmpty else { return false }
+        for part in parts.prefix(2) {
+            guard let data = decodeBase64URL(part), case .object = try? JSONValue(parsing: data) else { return false }
+        }
+        return decodeBase64URL(parts[2]) != nil
+    }
+
+    static func decodeBase64URL(_ text: Substring) -> Data? {
+        guard text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else { return nil }
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        return Data(base64Encoded: base64)
+    }
+}

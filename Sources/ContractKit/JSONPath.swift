@@ -1,0 +1,74 @@
+/// A path into a JSON value: `$`, `$.a.b`, `$.items[0].id`, `$["odd key"]`.
+///
+/// ```swift
+/// let path = try JSONPath("$.tokens[0].value")
+/// path.value(in: body)   // the value, or nil when absent
+/// ```
+public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
+    /// One step.
+    public enum Component: Sendable, Hashable {
+        case key(String)
+        case index(Int)
+    }
+
+    /// The steps from the root.
+    public let components: [Component]
+    /// The path as written.
+    public let description: String
+
+    /// A path that does not parse, with the reason.
+    public struct Invalid: Error, Sendable, CustomStringConvertible {
+        /// Why.
+        public let description: String
+    }
+
+    /// Parses `text`.
+    public init(_ text: String) throws {
+        description = text
+        var characters = Substring(text)
+        guard characters.first == "$" else { throw Invalid(description: "a path must start with '$', as in $.access_token") }
+        characters = characters.dropFirst()
+        var components: [Component] = []
+        while let first = characters.first {
+            if first == "." {
+                characters = characters.dropFirst()
+                let name = characters.prefix { $0 != "." && $0 != "[" }
+                guard !name.isEmpty else { throw Invalid(description: "empty key after '.' in \(text)") }
+                components.append(.key(String(name)))
+                characters = characters.dropFirst(name.count)
+            } else if first == "[" {
+                guard let close = characters.firstIndex(of: "]") else { throw Invalid(description: "unclosed '[' in \(text)") }
+                let inside = characters[characters.index(after: characters.startIndex)..<close]
+                if let index = Int(inside), index >= 0 {
+                    components.append(.index(index))
+                } else if inside.count >= 2, let quote = inside.first, quote == "\"" || quote == "'", inside.last == quote {
+                    components.append(.key(String(inside.dropFirst().dropLast())))
+                } else {
+                    throw Invalid(description: "'[\(inside)]' is neither an index nor a quoted key in \(text)")
+                }
+                characters = characters[characters.index(after: close)...]
+            } else {
+                throw Invalid(description: "unexpected '\(first)' in \(text)")
+            }
+        }
+        self.components = components
+    }
+
+    /// The value at this path, nil when any step is absent.
+    public func value(in root: JSONValue) -> JSONValue? {
+        var current = root
+        for component in components {
+            switch (component, current) {
+            case (.key(let key), .object(let members)):
+                guard let next = members[key] else { return nil }
+                current = next
+            case (.index(let index), .array(let elements)):
+                guard elements.indices.contains(index) else { return nil }
+                current = elements[index]
+            default:
+                return nil
+            }
+        }
+        return current
+    }
+}

@@ -1,0 +1,234 @@
+import Foundation
+
+/// What a contract expects of a JSON value: a literal, a structure of matchers, or a
+/// typed matcher (`{ match: integer, min: 1 }`), each with an optional `example`.
+///
+/// ```swift
+/// let matcher = Matcher(.integer(min: 1, max: nil), example: .integer(900))
+/// matcher.mismatches(in: .integer(900))   // []
+/// matcher.mismatches(in: .string("900"))  // ["$: expected an integer, got string \"900\""]
+/// ```
+public struct Matcher: Sendable, Equatable {
+    /// The kinds of matcher.
+    public indirect enum Kind: Sendable, Equatable {
+        /// A scalar that must be equal (integers equal numbers of the same value).
+        case literal(JSONValue)
+        /// An object whose listed keys must match; others are allowed unless strict.
+        case object([String: Matcher])
+        /// An array of exactly these elements.
+        case array([Matcher])
+        case string(minLength: Int?, maxLength: Int?)
+        case integer(min: Double?, max: Double?)
+        case number(min: Double?, max: Double?)
+        case boolean
+        case null
+        case any
+        /// A string matching the whole pattern.
+        case regex(String)
+        case uuid
+        /// An RFC 3339 date-time string.
+        case datetime
+        /// A compact JWT whose header and payload are JSON objects.
+        case jwt
+        /// An array whose every element matches `of`, with a count in `min...max`.
+        case each(of: Matcher, min: Int?, max: Int?)
+    }
+
+    /// What is expected.
+    public let kind: Kind
+    /// A value the stub can answer with (validated against the matcher when loaded).
+    public let example: JSONValue?
+
+    /// Creates a matcher.
+    public init(_ kind: Kind, example: JSONValue? = nil) {
+        self.kind = kind
+        self.example = example
+    }
+
+    /// A matcher for exactly `value`, recursively.
+    public static func literal(_ value: JSONValue) -> Matcher {
+        switch value {
+        case .object(let members): Matcher(.object(members.mapValues(literal)))
+        case .array(let elements): Matcher(.array(elements.map(literal)))
+        default: Matcher(.literal(value))
+        }
+    }
+
+    /// The matcher names accepted after `match:`.
+    public static let names = ["string", "integer", "number", "boolean", "null", "any", "regex", "uuid", "datetime", "jwt", "each"]
+
+    /// Every way `actual` fails this matcher, as `path: reason` lines; empty when it matches.
+    /// - Parameter strict: forbid keys the contract does not list, in every object.
+    public func mismatches(in actual: JSONValue, at path: String = "$", strict: Bool = false) -> [Mismatch] {
+        func fail(_ expected: String) -> [Mismatch] {
+            [Mismatch(path: path, expected: expected, actual: Mismatch.describe(actual))]
+        }
+        switch kind {
+        case .literal(let expected):
+            return Self.equal(expected, actual) ? [] : fail(expected.description)
+        case .object(let members):
+            guard case .object(let object) = actual else { return fail("an object") }
+            var found: [Mismatch] = []
+            for key in members.keys.sorted() {
+                let childPath = Self.childPath(path, key)
+                guard let value = object[key] else {
+                    found.append(Mismatch(path: childPath, expected: members[key]?.summary ?? "a value", actual: "nothing (key missing)"))
+                    continue
+                }
+                found += members[key]?.mismatches(in: value, at: childPath, strict: strict) ?? []
+            }
+            if strict {
+                for key in object.keys.sorted() where members[key] == nil {
+                    found.append(Mismatch(path: Self.childPath(path, key), expected: "no such key (strict)", actual: Mismatch.describe(object[key] ?? .null)))
+                }
+            }
+            return found
+        case .array(let elements):
+            guard case .array(let array) = actual else { return fail("an array") }
+            guard array.count == elements.count else { return fail("an array of \(elements.count) elements") }
+            return zip(elements, array).enumerated().flatMap { index, pair in
+                pair.0.mismatches(in: pair.1, at: "\(path)[\(index)]", strict: strict)
+            }
+        case .each(let element, let min, let max):
+            guard case .array(let array) = actual else { return fail("an array") }
+            if let min, array.count < min { return fail("an array of at least \(min) elements") }
+            if let max, array.count > max { return fail("an array of at most \(max) elements") }
+            return array.enumerated().flatMap { index, value in
+                element.mismatches(in: value, at: "\(path)[\(index)]", strict: strict)
+            }
+        default:
+            return Self.scalarProblem(kind, actual).map(fail) ?? []
+        }
+    }
+
+    /// A short description of what this matcher expects, for reports.
+    public var summary: String {
+        switch kind {
+        case .literal(let value): value.description
+        case .object: "an object"
+        case .array(let elements): "an array of \(elements.count) elements"
+        case .string(let minLength, let maxLength): "a string" + Self.bounds(minLength.map(Double.init), maxLength.map(Double.init), unit: " characters")
+        case .integer(let min, let max): "an integer" + Self.bounds(min, max, unit: "")
+        case .number(let min, let max): "a number" + Self.bounds(min, max, unit: "")
+        case .boolean: "a boolean"
+        case .null: "null"
+        case .any: "any value"
+        case .regex(let pattern): "a string matching /\(pattern)/"
+        case .uuid: "a UUID string"
+        case .datetime: "an RFC 3339 date-time string"
+        case .jwt: "a JWT"
+        case .each(let element, _, _): "an array of \(element.summary)"
+        }
+    }
+
+    /// Why `actual` fails a scalar matcher, or nil when it matches.
+    private static func scalarProblem(_ kind: Kind, _ actual: JSONValue) -> String? {
+        switch kind {
+        case .string(let minLength, let maxLength):
+            guard case .string(let text) = actual else { return "a string" }
+            if let minLength, text.count < minLength { return "a string of at least \(minLength) characters" }
+            if let maxLength, text.count > maxLength { return "a string of at most \(maxLength) characters" }
+            return nil
+        case .integer(let min, let max):
+            guard case .integer(let value) = actual else { return "an integer" }
+            return inBounds(Double(value), min, max) ? nil : "an integer" + bounds(min, max, unit: "")
+        case .number(let min, let max):
+            let value: Double
+            switch actual {
+            case .integer(let integer): value = Double(integer)
+            case .number(let number): value = number
+            default: return "a number"
+            }
+            return inBounds(value, min, max) ? nil : "a number" + bounds(min, max, unit: "")
+        case .boolean:
+            if case .bool = actual { return nil }
+            return "a boolean"
+        case .null:
+            return actual == .null ? nil : "null"
+        case .any:
+            return nil
+        case .regex(let pattern):
+            guard case .string(let text) = actual else { return "a string matching /\(pattern)/" }
+            guard let regex = try? Regex(pattern), (try? regex.wholeMatch(in: text)) != nil else {
+                return "a string matching /\(pattern)/"
+            }
+            return nil
+        case .uuid:
+            guard case .string(let text) = actual, UUID(uuidString: text) != nil else { return "a UUID string" }
+            return nil
+        case .datetime:
+            guard case .string(let text) = actual, DateTimeFormat.parse(text) != nil else { return "an RFC 3339 date-time string" }
+            return nil
+        case .jwt:
+            guard case .string(let text) = actual, JWTShape.isJWT(text) else { return "a JWT (header.payload.signature)" }
+            return nil
+        case .literal, .object, .array, .each:
+            return nil
+        }
+    }
+
+    private static func inBounds(_ value: Double, _ min: Double?, _ max: Double?) -> Bool {
+        (min.map { value >= $0 } ?? true) && (max.map { value <= $0 } ?? true)
+    }
+
+    private static func bounds(_ min: Double?, _ max: Double?, unit: String) -> String {
+        func text(_ value: Double) -> String {
+            value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)
+        }
+        switch (min, max) {
+        case (let min?, let max?): return " from \(text(min)) to \(text(max))\(unit)"
+        case (let min?, nil): return " of at least \(text(min))\(unit)"
+        case (nil, let max?): return " of at most \(text(max))\(unit)"
+        case (nil, nil): return ""
+        }
+    }
+
+    /// Literal equality where `900` equals `900.0`.
+    static func equal(_ expected: JSONValue, _ actual: JSONValue) -> Bool {
+        switch (expected, actual) {
+        case (.integer(let a), .number(let b)), (.number(let b), .integer(let a)): Double(a) == b
+        default: expected == actual
+        }
+    }
+
+    /// `$.a`, or `$["odd key"]` for keys that are not identifiers.
+    static func childPath(_ path: String, _ key: String) -> String {
+        let simple = !key.isEmpty && key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } && !(key.first?.isNumber ?? true)
+        return simple ? "\(path).\(key)" : "\(path)[\(JSONValue.string(key).description)]"
+    }
+}
+
+/// One way a value failed a matcher.
+///
+/// ```swift
+/// print(mismatch)   // "$.expires_in: expected an integer of at least 1, got string \"x\""
+/// ```
+public struct Mismatch: Sendable, Hashable, CustomStringConvertible {
+    /// Where, as a JSON path (`$.a.b[0]`), or `status` / `header X`.
+    public let path: String
+    /// What the contract expects.
+    public let expected: String
+    /// What was there.
+    public let actual: String
+
+    /// Creates a mismatch.
+    public init(path: String, expected: String, actual: String) {
+        self.path = path
+        self.expected = expected
+        self.actual = actual
+    }
+
+    /// `path: expected …, got …`.
+    public var description: String { "\(path): expected \(expected), got \(actual)" }
+
+    /// `type value`, values cut at 80 characters.
+    static func describe(_ value: JSONValue) -> String {
+        let text = value.description
+        let shown = text.count > 80 ? String(text.prefix(77)) + "…" : text
+        switch value {
+        case .null: return "null"
+        case .object, .array: return "\(value.typeName) \(shown)"
+        default: return "\(value.typeName) \(shown)"
+        }
+    }
+}

@@ -1,0 +1,101 @@
+/// Text with `{{name}}` placeholders, filled from variables captured by earlier
+/// interactions (or, in `contract.yaml`, from `{{port}}` and state parameters).
+///
+/// ```swift
+/// let template = Template("Bearer {{token}}")
+/// template.variables                              // ["token"]
+/// try template.render(["token": .string("abc")])   // "Bearer abc"
+/// ```
+public struct Template: Sendable, Hashable, CustomStringConvertible {
+    /// The text as written.
+    public let text: String
+
+    /// Wraps `text`.
+    public init(_ text: String) {
+        self.text = text
+    }
+
+    /// The names used, in order of appearance.
+    public var variables: [String] {
+        pieces.compactMap { if case .variable(let name) = $0 { name } else { nil } }
+    }
+
+    /// The text as written.
+    public var description: String { text }
+
+    /// Fills the placeholders; strings are inserted as they are, other values as JSON.
+    /// - Throws: ``UndefinedVariable`` when a name has no value.
+    public func render(_ values: [String: JSONValue]) throws -> String {
+        var result = ""
+        for piece in pieces {
+            switch piece {
+            case .text(let text): result += text
+            case .variable(let name):
+                guard let value = values[name] else { throw UndefinedVariable(name: name) }
+                if case .string(let string) = value { result += string } else { result += value.description }
+            }
+        }
+        return result
+    }
+
+    /// If the whole text is one placeholder, its name (so a JSON value can keep its type).
+    public var soleVariable: String? {
+        if pieces.count == 1, case .variable(let name) = pieces[0] { return name }
+        return nil
+    }
+
+    /// A `{{name}}` with no value.
+    public struct UndefinedVariable: Error, Sendable, CustomStringConvertible {
+        /// The name.
+        public let name: String
+        /// `undefined variable 'name'`.
+        public var description: String { "undefined variable '\(name)'" }
+    }
+
+    private enum Piece: Hashable {
+        case text(String)
+        case variable(String)
+    }
+
+    private var pieces: [Piece] {
+        var pieces: [Piece] = []
+        var rest = Substring(text)
+        while let open = rest.range(of: "{{") {
+            guard let close = rest[open.upperBound...].range(of: "}}") else { break }
+            if open.lowerBound > rest.startIndex { pieces.append(.text(String(rest[..<open.lowerBound]))) }
+            pieces.append(.variable(rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)))
+            rest = rest[close.upperBound...]
+        }
+        if !rest.isEmpty { pieces.append(.text(String(rest))) }
+        return pieces
+    }
+}
+
+extension JSONValue {
+    /// Every `{{name}}` inside the strings of this value.
+    public var templateVariables: [String] {
+        switch self {
+        case .string(let text): Template(text).variables
+        case .array(let elements): elements.flatMap(\.templateVariables)
+        case .object(let members): members.keys.sorted().flatMap { members[$0]?.templateVariables ?? [] }
+        default: []
+        }
+    }
+
+    /// This value with placeholders filled; a string that is exactly `{{name}}` takes the
+    /// variable's value with its JSON type.
+    public func rendered(_ values: [String: JSONValue]) throws -> JSONValue {
+        switch self {
+        case .string(let text):
+            let template = Template(text)
+            if let name = template.soleVariable {
+                guard let value = values[name] else { throw Template.UndefinedVariable(name: name) }
+                return value
+            }
+            return .string(try template.render(values))
+        case .array(let elements): return .array(try elements.map { try $0.rendered(values) })
+        case .object(let members): return .object(try members.mapValues { try $0.rendered(values) })
+        default: return self
+        }
+    }
+}
