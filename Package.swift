@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "authd", targets: ["authd"]),
+        .executable(name: "contract", targets: ["contract"]),
         .library(name: "AuthCore", targets: ["AuthCore"]),
         .library(name: "AuthServer", targets: ["AuthServer"]),
         .library(name: "ContractKit", targets: ["ContractKit"]),
@@ -21,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         .systemLibrary(
@@ -37,10 +39,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(name: "ProcessKit"),
         .target(
             name: "AuthPostgres",
             dependencies: [
                 "AuthCore",
+                "ProcessKit",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -75,6 +79,22 @@ let package = Package(
             dependencies: [.product(name: "Yams", package: "Yams")]
         ),
         .target(
+            name: "ContractRunner",
+            dependencies: [
+                "ContractKit",
+                "ProcessKit",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        .executableTarget(
+            name: "contract",
+            dependencies: [
+                "ContractKit",
+                "ContractRunner",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(
             name: "AuthTestSupport",
             dependencies: [
                 "AuthCore",
@@ -104,8 +124,20 @@ let package = Package(
             dependencies: ["ContractKit"]
         ),
         .testTarget(
+            name: "ContractRunnerTests",
+            dependencies: [
+                "ContractKit",
+                "ContractRunner",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(
+            name: "contractTests",
+            dependencies: ["contract", "ProcessKit"]
+        ),
+        .testTarget(
             name: "authdTests",
-            dependencies: ["authd", "AuthPostgres", "AuthTestSupport"]
+            dependencies: ["authd", "AuthPostgres", "AuthTestSupport", "ProcessKit"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import Logging
 import PostgresNIO
+import ProcessKit
 import Synchronization
 
 #if canImport(Glibc)

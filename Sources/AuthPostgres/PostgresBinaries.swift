@@ -1,4 +1,5 @@
 import Foundation
+import ProcessKit
 
 /// Where the PostgreSQL server programs (`initdb`, `pg_ctl`) are.
 ///

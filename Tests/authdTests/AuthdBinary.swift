@@ -1,5 +1,6 @@
 import AuthPostgres
 import Foundation
+import ProcessKit
 import Testing
 
 #if canImport(FoundationNetworking)

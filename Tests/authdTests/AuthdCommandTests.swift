@@ -1,6 +1,7 @@
 import AuthPostgres
 import AuthTestSupport
 import Foundation
+import ProcessKit
 import Testing
 
 @Suite struct AuthdCommandTests {

@@ -1,0 +1,55 @@
+import AsyncHTTPClient
+import ContractKit
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// Sends a rendered request somewhere and returns the response: the live provider over
+/// HTTP, or (for agreement checks) an in-process stub.
+///
+/// ```swift
+/// let transport = HTTPTransport(baseURL: URL(string: "http://127.0.0.1:8080")!, client: .shared)
+/// let response = try await transport.send(request)
+/// ```
+public protocol ContractTransport: Sendable {
+    /// Sends `request` and returns what came back.
+    func send(_ request: ContractRequest) async throws -> ContractResponse
+}
+
+/// A ``ContractTransport`` over HTTP with AsyncHTTPClient.
+public struct HTTPTransport: ContractTransport {
+    /// The provider's base URL; request targets are appended to it.
+    public let baseURL: String
+    /// The client.
+    public let client: HTTPClient
+    /// How long one exchange may take.
+    public let timeout: TimeAmount
+    /// Response bodies larger than this are an error.
+    public let maxBodySize: Int
+
+    /// Creates a transport to `baseURL`.
+    public init(baseURL: String, client: HTTPClient = .contracts, timeout: TimeAmount = .seconds(30), maxBodySize: Int = 10 * 1024 * 1024) {
+        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        self.client = client
+        self.timeout = timeout
+        self.maxBodySize = maxBodySize
+    }
+
+    public func send(_ request: ContractRequest) async throws -> ContractResponse {
+        var outgoing = HTTPClientRequest(url: baseURL + request.target)
+        outgoing.method = HTTPMethod(rawValue: request.method)
+        for header in request.headers {
+            outgoing.headers.add(name: header.name, value: header.value)
+        }
+        if let body = request.body {
+            outgoing.body = .bytes(ByteBuffer(bytes: body))
+        }
+        let response = try await client.execute(outgoing, timeout: timeout)
+        let body = try await response.body.collect(upTo: maxBodySize)
+        return ContractResponse(
+            status: Int(response.status.code),
+            headers: response.headers.map { (name: $0.name, value: $0.value) },
+            body: Data(body.readableBytesView)
+        )
+    }
+}

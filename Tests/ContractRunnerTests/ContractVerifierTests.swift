@@ -1,0 +1,183 @@
+import ContractKit
+import ContractRunner
+import Foundation
+import Hummingbird
+import NIOCore
+import Synchronization
+import Testing
+
+/// A small provider served by Hummingbird on an ephemeral port: a login that issues a token
+/// and an endpoint that wants it back.
+enum ToyProvider {
+    static func withRunning<T: Sendable>(tokenType: String = "Bearer", _ body: @Sendable (String) async throws -> T) async throws -> T {
+        let router = Router()
+        router.post("/login") { request, _ -> Response in
+            let data = try await request.body.collect(upTo: 1 << 16)
+            let json = try JSONValue(parsing: Data(buffer: data))
+            guard json["password"] == .string("secret") else {
+                return Response(status: .unauthorized, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"error":"invalid_credentials"}"#)))
+            }
+            return Response(
+                status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                body: .init(byteBuffer: ByteBuffer(string: #"{"access_token":"tok-123","token_type":"\#(tokenType)","expires_in":900}"#))
+            )
+        }
+        router.get("/me") { request, _ -> Response in
+            guard request.headers[.authorization] == "Bearer tok-123" else { return Response(status: .unauthorized) }
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"username":"alice"}"#)))
+        }
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+        let app = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) }
+        )
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await app.run() }
+            defer { group.cancelAll() }
+            var ports = stream.makeAsyncIterator()
+            let port = try #require(await ports.next())
+            return try await body("http://127.0.0.1:\(port)")
+        }
+    }
+}
+
+@Suite struct ContractVerifierTests {
+    static let contract = """
+        name: Toy
+        interactions:
+          - name: login gives a token
+            request:
+              method: POST
+              path: /login
+              json: { username: alice, password: secret }
+            response:
+              status: 200
+              headers: { cache-control: no-store }
+              json:
+                access_token: { match: string, min_length: 3 }
+                token_type: Bearer
+                expires_in: { match: integer, min: 1 }
+            save: { token: $.access_token }
+          - name: the token opens /me
+            request:
+              method: GET
+              path: /me
+              headers: { Authorization: "Bearer {{token}}" }
+            response:
+              status: 200
+              json: { username: alice }
+          - name: a wrong password is refused
+            request:
+              method: POST
+              path: /login
+              json: { username: alice, password: nope }
+            response:
+              status: 401
+              json: { error: invalid_credentials }
+        """
+
+    func contract(_ yaml: String = contract) throws -> Contract {
+        let (contract, diagnostics) = ContractLoader.parse(yaml: yaml, file: "toy.yaml")
+        #expect(diagnostics == [])
+        return try #require(contract)
+    }
+
+    @Test func passesWhenTheProviderKeepsTheContract() async throws {
+        let contract = try contract()
+        let report = try await ToyProvider.withRunning { url in
+            await ContractVerifier(transport: HTTPTransport(baseURL: url), states: nil).verify([contract])
+        }
+        #expect(report.results.map(\.outcome) == [.passed, .passed, .passed])
+        #expect(report.succeeded)
+        #expect(TextReport.render(report, color: false).hasSuffix("3 passed, 0 failed"))
+    }
+
+    @Test func reportsEachDifferenceWhenTheProviderChanges() async throws {
+        let contract = try contract()
+        let report = try await ToyProvider.withRunning(tokenType: "bearer") { url in
+            await ContractVerifier(transport: HTTPTransport(baseURL: url), states: nil).verify([contract])
+        }
+        #expect(report.results[0].outcome == .failed([Mismatch(path: "$.token_type", expected: #""Bearer""#, actual: #"string "bearer""#)]))
+        #expect(report.results[1].outcome == .passed)
+        #expect(!report.succeeded)
+        let text = TextReport.render(report, color: false)
+        #expect(text.contains("✗ login gives a token  (toy.yaml:3)"))
+        #expect(text.contains("- expected: \"Bearer\""))
+        #expect(text.contains("+ actual:   string \"bearer\""))
+        #expect(text.hasSuffix("2 passed, 1 failed"))
+        #expect(!text.contains("\u{1B}["))
+        #expect(TextReport.render(report, color: true).contains("\u{1B}[31m"))
+
+        let junit = JUnitReport.render(report)
+        #expect(junit.contains(#"<testsuites name="contract verify" tests="3" failures="1""#))
+        #expect(junit.contains(#"<failure message="$.token_type: expected &quot;Bearer&quot;, got string &quot;bearer&quot;">"#))
+        let json = try JSONValue(parsing: Data(JSONReport.render(report).utf8))
+        #expect(json["passed"] == .integer(2))
+        #expect(json["failed"] == .integer(1))
+    }
+
+    @Test func statusHeaderAndMissingSaveAreAllReported() async throws {
+        let yaml = """
+            name: Wrong
+            interactions:
+              - name: expects too much
+                request: { method: POST, path: /login, json: { password: nope } }
+                response:
+                  status: 200
+                  headers: { X-Missing: yes }
+                  json: { access_token: { match: string } }
+                save: { token: $.access_token }
+            """
+        let contract = try contract(yaml)
+        let report = try await ToyProvider.withRunning { url in
+            await ContractVerifier(transport: HTTPTransport(baseURL: url), states: nil).verify([contract])
+        }
+        guard case .failed(let mismatches) = report.results[0].outcome else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(mismatches.map(\.path) == ["status", "header x-missing", "$.access_token", "$.access_token"])
+    }
+
+    @Test func anUnreachableProviderIsAnErrorNotACrash() async throws {
+        let contract = try contract()
+        let report = await ContractVerifier(transport: HTTPTransport(baseURL: "http://127.0.0.1:9"), states: nil).verify([contract])
+        let messages = report.results.map { result -> String in
+            if case .error(let message) = result.outcome { return message }
+            return "not an error"
+        }
+        #expect(messages.count == 3)
+        #expect(messages[0].hasPrefix("the provider did not answer"))
+        // Nothing was saved, so the next request cannot be made.
+        #expect(messages[1] == "undefined variable 'token': an earlier interaction did not save it")
+        #expect(messages[2].hasPrefix("the provider did not answer"))
+    }
+
+    @Test func filtersByName() async throws {
+        let contract = try contract()
+        let report = try await ToyProvider.withRunning { url in
+            await ContractVerifier(transport: HTTPTransport(baseURL: url), states: nil).verify([contract], filter: "WRONG PASSWORD")
+        }
+        #expect(report.results.map(\.interaction.name) == ["a wrong password is refused"])
+    }
+
+    @Test func setsUpStatesWithShellQuotedParameters() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("states-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let states = ProviderStates(
+            setups: ["user exists": .command(Template("printf %s {{username}} > \(folder.path)/name; cat > \(folder.path)/stdin"), stdin: Template("{{password}}"))],
+            variables: [:]
+        )
+        try await states.setUp(ProviderStateUse(state: "user exists", params: ["username": .string("o'brien; rm -rf /"), "password": .string("p w")]))
+        #expect(try String(contentsOfFile: folder.path + "/name", encoding: .utf8) == "o'brien; rm -rf /")
+        #expect(try String(contentsOfFile: folder.path + "/stdin", encoding: .utf8) == "p w")
+
+        let failing = ProviderStates(setups: ["broken": .command(Template("echo nope >&2; exit 3"), stdin: nil)], variables: [:])
+        await #expect {
+            try await failing.setUp(ProviderStateUse(state: "broken", params: [:]))
+        } throws: { error in
+            "\(error)".contains("exit 3") && "\(error)".contains("nope")
+        }
+    }
+}
