@@ -133,7 +133,7 @@ let package = Package(
         ),
         .testTarget(
             name: "contractTests",
-            dependencies: ["contract", "ProcessKit"]
+            dependencies: ["contract", "authd", "ProcessKit"]
         ),
         .testTarget(
             name: "authdTests",

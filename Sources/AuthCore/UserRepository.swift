@@ -16,6 +16,9 @@ public protocol UserRepository: Sendable {
     func create(username: Username, passwordHash: String) async throws -> User
     /// Replaces the password hash of `userID` if it is still `old` (a re-hash after login).
     func replacePasswordHash(userID: UUID, old: String, new: String) async throws
+    /// Sets the password hash of the user with `usernameKey` and enables the account;
+    /// returns false when no such user exists.
+    func resetPassword(usernameKey: String, passwordHash: String) async throws -> Bool
     /// Disables or enables an account; returns false when no such user exists.
     func setDisabled(_ disabled: Bool, usernameKey: String) async throws -> Bool
     /// All accounts, ordered by creation.

@@ -66,6 +66,23 @@ public struct PostgresUserRepository: UserRepository {
         }
     }
 
+    public func resetPassword(usernameKey: String, passwordHash: String) async throws -> Bool {
+        let logger = database.logger
+        return try await database.run { client in
+            let rows = try await client.query(
+                """
+                UPDATE users SET password_hash = \(passwordHash), disabled_at = NULL
+                WHERE username_key = \(usernameKey)
+                RETURNING id
+                """,
+                logger: logger
+            )
+            var found = false
+            for try await _ in rows.decode(UUID.self) { found = true }
+            return found
+        }
+    }
+
     public func setDisabled(_ disabled: Bool, usernameKey: String) async throws -> Bool {
         let logger = database.logger
         return try await database.run { client in

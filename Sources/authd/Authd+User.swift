@@ -27,6 +27,9 @@ extension Authd.UserCommand {
         @Flag(name: .customLong("password-stdin"), help: "Read the password from standard input (required).")
         var passwordFromStdin = false
 
+        @Flag(name: .customLong("update-existing"), help: "If the user exists, set its password and enable it instead of failing.")
+        var updateExisting = false
+
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var hashing: HashOptions
         @OptionGroup var logging: LoggingOptions
@@ -48,15 +51,21 @@ extension Authd.UserCommand {
             }
             let logger = logging.makeLogger()
             let hasher = Argon2idHasher(parameters: hashing.parameters)
-            let user = try await database.withMigratedDatabase(logger: logger) { database in
+            let updateExisting = self.updateExisting
+            let message = try await database.withMigratedDatabase(logger: logger) { database in
                 let phc = try await BlockingWorkPool(width: 1, queueLimit: 0).run { try hasher.hash(password) }
+                let users = PostgresUserRepository(database: database)
                 do {
-                    return try await PostgresUserRepository(database: database).create(username: username, passwordHash: phc)
+                    let user = try await users.create(username: username, passwordHash: phc)
+                    return "created user \(user.username) (\(user.id.uuidString.lowercased()))"
                 } catch let error as RepositoryError where error == .duplicateUsername {
-                    throw CLIError("a user named '\(username)' already exists")
+                    guard updateExisting, try await users.resetPassword(usernameKey: username.key, passwordHash: phc) else {
+                        throw CLIError("a user named '\(username)' already exists")
+                    }
+                    return "updated user \(username)"
                 }
             }
-            print("created user \(user.username) (\(user.id.uuidString.lowercased()))")
+            print(message)
         }
 
         /// Standard input up to its end, without one trailing line break.

@@ -40,6 +40,19 @@ import Testing
         }
     }
 
+    @Test func resettingAPasswordAlsoEnables() async throws {
+        try await TestCluster.withMigratedDatabase { database, _ in
+            let users = PostgresUserRepository(database: database)
+            _ = try await users.create(username: try Username("Erin"), passwordHash: "old")
+            _ = try await users.setDisabled(true, usernameKey: "erin")
+            #expect(try await users.resetPassword(usernameKey: "erin", passwordHash: "new"))
+            let erin = try await users.user(withKey: "erin")
+            #expect(erin?.passwordHash == "new")
+            #expect(erin?.isDisabled == false)
+            #expect(try await users.resetPassword(usernameKey: "nobody", passwordHash: "x") == false)
+        }
+    }
+
     @Test func replacesAHashOnlyIfUnchanged() async throws {
         try await TestCluster.withMigratedDatabase { database, _ in
             let users = PostgresUserRepository(database: database)

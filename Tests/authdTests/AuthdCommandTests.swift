@@ -44,6 +44,15 @@ import Testing
         #expect(duplicate.status == 1)
         #expect(duplicate.stderr.contains("Error: a user named 'alice' already exists"))
 
+        #expect(try AuthdBinary.run(["user", "disable", "alice"] + url).status == 0)
+        let updated = try AuthdBinary.run(["user", "add", "ALICE", "--password-stdin", "--update-existing"] + url, input: "another good password")
+        #expect(updated.status == 0)
+        #expect(updated.stdout == "updated user ALICE\n")
+        let (server, base) = try await AuthdBinary.serve(url)
+        #expect(try await AuthdBinary.login(base, "alice", "another good password").0 == 200)
+        #expect(try await AuthdBinary.login(base, "alice", password).0 == 401)
+        #expect(try await AuthdBinary.stop(server) == 0)
+
         let weak = try AuthdBinary.run(["user", "add", "bob", "--password-stdin"] + url, input: "short\n")
         #expect(weak.status == 1)
         #expect(weak.stderr.contains("password must be at least 8 characters"))

@@ -3,21 +3,20 @@ import ProcessKit
 import Testing
 
 @Suite struct ContractCLITests {
-    static var binary: String {
-        get throws {
-            var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-            while folder.path != "/" {
-                let candidate = folder.appendingPathComponent("contract").path
-                if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-                folder.deleteLastPathComponent()
-            }
-            Issue.record("contract binary not found")
-            throw CancellationError()
+    /// A product built beside the test runner.
+    static func binary(_ name: String) throws -> String {
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        while folder.path != "/" {
+            let candidate = folder.appendingPathComponent(name).path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            folder.deleteLastPathComponent()
         }
+        Issue.record("\(name) binary not found")
+        throw CancellationError()
     }
 
-    func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let child = try ChildProcess(executable: try Self.binary, arguments: arguments)
+    func run(_ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+        let child = try ChildProcess(executable: try Self.binary("contract"), arguments: arguments, environment: environment)
         let status = child.wait()
         return (status, child.standardOutput, child.standardError)
     }
@@ -136,5 +135,47 @@ import Testing
         let result = try run(["lint", contracts.path])
         #expect(result.status == 0)
         #expect(result.stdout == "1 contracts, 2 interactions: OK\n")
+    }
+}
+
+/// authd's own contracts, replayed against the built authd on its embedded PostgreSQL.
+@Suite struct AuthdContractTests {
+    static let contracts = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("contracts")
+
+    func verify(_ directory: URL) throws -> (status: Int32, stdout: String, stderr: String) {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("authd-contracts-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: data) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["AUTHD"] = try ContractCLITests.binary("authd")
+        environment["AUTHD_DATA"] = data.appendingPathComponent("cluster").path
+        environment["DATABASE_URL"] = nil
+        let child = try ChildProcess(executable: try ContractCLITests.binary("contract"), arguments: ["verify", directory.path, "--no-color"], environment: environment)
+        let status = child.wait()
+        return (status, child.standardOutput, child.standardError)
+    }
+
+    @Test func authdKeepsItsContracts() throws {
+        let result = try verify(Self.contracts)
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains(" passed, 0 failed"))
+    }
+
+    @Test func aContractThatDisagreesWithAuthdFailsWithADiff() throws {
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("authd-contracts-copy-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.copyItem(at: Self.contracts, to: copy)
+        defer { try? FileManager.default.removeItem(at: copy) }
+        let login = copy.appendingPathComponent("login.yaml")
+        let text = try String(contentsOf: login, encoding: .utf8)
+        try text.replacingOccurrences(of: "        token_type: Bearer\n", with: "        token_type: bearer\n")
+            .write(to: login, atomically: true, encoding: .utf8)
+
+        let result = try verify(copy)
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("✗ valid credentials return a bearer token pair  (\(login.path):3)"))
+        #expect(result.stdout.contains("      $.token_type\n        - expected: \"bearer\"\n        + actual:   string \"Bearer\""))
+        #expect(result.stdout.hasSuffix(" passed, 1 failed\n"))
     }
 }
