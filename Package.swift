@@ -94,6 +94,16 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(
+            name: "ContractRunnerBenchmark",
+            dependencies: [
+                "ContractKit",
+                "ContractRunner",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/ContractRunnerBenchmark"
+        ),
         .target(
             name: "AuthTestSupport",
             dependencies: [
