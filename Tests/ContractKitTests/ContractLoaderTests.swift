@@ -195,3 +195,32 @@ import Testing
         #expect(ContractLoader.load(directory: "/nonexistent-contracts").diagnostics.count == 1)
     }
 }
+
+@Suite struct ContractLoaderRobustnessTests {
+    /// Every truncation and every single-line deletion of a valid file either loads or is
+    /// diagnosed with a line inside the file; none crashes the loader.
+    @Test func damagedFilesNeverCrashTheLoader() {
+        let text = ContractLoaderTests.login
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        var variants: [String] = []
+        for cut in stride(from: 0, to: text.count, by: 7) {
+            variants.append(String(text.prefix(cut)))
+        }
+        for index in lines.indices {
+            var copy = lines
+            copy.remove(at: index)
+            variants.append(copy.joined(separator: "\n"))
+            copy = lines
+            copy[index] = "  " + copy[index] + " :"
+            variants.append(copy.joined(separator: "\n"))
+        }
+        var diagnosed = 0
+        for variant in variants {
+            let (contract, diagnostics) = ContractLoader.parse(yaml: variant, file: "v.yaml")
+            #expect((contract == nil) != diagnostics.isEmpty)
+            if !diagnostics.isEmpty { diagnosed += 1 }
+            #expect(diagnostics.allSatisfy { $0.line <= lines.count + 1 })
+        }
+        #expect(diagnosed > variants.count / 2)
+    }
+}
