@@ -160,7 +160,16 @@ public final class EmbeddedPostgres: Sendable {
 
     private func initialize() throws {
         let fileManager = FileManager.default
-        try fileManager.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        if fileManager.fileExists(atPath: directory) {
+            // Only an empty folder, or the leftovers of a set-up that failed, is taken over
+            // (and, as root, handed to the unprivileged account).
+            let leftovers: Set = ["data", "postgres.log", ".s.PGSQL.5432", ".s.PGSQL.5432.lock"]
+            guard try fileManager.contentsOfDirectory(atPath: directory).allSatisfy(leftovers.contains) else {
+                throw EmbeddedPostgresError.folderInUse(directory)
+            }
+        } else {
+            try fileManager.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
         try? fileManager.removeItem(atPath: dataDirectory)
         if let runAs {
             guard chown(directory, runAs.uid, runAs.gid) == 0 else {
@@ -186,8 +195,6 @@ public final class EmbeddedPostgres: Sendable {
 
     /// Serialises set-up between processes sharing the folder.
     private func withFolderLock<T>(_ body: () throws -> T) throws -> T {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        if let runAs { _ = chown(directory, runAs.uid, runAs.gid) }
         let lockPath = FileManager.default.temporaryDirectory
             .appendingPathComponent("authd-\(String(SHA256.hexDigest(of: directory).prefix(16))).lock").path
         let fd = open(lockPath, O_CREAT | O_RDWR, 0o600)

@@ -9,6 +9,7 @@ public struct EmbeddedPostgresError: Error, Sendable, CustomStringConvertible {
     private enum Kind: Sendable {
         case binariesNotFound
         case noUnprivilegedUser
+        case folderInUse(String)
         case commandFailed(step: String, output: String)
     }
 
@@ -18,6 +19,11 @@ public struct EmbeddedPostgresError: Error, Sendable, CustomStringConvertible {
     public static let binariesNotFound = EmbeddedPostgresError(kind: .binariesNotFound)
     /// Running as root, no unprivileged account to run PostgreSQL as.
     public static let noUnprivilegedUser = EmbeddedPostgresError(kind: .noUnprivilegedUser)
+
+    /// The folder holds files that are not a cluster's; it is left alone.
+    public static func folderInUse(_ path: String) -> EmbeddedPostgresError {
+        EmbeddedPostgresError(kind: .folderInUse(path))
+    }
 
     /// A step (`initdb`, `pg_ctl start`, …) exited non-zero; `output` is the end of what it printed.
     public static func commandFailed(step: String, output: String) -> EmbeddedPostgresError {
@@ -35,6 +41,9 @@ public struct EmbeddedPostgresError: Error, Sendable, CustomStringConvertible {
         case .noUnprivilegedUser:
             "PostgreSQL refuses to run as root and neither a 'postgres' nor a 'nobody' account exists: "
                 + "create one (useradd --system postgres) or run authd as an ordinary user."
+        case .folderInUse(let path):
+            "\(path) already holds other files; the embedded PostgreSQL cluster needs a folder of its own "
+                + "(choose another --data-dir)."
         case .commandFailed(let step, let output):
             "\(step) failed: \(output.trimmingCharacters(in: .whitespacesAndNewlines))"
         }

@@ -48,7 +48,7 @@ public struct ProviderStates: Sendable {
             let script = try render(command, quoted, use)
             let input = try stdin.map { try render($0, plain, use) }
             let child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", script], input: input, mergeErrors: true)
-            let status = await Task.detached { child.wait() }.value
+            let status = await child.waitForExit()
             guard status == 0 else {
                 throw SetupError(description: "setting up '\(use.state)' failed (exit \(status)): \(String(child.standardOutput.suffix(500)).trimmingCharacters(in: .whitespacesAndNewlines))")
             }

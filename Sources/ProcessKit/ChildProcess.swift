@@ -115,6 +115,13 @@ public final class ChildProcess: Sendable {
         return Self.exitStatus(status)
     }
 
+    /// Waits for it to end on a thread of its own, so no task executor is blocked.
+    public func waitForExit() async -> Int32 {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: self.wait()) }
+        }
+    }
+
     /// Its exit status if it has ended, else nil (does not block).
     public func poll() -> Int32? {
         var status: Int32 = 0

@@ -35,6 +35,23 @@ import Testing
         try first.stop()
     }
 
+    @Test func leavesAFolderOfOtherFilesAlone() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("authd-busy-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "keep me".write(to: folder.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
+        let before = try FileManager.default.attributesOfItem(atPath: folder.path)
+        #expect {
+            try EmbeddedPostgres(directory: folder, durable: false).start()
+        } throws: { error in
+            "\(error)".contains("already holds other files")
+        }
+        let after = try FileManager.default.attributesOfItem(atPath: folder.path)
+        #expect(before[.ownerAccountID] as? Int == after[.ownerAccountID] as? Int)
+        #expect(before[.posixPermissions] as? Int == after[.posixPermissions] as? Int)
+        #expect(try String(contentsOf: folder.appendingPathComponent("notes.txt"), encoding: .utf8) == "keep me")
+    }
+
     @Test func saysHowToInstallWhenNoBinariesExist() {
         #expect {
             try PostgresBinaries.locate(environment: ["PATH": "/nonexistent"], debianRoot: "/nonexistent")
