@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "AuthCore", targets: ["AuthCore"]),
         .library(name: "AuthServer", targets: ["AuthServer"]),
         .library(name: "ContractKit", targets: ["ContractKit"]),
+        .library(name: "ContractStub", targets: ["ContractStub"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -79,6 +80,10 @@ let package = Package(
             dependencies: [.product(name: "Yams", package: "Yams")]
         ),
         .target(
+            name: "ContractStub",
+            dependencies: ["ContractKit", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .target(
             name: "ContractRunner",
             dependencies: [
                 "ContractKit",
@@ -132,6 +137,10 @@ let package = Package(
         .testTarget(
             name: "ContractKitTests",
             dependencies: ["ContractKit"]
+        ),
+        .testTarget(
+            name: "ContractStubTests",
+            dependencies: ["ContractKit", "ContractStub", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(
             name: "ContractRunnerTests",

@@ -184,7 +184,11 @@ public struct Matcher: Sendable, Equatable {
     }
 
     /// Literal equality where `900` equals `900.0`.
-    static func equal(_ expected: JSONValue, _ actual: JSONValue) -> Bool {
+    ///
+    /// ```swift
+    /// Matcher.equal(.integer(900), .number(900))   // true
+    /// ```
+    public static func equal(_ expected: JSONValue, _ actual: JSONValue) -> Bool {
         switch (expected, actual) {
         case (.integer(let a), .number(let b)), (.number(let b), .integer(let a)): Double(a) == b
         default: expected == actual

@@ -32,7 +32,8 @@ extension YAMLReader {
 
     private mutating func typedMatcher(_ node: Node, _ what: String) -> Matcher? {
         guard case .mapping(let mapping) = node, let nameNode = mapping["match"] else { return nil }
-        guard let name = string(nameNode, "match") else { return nil }
+        // `match: null` names the null matcher, so the name is read as written.
+        guard let name = scalarText(nameNode, "match") else { return nil }
         let options: [String: [String]] = [
             "string": ["min_length", "max_length"], "integer": ["min", "max"], "number": ["min", "max"],
             "boolean": [], "null": [], "any": [], "regex": ["pattern"], "uuid": [], "datetime": [], "jwt": [],

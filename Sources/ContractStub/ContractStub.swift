@@ -1,0 +1,192 @@
+import ContractKit
+import Foundation
+import Synchronization
+
+/// An in-process fake of a provider, built from its contracts and proven equal to it by
+/// `contract verify`.
+///
+/// A request goes in; the most specific matching interaction answers (literal values beat
+/// placeholders; method, path, query, declared headers and JSON body all count). Responses
+/// are built from the contract: literals as written, matchers from their `example` or a
+/// generated value; `jwt` is a real JWT signed by the stub's own key, whose JWKS answers
+/// JWKS requests. It is stateful where the contracts are: a value it handed out and a
+/// later request sends back (`{{name}}` in the contract) must be the same one. A request
+/// nothing matches gets 501 with the closest interaction and what differs, and is
+/// recorded in ``unmatched``.
+///
+/// ```swift
+/// let stub = try ContractStub(directory: "contracts")
+/// let session = stub.urlSession                    // or stub.urlSessionConfiguration
+/// let (data, response) = try await session.data(for: loginRequest)
+/// #expect(stub.unmatched.isEmpty)
+/// ```
+public final class ContractStub: Sendable {
+    /// One request the stub received, with what it answered.
+    public struct Exchange: Sendable {
+        /// The request.
+        public let request: ContractRequest
+        /// The answer.
+        public let response: ContractResponse
+        /// The interaction that answered, nil when none matched.
+        public let interaction: String?
+    }
+
+    /// A request nothing matched.
+    public struct Unmatched: Sendable, CustomStringConvertible {
+        /// The request.
+        public let request: ContractRequest
+        /// The closest interaction, if any has the same method.
+        public let closest: String?
+        /// What differs from it.
+        public let difference: String
+
+        /// `METHOD target: closest 'name': difference`.
+        public var description: String {
+            "\(request.method) \(request.target): " + (closest.map { "closest interaction '\($0)': " } ?? "") + difference
+        }
+    }
+
+    /// The contracts could not be turned into a stub.
+    public struct BuildError: Error, CustomStringConvertible {
+        /// Every problem, one per line.
+        public let description: String
+    }
+
+    private struct Entry: Sendable {
+        let contract: Contract
+        let interaction: Interaction
+        let label: String
+    }
+
+    private struct State: Sendable {
+        var variables: [String: [String: JSONValue]] = [:]
+        var exchanges: [Exchange] = []
+        var unmatched: [Unmatched] = []
+    }
+
+    private let entries: [Entry]
+    private let state = Mutex(State())
+    /// The key that signs the stub's JWTs.
+    public let signer: StubSigner
+
+    /// A stub answering with `contracts`; only interactions whose provider states are all in
+    /// `activeStates` take part (nil: all states are active).
+    /// - Throws: ``BuildError`` when a response cannot be built (a regex matcher without example).
+    public init(contracts: [Contract], activeStates: Set<String>? = nil, signer: StubSigner = StubSigner()) throws {
+        self.signer = signer
+        var entries: [Entry] = []
+        var problems: [String] = []
+        let generator = ResponseGenerator(signer: signer)
+        for contract in contracts {
+            for interaction in contract.interactions {
+                if let activeStates, !interaction.given.allSatisfy({ activeStates.contains($0.state) }) { continue }
+                do {
+                    _ = try Self.build(interaction, generator: generator)
+                } catch {
+                    problems.append("\(interaction.location): \(error)")
+                }
+                entries.append(Entry(contract: contract, interaction: interaction, label: "\(interaction.name) (\(interaction.location))"))
+            }
+        }
+        guard problems.isEmpty else { throw BuildError(description: problems.joined(separator: "\n")) }
+        self.entries = entries
+    }
+
+    /// A stub from the contracts in `directory`.
+    /// - Throws: ``BuildError`` listing every diagnostic when the contracts are broken.
+    public convenience init(directory: String, activeStates: Set<String>? = nil) throws {
+        let suite = ContractLoader.load(directory: directory)
+        guard suite.diagnostics.isEmpty else {
+            throw BuildError(description: suite.diagnostics.map(\.description).joined(separator: "\n"))
+        }
+        try self.init(contracts: suite.contracts, activeStates: activeStates)
+    }
+
+    /// Every request received so far, in order.
+    public var exchanges: [Exchange] { state.withLock { $0.exchanges } }
+    /// The requests no interaction matched.
+    public var unmatched: [Unmatched] { state.withLock { $0.unmatched } }
+    /// The requests received so far.
+    public var requests: [ContractRequest] { exchanges.map(\.request) }
+
+    /// Forgets saved values and recordings.
+    public func reset() {
+        state.withLock { $0 = State() }
+    }
+
+    /// Answers `request`.
+    public func respond(to request: ContractRequest) -> ContractResponse {
+        state.withLock { state in
+            var best: (entry: Entry, score: Int)?
+            var closest: (entry: Entry, difference: Difference)?
+            for entry in entries {
+                let matcher = RequestMatcher(known: state.variables[entry.contract.file] ?? [:])
+                switch matcher.fit(entry.interaction.request, request) {
+                case .success(let fit):
+                    if best == nil || fit.score > (best?.score ?? 0) { best = (entry, fit.score) }
+                case .failure(let difference):
+                    if difference.weight > 0, closest == nil || difference.weight > (closest?.difference.weight ?? 0) {
+                        closest = (entry, difference)
+                    }
+                }
+            }
+            guard let best else {
+                let unmatched = Unmatched(
+                    request: request, closest: closest?.entry.label,
+                    difference: closest?.difference.text ?? "no interaction has method \(request.method)"
+                )
+                let response = Self.notStubbed(unmatched)
+                state.unmatched.append(unmatched)
+                state.exchanges.append(Exchange(request: request, response: response, interaction: nil))
+                return response
+            }
+            let response: ContractResponse
+            do {
+                response = try Self.build(best.entry.interaction, generator: ResponseGenerator(signer: signer))
+            } catch {
+                // Checked when the stub was made; kept as a 501 rather than a crash.
+                response = Self.notStubbed(Unmatched(request: request, closest: best.entry.label, difference: "\(error)"))
+            }
+            let captured = best.entry.interaction.captures(from: response).values
+            state.variables[best.entry.contract.file, default: [:]].merge(captured) { _, new in new }
+            state.exchanges.append(Exchange(request: request, response: response, interaction: best.entry.interaction.name))
+            return response
+        }
+    }
+
+    private static func build(_ interaction: Interaction, generator: ResponseGenerator) throws -> ContractResponse {
+        let spec = interaction.response
+        var headers: [(name: String, value: String)] = []
+        for name in spec.headers.keys.sorted() {
+            guard let matcher = spec.headers[name] else { continue }
+            let value = try generator.value(for: matcher, at: "header \(name)")
+            if case .string(let text) = value { headers.append((name, text)) } else { headers.append((name, value.description)) }
+        }
+        var body = Data()
+        switch spec.body {
+        case .unspecified:
+            break
+        case .json(let matcher):
+            let value: JSONValue
+            if interaction.request.path.text.hasSuffix("jwks.json"), spec.status == 200 {
+                value = generator.signer.jwks
+            } else {
+                value = try generator.value(for: matcher, at: "$")
+            }
+            body = Data(value.description.utf8)
+            if !headers.contains(where: { $0.name == "content-type" }) { headers.append(("content-type", "application/json")) }
+        case .text(let matcher):
+            let value = try generator.value(for: matcher, at: "body")
+            if case .string(let text) = value { body = Data(text.utf8) } else { body = Data(value.description.utf8) }
+        }
+        return ContractResponse(status: spec.status, headers: headers, body: body)
+    }
+
+    private static func notStubbed(_ unmatched: Unmatched) -> ContractResponse {
+        let body = JSONValue.object([
+            "error": .string("not_stubbed"),
+            "error_description": .string("No contract interaction matches this request. \(unmatched.description)"),
+        ])
+        return ContractResponse(status: 501, headers: [("content-type", "application/json")], body: Data(body.description.utf8))
+    }
+}

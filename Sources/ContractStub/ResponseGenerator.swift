@@ -1,0 +1,59 @@
+import ContractKit
+import Foundation
+
+/// Builds a value that satisfies a matcher: literals as written, typed matchers from their
+/// `example`, else generated (a `jwt` is a real token signed by the stub's key).
+struct ResponseGenerator {
+    let signer: StubSigner
+
+    /// A value for `matcher`, or nil with the reason when one cannot be made.
+    func value(for matcher: Matcher, at path: String) throws -> JSONValue {
+        switch matcher.kind {
+        case .literal(let value):
+            return value
+        case .object(let members):
+            var object: [String: JSONValue] = [:]
+            for (key, member) in members { object[key] = try value(for: member, at: "\(path).\(key)") }
+            return .object(object)
+        case .array(let elements):
+            return .array(try elements.enumerated().map { try value(for: $1, at: "\(path)[\($0)]") })
+        case .jwt:
+            return .string(signer.token(subject: "stub-user", lifetime: 900))
+        case .each(let element, let min, _):
+            if let example = matcher.example { return example }
+            return .array(try (0..<Swift.max(min ?? 1, 1)).map { try value(for: element, at: "\(path)[\($0)]") })
+        default:
+            if let example = matcher.example { return example }
+            return try generated(matcher.kind, at: path)
+        }
+    }
+
+    private func generated(_ kind: Matcher.Kind, at path: String) throws -> JSONValue {
+        switch kind {
+        case .string(let minLength, let maxLength):
+            let length = Swift.min(Swift.max(minLength ?? 0, 24), maxLength ?? Int.max)
+            let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+            return .string(String((0..<length).map { _ in alphabet.randomElement() ?? "x" }))
+        case .integer(let min, let max):
+            return .integer(Int(min ?? Swift.min(1, max ?? 1)))
+        case .number(let min, let max):
+            return .number(min ?? Swift.min(1, max ?? 1))
+        case .boolean: return .bool(true)
+        case .null: return .null
+        case .any: return .string("any")
+        case .uuid: return .string(UUID().uuidString.lowercased())
+        case .datetime: return .string(DateTimeFormat.string(from: Date()))
+        case .regex(let pattern):
+            throw StubBuildError(path: path, reason: "a regex matcher (/\(pattern)/) needs an example for the stub to answer with")
+        case .literal, .object, .array, .each, .jwt:
+            return .null
+        }
+    }
+}
+
+/// A response the stub cannot build from the contract.
+struct StubBuildError: Error, CustomStringConvertible {
+    let path: String
+    let reason: String
+    var description: String { "\(path): \(reason)" }
+}

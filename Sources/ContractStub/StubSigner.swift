@@ -1,0 +1,53 @@
+import ContractKit
+import Crypto
+import Foundation
+
+/// The stub's own Ed25519 key: it signs the JWTs the stub hands out and is published as
+/// the stub's JWKS, so a client can verify stub tokens exactly like real ones.
+///
+/// ```swift
+/// let signer = StubSigner()
+/// let token = signer.token(subject: "stub-user", lifetime: 900)
+/// signer.jwks   // {"keys":[{"kty":"OKP","crv":"Ed25519","kid":…,"x":…}]}
+/// ```
+public struct StubSigner: Sendable {
+    private let key: Curve25519.Signing.PrivateKey
+    /// The key id in tokens and in the JWKS.
+    public let kid: String
+
+    /// A signer with a fresh random key.
+    public init(key: Curve25519.Signing.PrivateKey = Curve25519.Signing.PrivateKey()) {
+        self.key = key
+        self.kid = "stub-" + Self.base64URL(Data(SHA256.hash(data: key.publicKey.rawRepresentation).prefix(9)))
+    }
+
+    /// The public key, as a JWK Set.
+    public var jwks: JSONValue {
+        .object([
+            "keys": .array([
+                .object([
+                    "kty": .string("OKP"), "crv": .string("Ed25519"), "alg": .string("EdDSA"), "use": .string("sig"),
+                    "kid": .string(kid), "x": .string(Self.base64URL(key.publicKey.rawRepresentation)),
+                ])
+            ])
+        ])
+    }
+
+    /// A signed compact JWT with `iss: contract-stub`, `sub`, `iat`, `exp` and `jti`.
+    public func token(subject: String, lifetime: Int, now: Date = Date()) -> String {
+        let issued = Int(now.timeIntervalSince1970)
+        let header = JSONValue.object(["alg": .string("EdDSA"), "typ": .string("JWT"), "kid": .string(kid)])
+        let claims = JSONValue.object([
+            "iss": .string("contract-stub"), "sub": .string(subject), "iat": .integer(issued),
+            "exp": .integer(issued + lifetime), "jti": .string(UUID().uuidString.lowercased()),
+        ])
+        let signingInput = Self.base64URL(Data(header.description.utf8)) + "." + Self.base64URL(Data(claims.description.utf8))
+        let signature = (try? key.signature(for: Data(signingInput.utf8))) ?? Data()
+        return signingInput + "." + Self.base64URL(signature)
+    }
+
+    static func base64URL(_ data: Data) -> String {
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}

@@ -1,0 +1,242 @@
+import ContractKit
+import ContractStub
+import Crypto
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+func loadContract(_ yaml: String, file: String = "stub.yaml") throws -> Contract {
+    let (contract, diagnostics) = ContractLoader.parse(yaml: yaml, file: file)
+    #expect(diagnostics == [])
+    return try #require(contract)
+}
+
+func post(_ path: String, _ json: String, headers: [(name: String, value: String)] = []) -> ContractRequest {
+    ContractRequest(method: "POST", target: path, headers: [("Content-Type", "application/json")] + headers, body: Data(json.utf8))
+}
+
+@Suite struct ContractStubTests {
+    static let toy = """
+        name: Toy
+        interactions:
+          - name: login gives a token
+            given: [user exists]
+            request:
+              method: POST
+              path: /login
+              json: { username: alice, password: secret }
+            response:
+              status: 200
+              headers: { Cache-Control: no-store }
+              json:
+                access_token: { match: jwt }
+                token_type: Bearer
+                expires_in: { match: integer, min: 60, example: 900 }
+                refresh_token: { match: string, min_length: 43 }
+            save: { token: $.access_token, refresh: $.refresh_token }
+          - name: the token opens /me
+            request:
+              method: GET
+              path: /me
+              headers: { Authorization: "Bearer {{token}}" }
+            response:
+              status: 200
+              json: { username: alice, id: { match: uuid }, created_at: { match: datetime } }
+          - name: a revoked refresh token is refused
+            request:
+              method: POST
+              path: /token/refresh
+              json: { refresh_token: revoked }
+            response:
+              status: 401
+              json: { error: invalid_token }
+          - name: the saved refresh token is accepted
+            request:
+              method: POST
+              path: /token/refresh
+              json: { refresh_token: "{{refresh}}" }
+            response:
+              status: 200
+              json: { access_token: { match: jwt } }
+          - name: a wrong password is refused
+            request:
+              method: POST
+              path: /login
+              json: { username: alice, password: wrong }
+            response:
+              status: 401
+              json: { error: invalid_credentials }
+        """
+
+    @Test func answersFromTheContractWithGeneratedValues() throws {
+        let stub = try ContractStub(contracts: [try loadContract(Self.toy)])
+        #expect(stub.respond(to: post("/login", #"{"username": "alice", "password": "secret", "extra": 1}"#)).status == 501)
+        let response = stub.respond(to: post("/login", #"{"username": "alice", "password": "secret"}"#))
+        #expect(response.status == 200)
+        #expect(response.header("cache-control") == "no-store")
+        #expect(response.header("content-type") == "application/json")
+        let body = try #require(response.json)
+        #expect(body["token_type"] == .string("Bearer"))
+        #expect(body["expires_in"] == .integer(900))
+        guard case .string(let refresh)? = body["refresh_token"] else {
+            Issue.record("refresh_token is not a string")
+            return
+        }
+        #expect(refresh.count >= 43)
+        // The generated body satisfies the contract it came from.
+        let contract = try loadContract(Self.toy)
+        #expect(contract.interactions[0].response.mismatches(in: response) == [])
+    }
+
+    @Test func issuedTokensAreRealJWTsSignedByTheStubsKey() throws {
+        let stub = try ContractStub(contracts: [try loadContract(Self.toy)])
+        let body = try #require(stub.respond(to: post("/login", #"{"username": "alice", "password": "secret"}"#)).json)
+        guard case .string(let token)? = body["access_token"] else {
+            Issue.record("no token")
+            return
+        }
+        let parts = token.split(separator: ".").map(String.init)
+        #expect(parts.count == 3)
+        guard case .array(let keys)? = stub.signer.jwks["keys"], case .string(let x)? = keys.first?["x"] else {
+            Issue.record("no JWKS key")
+            return
+        }
+        let publicKey = try Curve25519.Signing.PublicKey(rawRepresentation: try #require(Data(base64URL: x)))
+        #expect(publicKey.isValidSignature(try #require(Data(base64URL: parts[2])), for: Data("\(parts[0]).\(parts[1])".utf8)))
+        let header = try JSONValue(parsing: try #require(Data(base64URL: parts[0])))
+        #expect(header["kid"] == keys.first?["kid"])
+        #expect(header["alg"] == .string("EdDSA"))
+    }
+
+    @Test func isStatefulWhereTheContractsAre() throws {
+        let stub = try ContractStub(contracts: [try loadContract(Self.toy)])
+        // Before a login, the stub has no token to recognise: the placeholder accepts any.
+        let login = try #require(stub.respond(to: post("/login", #"{"username": "alice", "password": "secret"}"#)).json)
+        guard case .string(let token)? = login["access_token"], case .string(let refresh)? = login["refresh_token"] else {
+            Issue.record("no tokens")
+            return
+        }
+        let me = stub.respond(to: ContractRequest(method: "GET", target: "/me", headers: [("Authorization", "Bearer \(token)")]))
+        #expect(me.status == 200)
+        #expect(try #require(me.json)["username"] == .string("alice"))
+
+        let forged = stub.respond(to: ContractRequest(method: "GET", target: "/me", headers: [("Authorization", "Bearer someone-elses")]))
+        #expect(forged.status == 501)
+
+        #expect(stub.respond(to: post("/token/refresh", #"{"refresh_token": "\#(refresh)"}"#)).status == 200)
+        #expect(stub.respond(to: post("/token/refresh", #"{"refresh_token": "made-up"}"#)).status == 501)
+    }
+
+    @Test func literalsBeatPlaceholders() throws {
+        let stub = try ContractStub(contracts: [try loadContract(Self.toy)])
+        // Nothing saved yet: "{{refresh}}" would accept anything, but the literal is more specific.
+        #expect(stub.respond(to: post("/token/refresh", #"{"refresh_token": "revoked"}"#)).status == 401)
+        #expect(stub.respond(to: post("/token/refresh", #"{"refresh_token": "anything"}"#)).status == 200)
+        #expect(stub.exchanges.map(\.interaction) == ["a revoked refresh token is refused", "the saved refresh token is accepted"])
+    }
+
+    @Test func unmatchedRequestsGet501NamingTheClosestInteraction() throws {
+        let stub = try ContractStub(contracts: [try loadContract(Self.toy)])
+        let response = stub.respond(to: post("/login", #"{"username": "alice", "password": "hunter2"}"#))
+        #expect(response.status == 501)
+        let body = try #require(response.json)
+        #expect(body["error"] == .string("not_stubbed"))
+        let unmatched = try #require(stub.unmatched.first)
+        #expect(stub.unmatched.count == 1)
+        #expect(unmatched.closest?.hasPrefix("login gives a token (stub.yaml:") == true || unmatched.closest?.hasPrefix("a wrong password") == true)
+        #expect(unmatched.difference.contains("$.password"))
+        guard case .string(let description)? = body["error_description"] else {
+            Issue.record("no description")
+            return
+        }
+        #expect(description.contains("$.password"))
+
+        #expect(stub.respond(to: ContractRequest(method: "DELETE", target: "/login")).status == 501)
+        #expect(stub.respond(to: ContractRequest(method: "POST", target: "/nowhere", body: Data("{}".utf8))).status == 501)
+        #expect(stub.unmatched.count == 3)
+        #expect(stub.requests.count == 3)
+    }
+
+    @Test func inactiveStatesHideTheirInteractions() throws {
+        let stub = try ContractStub(contracts: [try loadContract(Self.toy)], activeStates: [])
+        #expect(stub.respond(to: post("/login", #"{"username": "alice", "password": "secret"}"#)).status == 501)
+        #expect(stub.respond(to: post("/login", #"{"username": "alice", "password": "wrong"}"#)).status == 401)
+        let active = try ContractStub(contracts: [try loadContract(Self.toy)], activeStates: ["user exists"])
+        #expect(active.respond(to: post("/login", #"{"username": "alice", "password": "secret"}"#)).status == 200)
+    }
+
+    @Test func everyMatcherGetsAValueThatSatisfiesIt() throws {
+        let yaml = """
+            name: Kinds
+            interactions:
+              - name: all kinds
+                request: { method: GET, path: /kinds }
+                response:
+                  status: 200
+                  headers: { X-Trace: { match: regex, pattern: "t-[0-9]+", example: t-42 } }
+                  json:
+                    s: { match: string, min_length: 30, max_length: 30 }
+                    i: { match: integer, min: 5, max: 9 }
+                    n: { match: number, min: 0.5 }
+                    b: { match: boolean }
+                    z: { match: null }
+                    a: { match: any }
+                    r: { match: regex, pattern: "[a-z]{3}", example: abc }
+                    u: { match: uuid }
+                    d: { match: datetime }
+                    j: { match: jwt }
+                    e: { match: each, of: { id: { match: integer } }, min: 2 }
+                    l: [1, two]
+            """
+        let contract = try loadContract(yaml)
+        let stub = try ContractStub(contracts: [contract])
+        let response = stub.respond(to: ContractRequest(method: "GET", target: "/kinds"))
+        #expect(contract.interactions[0].response.mismatches(in: response) == [])
+        #expect(response.header("x-trace") == "t-42")
+        guard case .array(let elements)? = response.json?["e"] else {
+            Issue.record("e is not an array")
+            return
+        }
+        #expect(elements.count == 2)
+    }
+
+    @Test func aRegexWithoutExampleCannotBeStubbed() throws {
+        let yaml = """
+            name: Regex
+            interactions:
+              - name: needs an example
+                request: { method: GET, path: /r }
+                response: { status: 200, json: { code: { match: regex, pattern: "[0-9]{6}" } } }
+            """
+        #expect {
+            try ContractStub(contracts: [try loadContract(yaml)])
+        } throws: { error in
+            "\(error)".contains("stub.yaml:3") && "\(error)".contains("needs an example")
+        }
+    }
+
+    @Test func buildsFromAuthdsOwnContractsAndServesItsJWKS() throws {
+        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("contracts").path
+        let stub = try ContractStub(directory: directory)
+        let jwks = stub.respond(to: ContractRequest(method: "GET", target: "/.well-known/jwks.json"))
+        #expect(jwks.status == 200)
+        #expect(jwks.json == stub.signer.jwks)
+        let login = stub.respond(to: post("/login", #"{"username": "alice", "password": "correct horse battery staple"}"#))
+        #expect(login.status == 200)
+        let wrong = stub.respond(to: post("/login", #"{"username": "alice", "password": "wrong password"}"#))
+        #expect(wrong.status == 401)
+        #expect(wrong.header("www-authenticate") == #"Bearer realm="authd""#)
+    }
+}
+
+extension Data {
+    init?(base64URL text: String) {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        self.init(base64Encoded: base64)
+    }
+}
