@@ -87,6 +87,7 @@ let package = Package(
             name: "ContractRunner",
             dependencies: [
                 "ContractKit",
+                "ContractStub",
                 "ProcessKit",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
@@ -146,6 +147,7 @@ let package = Package(
             name: "ContractRunnerTests",
             dependencies: [
                 "ContractKit",
+                "ContractStub",
                 "ContractRunner",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]

@@ -54,7 +54,7 @@ func makeContracts(files: Int, perFile: Int) throws -> [Contract] {
 }
 
 func measure(_ label: String, contracts: [Contract], transport: some ContractTransport, runs: Int = 5) async {
-    let verifier = ContractVerifier(transport: transport, states: nil)
+    let verifier = ContractVerifier(live: transport, states: nil)
     var rates: [Double] = []
     var count = 0
     for _ in 0..<runs {

@@ -1,25 +1,34 @@
 import ContractKit
+import ContractStub
 import Foundation
 
-/// Replays contracts against a transport: files concurrently, the interactions of one file
-/// in order (so `save` feeds later requests), each checked against its contract.
+/// Replays contracts: files concurrently, the interactions of one file in order (so `save`
+/// feeds later requests). Each interaction goes to the live provider and to the in-process
+/// stub (either may be left out); each response is checked against the contract, then the
+/// two are compared with each other (``Agreement``).
 ///
 /// ```swift
-/// let verifier = ContractVerifier(transport: HTTPTransport(baseURL: url), states: states)
-/// let report = await verifier.verify(suite.contracts)
+/// let verifier = ContractVerifier(live: HTTPTransport(baseURL: url), stub: try ContractStub(contracts: contracts), states: states)
+/// let report = await verifier.verify(contracts)
 /// ```
-public struct ContractVerifier<Transport: ContractTransport>: Sendable {
-    /// Where requests go.
-    public let transport: Transport
-    /// How provider states are set up; nil when there are none.
+public struct ContractVerifier: Sendable {
+    /// The live provider; nil for `--stub-only`.
+    public let live: (any ContractTransport)?
+    /// The stub; nil for `--live-only`.
+    public let stub: ContractStub?
+    /// How provider states are set up on the live side; nil when there are none.
     public let states: ProviderStates?
+    /// How far live and stub must agree.
+    public let agreement: AgreementMode
     /// How many files run at once.
     public let concurrency: Int
 
-    /// Creates a verifier.
-    public init(transport: Transport, states: ProviderStates?, concurrency: Int = 4) {
-        self.transport = transport
+    /// Creates a verifier; pass at least one of `live` and `stub`.
+    public init(live: (any ContractTransport)?, stub: ContractStub? = nil, states: ProviderStates?, agreement: AgreementMode = .full, concurrency: Int = 4) {
+        self.live = live
+        self.stub = stub
         self.states = states
+        self.agreement = agreement
         self.concurrency = max(1, concurrency)
     }
 
@@ -46,54 +55,93 @@ public struct ContractVerifier<Transport: ContractTransport>: Sendable {
                 addNext()
             }
         }
-        let elapsed = ContinuousClock.now - start
-        return VerificationReport(results: results.flatMap { $0 }, duration: Self.seconds(elapsed))
+        return VerificationReport(results: results.flatMap { $0 }, duration: Self.seconds(ContinuousClock.now - start))
     }
 
-    /// Runs one file's interactions in order.
+    /// One side's exchange for one interaction.
+    private struct SideResult {
+        var error: String?
+        var mismatches: [Mismatch] = []
+        var request: ContractRequest?
+        var response: ContractResponse?
+    }
+
+    /// Runs one file's interactions in order, each side with its own saved values.
     func verify(_ contract: Contract, _ interactions: [Interaction]) async -> [InteractionResult] {
-        var variables: [String: JSONValue] = [:]
+        var liveVariables: [String: JSONValue] = [:]
+        var stubVariables: [String: JSONValue] = [:]
         var results: [InteractionResult] = []
         for interaction in interactions {
-            let result = await run(interaction, of: contract, variables: variables)
-            if let response = result.response {
-                variables.merge(interaction.captures(from: response).values) { _, new in new }
+            let start = ContinuousClock.now
+            var liveSide: SideResult?
+            var stubSide: SideResult?
+            if let live {
+                liveSide = await run(interaction, on: live, variables: liveVariables, setUpStates: true)
+                if let response = liveSide?.response { liveVariables.merge(interaction.captures(from: response).values) { _, new in new } }
             }
-            results.append(result)
+            if let stub {
+                stubSide = await run(interaction, on: StubTransport(stub: stub), variables: stubVariables, setUpStates: false)
+                if let response = stubSide?.response { stubVariables.merge(interaction.captures(from: response).values) { _, new in new } }
+            }
+            let both = live != nil && stub != nil
+            var errors: [String] = []
+            var mismatches: [Mismatch] = []
+            for (label, side) in [("live", liveSide), ("stub", stubSide)] {
+                guard let side else { continue }
+                if let error = side.error { errors.append(both ? "\(label): \(error)" : error) }
+                mismatches += side.mismatches.map { both ? Mismatch(path: "\(label) \($0.path)", expected: $0.expected, actual: $0.actual) : $0 }
+            }
+            if let liveResponse = liveSide?.response, let stubResponse = stubSide?.response {
+                mismatches += Agreement.compare(live: liveResponse, stub: stubResponse, spec: interaction.response, mode: agreement)
+                    .map { Mismatch(path: "agreement \($0.path)", expected: $0.expected, actual: $0.actual) }
+            }
+            let outcome: InteractionResult.Outcome =
+                !errors.isEmpty ? .error(errors.joined(separator: "; ")) : mismatches.isEmpty ? .passed : .failed(mismatches)
+            let primary = liveSide ?? stubSide
+            results.append(
+                InteractionResult(
+                    contract: contract.name, interaction: interaction, outcome: outcome, request: primary?.request,
+                    response: primary?.response, stubResponse: both ? stubSide?.response : nil,
+                    duration: Self.seconds(ContinuousClock.now - start)
+                )
+            )
         }
         return results
     }
 
-    private func run(_ interaction: Interaction, of contract: Contract, variables: [String: JSONValue]) async -> InteractionResult {
-        let start = ContinuousClock.now
-        func result(_ outcome: InteractionResult.Outcome, _ request: ContractRequest? = nil, _ response: ContractResponse? = nil) -> InteractionResult {
-            InteractionResult(
-                contract: contract.name, interaction: interaction, outcome: outcome, request: request, response: response,
-                duration: Self.seconds(ContinuousClock.now - start)
-            )
-        }
-        for use in interaction.given {
-            guard let states else { return result(.error("provider state '\(use.state)' is needed but contract.yaml defines no states")) }
-            do {
-                try await states.setUp(use)
-            } catch {
-                return result(.error("\(error)"))
+    private func run(_ interaction: Interaction, on transport: any ContractTransport, variables: [String: JSONValue], setUpStates: Bool) async -> SideResult {
+        var side = SideResult()
+        if setUpStates {
+            for use in interaction.given {
+                guard let states else {
+                    side.error = "provider state '\(use.state)' is needed but contract.yaml defines no states"
+                    return side
+                }
+                do {
+                    try await states.setUp(use)
+                } catch {
+                    side.error = "\(error)"
+                    return side
+                }
             }
         }
-        let request: ContractRequest
         do {
-            request = try interaction.request.render(with: variables)
+            side.request = try interaction.request.render(with: variables)
         } catch {
-            return result(.error("\(error): an earlier interaction did not save it"))
+            side.error = "\(error): an earlier interaction did not save it"
+            return side
         }
-        let response: ContractResponse
+        guard let request = side.request else { return side }
         do {
-            response = try await transport.send(request)
+            side.response = try await transport.send(request)
         } catch {
-            return result(.error("the provider did not answer: \(error)"), request)
+            side.error = "the provider did not answer: \(error)"
+            return side
         }
-        let mismatches = interaction.response.mismatches(in: response) + interaction.captures(from: response).missing
-        return result(mismatches.isEmpty ? .passed : .failed(mismatches), request, response)
+        if let response = side.response {
+            side.mismatches = interaction.response.mismatches(in: response) + interaction.captures(from: response).missing
+        }
+        return side
     }
 
     static func selects(_ filter: String?, _ contract: Contract, _ interaction: Interaction) -> Bool {

@@ -21,18 +21,24 @@ public struct InteractionResult: Sendable {
     public let outcome: Outcome
     /// What was sent, when it got that far.
     public let request: ContractRequest?
-    /// What came back, when anything did.
+    /// What came back (from the live provider when there is one), when anything did.
     public let response: ContractResponse?
+    /// What the stub answered, when both sides ran.
+    public let stubResponse: ContractResponse?
     /// Wall time of the exchange, seconds.
     public let duration: Double
 
     /// Creates a result.
-    public init(contract: String, interaction: Interaction, outcome: Outcome, request: ContractRequest?, response: ContractResponse?, duration: Double) {
+    public init(
+        contract: String, interaction: Interaction, outcome: Outcome, request: ContractRequest?, response: ContractResponse?,
+        stubResponse: ContractResponse? = nil, duration: Double
+    ) {
         self.contract = contract
         self.interaction = interaction
         self.outcome = outcome
         self.request = request
         self.response = response
+        self.stubResponse = stubResponse
         self.duration = duration
     }
 

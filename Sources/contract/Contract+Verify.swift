@@ -1,6 +1,7 @@
 import ArgumentParser
 import ContractKit
 import ContractRunner
+import ContractStub
 import Foundation
 
 #if canImport(Glibc)
@@ -30,14 +31,39 @@ extension ContractCommand {
         @Option(help: "Only interactions whose contract or interaction name contains this text.")
         var filter: String?
 
+        @Option(help: "How far live and stub must agree: full (the whole JSON shape) or declared (what the contract declares).")
+        var agreement: AgreementMode = .full
+
+        @Flag(name: .customLong("stub-only"), help: "Check the stub against the contracts; start no provider.")
+        var stubOnly = false
+
+        @Flag(name: .customLong("live-only"), help: "Check the live provider against the contracts; no stub, no agreement check.")
+        var liveOnly = false
+
         @Flag(name: .customLong("no-color"), help: "Plain output even on a terminal.")
         var noColor = false
 
+        func validate() throws {
+            guard !(stubOnly && liveOnly) else { throw ValidationError("--stub-only and --live-only exclude each other.") }
+            guard !(stubOnly && baseURL != nil) else { throw ValidationError("--stub-only starts no provider: leave out --base-url.") }
+        }
+
         func run() async throws {
             let suite = try load(directory)
-            let provider: ProviderProcess
+            var stub: ContractStub?
+            if !liveOnly {
+                do {
+                    stub = try ContractStub(contracts: suite.contracts)
+                } catch {
+                    FileHandle.standardError.write(Data("the stub cannot be built from these contracts:\n\(error)\n".utf8))
+                    throw ContractCommand.Status.brokenContracts
+                }
+            }
+            let provider: ProviderProcess?
             do {
-                if let baseURL {
+                if stubOnly {
+                    provider = nil
+                } else if let baseURL {
                     provider = .external(baseURL: baseURL)
                 } else if let configuration = suite.provider {
                     provider = try await ProviderProcess.start(configuration)
@@ -48,10 +74,12 @@ extension ContractCommand {
                 FileHandle.standardError.write(Data("error: \(error)\n".utf8))
                 throw ContractCommand.Status.providerUnavailable
             }
-            defer { provider.stop() }
+            defer { provider?.stop() }
 
-            let states = ProviderStates(setups: suite.provider?.states ?? [:], variables: provider.variables)
-            let verifier = ContractVerifier(transport: HTTPTransport(baseURL: provider.baseURL), states: states)
+            let states = provider.map { ProviderStates(setups: suite.provider?.states ?? [:], variables: $0.variables) }
+            let verifier = ContractVerifier(
+                live: provider.map { HTTPTransport(baseURL: $0.baseURL) }, stub: stub, states: states, agreement: agreement
+            )
             let report = await verifier.verify(suite.contracts, filter: filter)
 
             let color = !noColor && isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
@@ -65,10 +93,12 @@ extension ContractCommand {
             }
             // Nothing got an answer and at least one request found no provider.
             let unreachable = report.results.allSatisfy { $0.response == nil } && report.results.contains {
-                if case .error(let message) = $0.outcome { message.hasPrefix("the provider did not answer") } else { false }
+                if case .error(let message) = $0.outcome { message.contains("the provider did not answer") } else { false }
             }
             if unreachable { throw ContractCommand.Status.providerUnavailable }
             if !report.succeeded { throw ContractCommand.Status.failures }
         }
     }
 }
+
+extension AgreementMode: ExpressibleByArgument {}

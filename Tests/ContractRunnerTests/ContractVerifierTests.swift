@@ -1,5 +1,6 @@
 import ContractKit
 import ContractRunner
+import ContractStub
 import Foundation
 import Hummingbird
 import NIOCore
@@ -85,7 +86,7 @@ enum ToyProvider {
     @Test func passesWhenTheProviderKeepsTheContract() async throws {
         let contract = try contract()
         let report = try await ToyProvider.withRunning { url in
-            await ContractVerifier(transport: HTTPTransport(baseURL: url), states: nil).verify([contract])
+            await ContractVerifier(live: HTTPTransport(baseURL: url), states: nil).verify([contract])
         }
         #expect(report.results.map(\.outcome) == [.passed, .passed, .passed])
         #expect(report.succeeded)
@@ -95,7 +96,7 @@ enum ToyProvider {
     @Test func reportsEachDifferenceWhenTheProviderChanges() async throws {
         let contract = try contract()
         let report = try await ToyProvider.withRunning(tokenType: "bearer") { url in
-            await ContractVerifier(transport: HTTPTransport(baseURL: url), states: nil).verify([contract])
+            await ContractVerifier(live: HTTPTransport(baseURL: url), states: nil).verify([contract])
         }
         #expect(report.results[0].outcome == .failed([Mismatch(path: "$.token_type", expected: #""Bearer""#, actual: #"string "bearer""#)]))
         #expect(report.results[1].outcome == .passed)
@@ -130,7 +131,7 @@ enum ToyProvider {
             """
         let contract = try contract(yaml)
         let report = try await ToyProvider.withRunning { url in
-            await ContractVerifier(transport: HTTPTransport(baseURL: url), states: nil).verify([contract])
+            await ContractVerifier(live: HTTPTransport(baseURL: url), states: nil).verify([contract])
         }
         guard case .failed(let mismatches) = report.results[0].outcome else {
             Issue.record("expected a failure")
@@ -141,7 +142,7 @@ enum ToyProvider {
 
     @Test func anUnreachableProviderIsAnErrorNotACrash() async throws {
         let contract = try contract()
-        let report = await ContractVerifier(transport: HTTPTransport(baseURL: "http://127.0.0.1:9"), states: nil).verify([contract])
+        let report = await ContractVerifier(live: HTTPTransport(baseURL: "http://127.0.0.1:9"), states: nil).verify([contract])
         let messages = report.results.map { result -> String in
             if case .error(let message) = result.outcome { return message }
             return "not an error"
@@ -156,7 +157,7 @@ enum ToyProvider {
     @Test func filtersByName() async throws {
         let contract = try contract()
         let report = try await ToyProvider.withRunning { url in
-            await ContractVerifier(transport: HTTPTransport(baseURL: url), states: nil).verify([contract], filter: "WRONG PASSWORD")
+            await ContractVerifier(live: HTTPTransport(baseURL: url), states: nil).verify([contract], filter: "WRONG PASSWORD")
         }
         #expect(report.results.map(\.interaction.name) == ["a wrong password is refused"])
     }
@@ -179,5 +180,74 @@ enum ToyProvider {
         } throws: { error in
             "\(error)".contains("exit 3") && "\(error)".contains("nope")
         }
+    }
+}
+
+@Suite struct AgreementTests {
+    /// Lenient on purpose: says nothing of access_token and expires_in, which the toy sends.
+    static let lenient = """
+        name: Lenient
+        interactions:
+          - name: login gives a bearer token
+            request:
+              method: POST
+              path: /login
+              json: { username: alice, password: secret }
+            response:
+              status: 200
+              json: { token_type: Bearer }
+        """
+
+    func contract(_ yaml: String) throws -> Contract {
+        let (contract, diagnostics) = ContractLoader.parse(yaml: yaml, file: "agreement.yaml")
+        #expect(diagnostics == [])
+        return try #require(contract)
+    }
+
+    @Test func aFieldTheContractLeavesOutIsCaughtByFullAgreement() async throws {
+        let contract = try contract(Self.lenient)
+        let stub = try ContractStub(contracts: [contract])
+        let (full, declared) = try await ToyProvider.withRunning { url in
+            let full = await ContractVerifier(live: HTTPTransport(baseURL: url), stub: stub, states: nil).verify([contract])
+            let declared = await ContractVerifier(live: HTTPTransport(baseURL: url), stub: stub, states: nil, agreement: .declared).verify([contract])
+            return (full, declared)
+        }
+        // Both sides keep the contract, but they do not look alike.
+        #expect(full.results[0].outcome == .failed([
+            Mismatch(path: "agreement $.access_token", expected: "present (live)", actual: "missing (stub)"),
+            Mismatch(path: "agreement $.expires_in", expected: "present (live)", actual: "missing (stub)"),
+        ]))
+        #expect(full.results[0].stubResponse?.status == 200)
+        #expect(declared.succeeded)
+        let text = TextReport.render(full, color: false)
+        #expect(text.contains("agreement $.access_token\n        - expected: present (live)\n        + actual:   missing (stub)"))
+    }
+
+    @Test func typesMustAgreeToo() {
+        let spec = ResponseSpec(status: 200)
+        let live = ContractResponse(status: 200, headers: [], body: Data(#"{"n": 1, "list": [{"a": "x"}], "obj": {"k": true}}"#.utf8))
+        let stub = ContractResponse(status: 201, headers: [], body: Data(#"{"n": 1.5, "list": [{"a": 2}], "obj": {"k": true, "extra": null}}"#.utf8))
+        #expect(Agreement.compare(live: live, stub: stub, spec: spec, mode: .full).map(\.description) == [
+            "status: expected 200 (live), got 201 (stub)",
+            "$.list[0].a: expected string (live), got number (stub)",
+            "$.obj.extra: expected missing (live), got present (stub)",
+        ])
+        #expect(Agreement.compare(live: live, stub: stub, spec: spec, mode: .declared).map(\.path) == ["status"])
+    }
+
+    @Test func stubOnlyChecksTheStubAgainstItsContracts() async throws {
+        let contract = try contract(ContractVerifierTests.contract)
+        let report = await ContractVerifier(live: nil, stub: try ContractStub(contracts: [contract]), states: nil).verify([contract])
+        #expect(report.results.map(\.outcome) == [.passed, .passed, .passed])
+    }
+
+    @Test func liveAndStubAgreeOnAStrictContract() async throws {
+        let contract = try contract(ContractVerifierTests.contract)
+        let stub = try ContractStub(contracts: [contract])
+        let report = try await ToyProvider.withRunning { url in
+            await ContractVerifier(live: HTTPTransport(baseURL: url), stub: stub, states: nil).verify([contract])
+        }
+        #expect(report.results.map(\.outcome) == [.passed, .passed, .passed])
+        #expect(stub.requests.count == 3)
     }
 }

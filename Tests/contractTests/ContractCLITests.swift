@@ -62,20 +62,23 @@ import Testing
             response: { status: 200 }
         """
 
-    func withServedRoot<T>(_ body: (URL) throws -> T) throws -> T {
+    /// Runs `body` with a folder for the provider to serve and the environment naming it
+    /// (per child process: tests run in parallel).
+    func withServedRoot<T>(_ body: ([String: String]) throws -> T) throws -> T {
         let root = try directory(["health.json": #"{"status": "ok", "uptime": 5}"#])
         defer { try? FileManager.default.removeItem(at: root) }
-        setenv("CONTRACT_TEST_ROOT", root.path, 1)
-        return try body(root)
+        var environment = ProcessInfo.processInfo.environment
+        environment["CONTRACT_TEST_ROOT"] = root.path
+        return try body(environment)
     }
 
     @Test func verifyPassesAndWritesReports() throws {
-        try withServedRoot { _ in
+        try withServedRoot { environment in
             let contracts = try directory(["contract.yaml": Self.provider, "static.yaml": Self.passing])
             defer { try? FileManager.default.removeItem(at: contracts) }
             let junit = contracts.appendingPathComponent("out.xml").path
             let json = contracts.appendingPathComponent("out.json").path
-            let result = try run(["verify", contracts.path, "--junit", junit, "--json", json])
+            let result = try run(["verify", contracts.path, "--junit", junit, "--json", json], environment: environment)
             #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
             #expect(result.stdout.contains("✓ health is ok"))
             #expect(result.stdout.hasSuffix("1 passed, 0 failed\n"))
@@ -85,10 +88,10 @@ import Testing
     }
 
     @Test func verifyFailsWithADiff() throws {
-        try withServedRoot { _ in
+        try withServedRoot { environment in
             let contracts = try directory(["contract.yaml": Self.provider, "static.yaml": Self.failing])
             defer { try? FileManager.default.removeItem(at: contracts) }
-            let result = try run(["verify", contracts.path])
+            let result = try run(["verify", contracts.path], environment: environment)
             #expect(result.status == 1)
             #expect(result.stdout.contains("$.status"))
             #expect(result.stdout.contains(#"- expected: "ready""#))
@@ -175,7 +178,38 @@ import Testing
         let result = try verify(copy)
         #expect(result.status == 1)
         #expect(result.stdout.contains("✗ valid credentials return a bearer token pair  (\(login.path):3)"))
-        #expect(result.stdout.contains("      $.token_type\n        - expected: \"bearer\"\n        + actual:   string \"Bearer\""))
-        #expect(result.stdout.hasSuffix(" passed, 1 failed\n"))
+        #expect(result.stdout.contains("      live $.token_type\n        - expected: \"bearer\"\n        + actual:   string \"Bearer\""))
+        #expect(result.stdout.hasSuffix("22 passed, 2 failed\n"))
+    }
+}
+
+@Suite struct ContractAgreementCLITests {
+    /// Leaves out `uptime`, which the provider sends: caught by full agreement only.
+    static let lenient = """
+        name: Static files
+        interactions:
+          - name: health is ok
+            request: { method: GET, path: /health.json }
+            response:
+              status: 200
+              json: { status: ok }
+        """
+
+    @Test func fullAgreementCatchesAFieldTheContractLeavesOut() throws {
+        let cli = ContractCLITests()
+        try cli.withServedRoot { environment in
+            let contracts = try cli.directory(["contract.yaml": ContractCLITests.provider, "static.yaml": Self.lenient])
+            defer { try? FileManager.default.removeItem(at: contracts) }
+            let full = try cli.run(["verify", contracts.path], environment: environment)
+            #expect(full.status == 1)
+            #expect(full.stdout.contains("agreement $.uptime\n        - expected: present (live)\n        + actual:   missing (stub)"))
+
+            #expect(try cli.run(["verify", contracts.path, "--agreement", "declared"], environment: environment).status == 0)
+            #expect(try cli.run(["verify", contracts.path, "--live-only"], environment: environment).status == 0)
+            let stubOnly = try cli.run(["verify", contracts.path, "--stub-only"], environment: environment)
+            #expect(stubOnly.status == 0)
+            #expect(stubOnly.stdout.hasSuffix("1 passed, 0 failed\n"))
+            #expect(try cli.run(["verify", contracts.path, "--stub-only", "--live-only"], environment: environment).status != 0)
+        }
     }
 }

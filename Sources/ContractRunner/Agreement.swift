@@ -1,0 +1,117 @@
+import ContractKit
+import ContractStub
+
+/// How far `contract verify` compares the live response with the stub's.
+public enum AgreementMode: String, Sendable, CaseIterable {
+    /// Status, declared headers, and the JSON shape of the whole body — keys and JSON
+    /// types, recursively, including keys the contract does not declare, so a lenient
+    /// contract that leaves out a field the service sends is caught.
+    case full
+    /// Status, declared headers, and the shape of what the contract declares only, for
+    /// consumer-written contracts that are lenient on purpose.
+    case declared
+}
+
+/// Compares a live response with the stub's response to the same interaction. Values are
+/// not compared: where the contract fixes a value, both sides were already checked
+/// against it, and other values (tokens, ids, times) legitimately differ between calls.
+///
+/// ```swift
+/// let differences = Agreement.compare(live: live, stub: stub, spec: interaction.response, mode: .full)
+/// ```
+public enum Agreement {
+    /// Every way the two responses disagree.
+    public static func compare(live: ContractResponse, stub: ContractResponse, spec: ResponseSpec, mode: AgreementMode) -> [Mismatch] {
+        var found: [Mismatch] = []
+        if live.status != stub.status {
+            found.append(Mismatch(path: "status", expected: "\(live.status) (live)", actual: "\(stub.status) (stub)"))
+        }
+        for name in spec.headers.keys.sorted() {
+            switch (live.header(name), stub.header(name)) {
+            case (.some, nil): found.append(Mismatch(path: "header \(name)", expected: "present (live)", actual: "missing (stub)"))
+            case (nil, .some): found.append(Mismatch(path: "header \(name)", expected: "missing (live)", actual: "present (stub)"))
+            default: break
+            }
+        }
+        switch (live.json, stub.json) {
+        case (let liveJSON?, let stubJSON?):
+            let declared: Matcher?
+            if mode == .declared, case .json(let matcher) = spec.body { declared = matcher } else { declared = nil }
+            found += shape(liveJSON, stubJSON, at: "$", declared: mode == .declared ? .some(declared) : .none)
+        case (.some, nil):
+            found.append(Mismatch(path: "body", expected: "JSON (live)", actual: "no JSON (stub)"))
+        case (nil, .some):
+            found.append(Mismatch(path: "body", expected: "no JSON (live)", actual: "JSON (stub)"))
+        case (nil, nil):
+            break
+        }
+        return found
+    }
+
+    /// `declared` is nil for full comparison, `.some(matcher)` to follow only what a
+    /// matcher declares (`.some(nil)`: nothing declared below here).
+    private static func shape(_ live: JSONValue, _ stub: JSONValue, at path: String, declared: Matcher??) -> [Mismatch] {
+        if case .some(nil) = declared { return [] }
+        guard kind(live) == kind(stub) else {
+            return [Mismatch(path: path, expected: "\(kind(live)) (live)", actual: "\(kind(stub)) (stub)")]
+        }
+        switch (live, stub) {
+        case (.object(let liveMembers), .object(let stubMembers)):
+            var keys = Set(liveMembers.keys).union(stubMembers.keys)
+            var childDeclared: [String: Matcher]?
+            if case .some(let matcher?) = declared {
+                guard case .object(let members) = matcher.kind else { return [] }
+                childDeclared = members
+                keys = keys.intersection(members.keys)
+            }
+            return keys.sorted().flatMap { key -> [Mismatch] in
+                let childPath = path == "$" ? "$.\(key)" : "\(path).\(key)"
+                switch (liveMembers[key], stubMembers[key]) {
+                case (let l?, let s?):
+                    let next: Matcher?? = childDeclared.map { .some($0[key]) } ?? .none
+                    return shape(l, s, at: childPath, declared: next)
+                case (.some, nil): return [Mismatch(path: childPath, expected: "present (live)", actual: "missing (stub)")]
+                case (nil, .some): return [Mismatch(path: childPath, expected: "missing (live)", actual: "present (stub)")]
+                case (nil, nil): return []
+                }
+            }
+        case (.array(let liveElements), .array(let stubElements)):
+            var next: Matcher?? = .none
+            if case .some(let matcher?) = declared {
+                if case .each(let element, _, _) = matcher.kind { next = .some(element) } else { return [] }
+            }
+            return zip(liveElements, stubElements).enumerated().flatMap { index, pair in
+                shape(pair.0, pair.1, at: "\(path)[\(index)]", declared: next)
+            }
+        default:
+            return []
+        }
+    }
+
+    /// The JSON type, with integers and other numbers both `number`.
+    private static func kind(_ value: JSONValue) -> String {
+        switch value {
+        case .integer, .number: "number"
+        default: value.typeName
+        }
+    }
+}
+
+/// A ``ContractTransport`` to an in-process ``ContractStub``.
+///
+/// ```swift
+/// let transport = StubTransport(stub: try ContractStub(contracts: suite.contracts))
+/// ```
+public struct StubTransport: ContractTransport {
+    /// The stub.
+    public let stub: ContractStub
+
+    /// Wraps `stub`.
+    public init(stub: ContractStub) {
+        self.stub = stub
+    }
+
+    public func send(_ request: ContractRequest) async throws -> ContractResponse {
+        stub.respond(to: request)
+    }
+}
