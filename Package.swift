@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "AuthServer", targets: ["AuthServer"]),
         .library(name: "ContractKit", targets: ["ContractKit"]),
         .library(name: "ContractStub", targets: ["ContractStub"]),
+        .library(name: "ContractStubServer", targets: ["ContractStubServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -84,6 +85,16 @@ let package = Package(
             dependencies: ["ContractKit", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .target(
+            name: "ContractStubServer",
+            dependencies: [
+                "ContractKit",
+                "ContractStub",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
             name: "ContractRunner",
             dependencies: [
                 "ContractKit",
@@ -97,6 +108,8 @@ let package = Package(
             dependencies: [
                 "ContractKit",
                 "ContractRunner",
+                "ContractStub",
+                "ContractStubServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -141,7 +154,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ContractStubTests",
-            dependencies: ["ContractKit", "ContractStub", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "ContractKit", "ContractStub", "ContractStubServer",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .testTarget(
             name: "ContractRunnerTests",

@@ -2,6 +2,10 @@ import Foundation
 import ProcessKit
 import Testing
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 @Suite struct ContractCLITests {
     /// A product built beside the test runner.
     static func binary(_ name: String) throws -> String {
@@ -211,5 +215,28 @@ import Testing
             #expect(stubOnly.stdout.hasSuffix("1 passed, 0 failed\n"))
             #expect(try cli.run(["verify", contracts.path, "--stub-only", "--live-only"], environment: environment).status != 0)
         }
+    }
+}
+
+@Suite struct ContractStubCLITests {
+    @Test func servesAuthdsContractsUntilSIGTERM() async throws {
+        let child = try ChildProcess(
+            executable: try ContractCLITests.binary("contract"),
+            arguments: ["stub", AuthdContractTests.contracts.path, "--port", "0"]
+        )
+        var base: URL?
+        for _ in 0..<100 where base == nil {
+            if let line = child.standardOutput.split(separator: "\n").first(where: { $0.hasPrefix("contract stub listening on ") }) {
+                base = URL(string: String(line.dropFirst("contract stub listening on ".count)))
+            } else {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        let url = try #require(base).appendingPathComponent(".well-known/jwks.json")
+        let (data, response) = try await URLSession.shared.data(from: url)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(String(decoding: data, as: UTF8.self).contains(#""kty":"OKP""#))
+        child.send(SIGTERM)
+        #expect(await child.waitForExit() == 0)
     }
 }

@@ -1,0 +1,53 @@
+import ContractKit
+import ContractStub
+import ContractStubServer
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+@Suite struct StubServerTests {
+    func login(_ base: URL, password: String) async throws -> (Int, JSONValue) {
+        var request = URLRequest(url: base.appendingPathComponent("login"))
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = try JSONSerialization.data(withJSONObject: ["username": "alice", "password": password])
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, try JSONValue(parsing: data))
+    }
+
+    @Test func servesTheStubOnAnEphemeralPort() async throws {
+        let stub = try ContractStub(contracts: [try loadContract(ContractStubTests.toy)])
+        try await ContractStubServer.withRunning(stub) { base in
+            #expect(base.host == "127.0.0.1")
+            #expect(base.port != 0)
+            let (status, body) = try await login(base, password: "secret")
+            #expect(status == 200)
+            #expect(body["token_type"] == .string("Bearer"))
+            let (wrong, _) = try await login(base, password: "wrong")
+            #expect(wrong == 401)
+            let (unmatched, error) = try await login(base, password: "other")
+            #expect(unmatched == 501)
+            #expect(error["error"] == .string("not_stubbed"))
+        }
+        #expect(stub.requests.count == 3)
+        #expect(stub.unmatched.count == 1)
+    }
+
+    @Test func twoServersRunSideBySide() async throws {
+        let first = try ContractStub(contracts: [try loadContract(ContractStubTests.toy)])
+        let second = try ContractStub(contracts: [try loadContract(ContractStubTests.toy)])
+        try await ContractStubServer.withRunning(first) { firstURL in
+            try await ContractStubServer.withRunning(second) { secondURL in
+                #expect(firstURL != secondURL)
+                _ = try await login(firstURL, password: "secret")
+                _ = try await login(secondURL, password: "wrong")
+                _ = try await login(secondURL, password: "wrong")
+            }
+        }
+        #expect(first.requests.count == 1)
+        #expect(second.requests.count == 2)
+    }
+}
