@@ -123,6 +123,11 @@ let package = Package(
             ],
             path: "Benchmarks/ContractRunnerBenchmark"
         ),
+        .executableTarget(
+            name: "ContractStubBenchmark",
+            dependencies: ["ContractKit", "ContractStub", "ContractStubServer"],
+            path: "Benchmarks/ContractStubBenchmark"
+        ),
         .target(
             name: "AuthTestSupport",
             dependencies: [

@@ -116,12 +116,13 @@ public final class ContractStub: Sendable {
 
     /// Answers `request`.
     public func respond(to request: ContractRequest) -> ContractResponse {
-        state.withLock { state in
+        let parsed = ParsedRequest(request)
+        return state.withLock { state in
             var best: (entry: Entry, score: Int)?
             var closest: (entry: Entry, difference: Difference)?
             for entry in entries {
                 let matcher = RequestMatcher(known: state.variables[entry.contract.file] ?? [:])
-                switch matcher.fit(entry.interaction.request, request) {
+                switch matcher.fit(entry.interaction.request, parsed) {
                 case .success(let fit):
                     if best == nil || fit.score > (best?.score ?? 0) { best = (entry, fit.score) }
                 case .failure(let difference):

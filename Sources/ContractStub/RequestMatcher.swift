@@ -8,18 +8,35 @@ struct RequestFit {
     let score: Int
 }
 
+/// An incoming request taken apart once, however many interactions it is compared with.
+struct ParsedRequest {
+    let request: ContractRequest
+    let method: String
+    let path: String
+    let query: [(name: String, value: String)]
+    let json: JSONValue?
+
+    init(_ request: ContractRequest) {
+        self.request = request
+        method = request.method.uppercased()
+        (path, query) = RequestMatcher.split(request.target)
+        json = request.body.flatMap { try? JSONValue(parsing: $0) }
+    }
+}
+
 /// Compares an incoming request with a contract's request spec. Placeholders (`{{name}}`)
 /// whose value the stub knows must carry that value; unknown ones accept anything.
 struct RequestMatcher {
     let known: [String: JSONValue]
 
     /// The fit, or the first difference.
-    func fit(_ spec: RequestSpec, _ request: ContractRequest) -> Result<RequestFit, Difference> {
+    func fit(_ spec: RequestSpec, _ parsed: ParsedRequest) -> Result<RequestFit, Difference> {
+        let request = parsed.request
         var score = 0
-        guard spec.method == request.method.uppercased() else {
+        guard spec.method == parsed.method else {
             return .failure(Difference(weight: 0, text: "method: expected \(spec.method), got \(request.method)"))
         }
-        let (path, query) = Self.split(request.target)
+        let (path, query) = (parsed.path, parsed.query)
         switch fit(spec.path, path) {
         case .some(let gained): score += gained
         case nil: return .failure(Difference(weight: 1, text: "path: expected \(spec.path), got \(path)"))
@@ -53,7 +70,7 @@ struct RequestMatcher {
             }
             score += gained
         case .json(let expected):
-            guard let body = request.body, let actual = try? JSONValue(parsing: body) else {
+            guard let actual = parsed.json else {
                 return .failure(Difference(weight: 4, text: "body: expected JSON, got \(request.body.map { "\($0.count) bytes that are not JSON" } ?? "no body")"))
             }
             switch fit(expected, actual, path: "$") {

@@ -1,0 +1,86 @@
+// Prints the median round trip of a login through the stub: directly, through the
+// URLProtocol adapter, and through the local HTTP server; and the local server's
+// requests per second with 8 concurrent clients. Uses authd's own contracts.
+//
+//   swift run -c release ContractStubBenchmark [requests]
+import ContractKit
+import ContractStub
+import ContractStubServer
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+let count = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 2000
+let contracts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("contracts").path
+let stub = try ContractStub(directory: contracts)
+let body = Data(#"{"username": "alice", "password": "correct horse battery staple"}"#.utf8)
+
+func microseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12
+}
+
+func report(_ label: String, _ samples: [Double]) {
+    let sorted = samples.sorted()
+    print(String(format: "%@: median %.1f µs, p99 %.1f µs (%d requests)", label, sorted[sorted.count / 2], sorted[sorted.count * 99 / 100], sorted.count))
+}
+
+func loginRequest(_ base: URL) -> URLRequest {
+    var request = URLRequest(url: base.appendingPathComponent("login"))
+    request.httpMethod = "POST"
+    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    request.httpBody = body
+    return request
+}
+
+// Directly.
+var direct: [Double] = []
+let contractRequest = ContractRequest(method: "POST", target: "/login", headers: [("Content-Type", "application/json")], body: body)
+for _ in 0..<count {
+    let start = ContinuousClock.now
+    let response = stub.respond(to: contractRequest)
+    direct.append(microseconds(ContinuousClock.now - start))
+    precondition(response.status == 200)
+}
+report("stub.respond (no adapter)", direct)
+
+// URLProtocol.
+let session = stub.urlSession
+guard let anyHost = URL(string: "https://auth.example") else { exit(1) }
+var viaProtocol: [Double] = []
+for _ in 0..<count {
+    let start = ContinuousClock.now
+    let (_, response) = try await session.data(for: loginRequest(anyHost))
+    viaProtocol.append(microseconds(ContinuousClock.now - start))
+    precondition((response as? HTTPURLResponse)?.statusCode == 200)
+}
+report("URLProtocol adapter", viaProtocol)
+
+// Local server.
+try await ContractStubServer.withRunning(stub) { base in
+    var viaServer: [Double] = []
+    for _ in 0..<count {
+        let start = ContinuousClock.now
+        let (_, response) = try await URLSession.shared.data(for: loginRequest(base))
+        viaServer.append(microseconds(ContinuousClock.now - start))
+        precondition((response as? HTTPURLResponse)?.statusCode == 200)
+    }
+    report("local server (URLSession client)", viaServer)
+
+    let clients = 8
+    let start = ContinuousClock.now
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for _ in 0..<clients {
+            group.addTask {
+                for _ in 0..<(count / clients) {
+                    _ = try await URLSession.shared.data(for: loginRequest(base))
+                }
+            }
+        }
+        try await group.waitForAll()
+    }
+    let seconds = microseconds(ContinuousClock.now - start) / 1e6
+    print(String(format: "local server: %.0f requests/s with %d concurrent clients", Double(count / clients * clients) / seconds, clients))
+}
