@@ -40,6 +40,7 @@ public enum ContractStubServer {
 
     /// Starts a server for `stub` on an ephemeral port of 127.0.0.1, runs `body` with its
     /// base URL, and stops it.
+    @discardableResult
     public static func withRunning<T: Sendable>(_ stub: ContractStub, _ body: @Sendable (URL) async throws -> T) async throws -> T {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         return try await withThrowingTaskGroup(of: Void.self) { group in

@@ -1,0 +1,103 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A session after a successful login.
+public struct LoginSession: Sendable, Equatable {
+    /// The bearer token for API calls.
+    public let accessToken: String
+    /// Seconds until `accessToken` expires.
+    public let expiresIn: Int
+    /// The token that renews the session.
+    public let refreshToken: String
+}
+
+/// Why a login did not produce a session.
+public enum LoginError: Error, Equatable {
+    /// Wrong username or password.
+    case invalidCredentials
+    /// The account exists but is disabled.
+    case accountDisabled
+    /// The request was refused as malformed; the server's description.
+    case invalidRequest(String)
+    /// Too many attempts; try again after this many seconds.
+    case tooManyAttempts(retryAfter: Int?)
+    /// The server answered with a status this client does not expect.
+    case unexpectedStatus(Int)
+    /// The server's answer could not be understood.
+    case malformedResponse
+}
+
+/// The login API of an authd server, over URLSession.
+///
+/// ```swift
+/// let api = LoginAPI(baseURL: URL(string: "https://auth.example.com")!)
+/// let session = try await api.login(username: "alice", password: "correct horse battery staple")
+/// ```
+public struct LoginAPI: Sendable {
+    /// The server.
+    public let baseURL: URL
+    /// The session requests go through (tests pass a stub's).
+    public let session: URLSession
+
+    /// Creates a client.
+    public init(baseURL: URL, session: URLSession = .shared) {
+        self.baseURL = baseURL
+        self.session = session
+    }
+
+    /// Logs in.
+    /// - Throws: ``LoginError``, or a `URLError` when the server cannot be reached.
+    public func login(username: String, password: String) async throws -> LoginSession {
+        var request = URLRequest(url: baseURL.appendingPathComponent("login"))
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = try JSONEncoder().encode(["username": username, "password": password])
+        let (data, response) = try await session.data(for: request)
+        guard let http = response as? HTTPURLResponse else { throw LoginError.malformedResponse }
+        switch http.statusCode {
+        case 200:
+            guard let body = try? JSONDecoder().decode(TokenBody.self, from: data), body.tokenType == "Bearer" else {
+                throw LoginError.malformedResponse
+            }
+            return LoginSession(accessToken: body.accessToken, expiresIn: body.expiresIn, refreshToken: body.refreshToken)
+        case 400, 401:
+            guard let error = try? JSONDecoder().decode(ErrorBody.self, from: data) else { throw LoginError.malformedResponse }
+            switch error.error {
+            case "invalid_credentials": throw LoginError.invalidCredentials
+            case "account_disabled": throw LoginError.accountDisabled
+            default: throw LoginError.invalidRequest(error.errorDescription)
+            }
+        case 429:
+            throw LoginError.tooManyAttempts(retryAfter: http.value(forHTTPHeaderField: "Retry-After").flatMap(Int.init))
+        default:
+            throw LoginError.unexpectedStatus(http.statusCode)
+        }
+    }
+
+    private struct TokenBody: Decodable {
+        let accessToken: String
+        let tokenType: String
+        let expiresIn: Int
+        let refreshToken: String
+
+        enum CodingKeys: String, CodingKey {
+            case accessToken = "access_token"
+            case tokenType = "token_type"
+            case expiresIn = "expires_in"
+            case refreshToken = "refresh_token"
+        }
+    }
+
+    private struct ErrorBody: Decodable {
+        let error: String
+        let errorDescription: String
+
+        enum CodingKeys: String, CodingKey {
+            case error
+            case errorDescription = "error_description"
+        }
+    }
+}
