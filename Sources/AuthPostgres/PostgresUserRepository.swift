@@ -67,36 +67,32 @@ public struct PostgresUserRepository: UserRepository {
     }
 
     public func resetPassword(usernameKey: String, passwordHash: String) async throws -> Bool {
-        let logger = database.logger
-        return try await database.run { client in
-            let rows = try await client.query(
-                """
-                UPDATE users SET password_hash = \(passwordHash), disabled_at = NULL
-                WHERE username_key = \(usernameKey)
-                RETURNING id
-                """,
-                logger: logger
-            )
-            var found = false
-            for try await _ in rows.decode(UUID.self) { found = true }
-            return found
-        }
+        try await updateReturningFound(
+            """
+            UPDATE users SET password_hash = \(passwordHash), disabled_at = NULL
+            WHERE username_key = \(usernameKey)
+            RETURNING id
+            """
+        )
     }
 
     public func setDisabled(_ disabled: Bool, usernameKey: String) async throws -> Bool {
+        try await updateReturningFound(
+            """
+            UPDATE users
+            SET disabled_at = CASE WHEN \(disabled) THEN coalesce(disabled_at, now()) ELSE NULL END
+            WHERE username_key = \(usernameKey)
+            RETURNING id
+            """
+        )
+    }
+
+    /// Runs an `UPDATE … RETURNING id`; true when it touched a row.
+    private func updateReturningFound(_ query: PostgresQuery) async throws -> Bool {
         let logger = database.logger
         return try await database.run { client in
-            let rows = try await client.query(
-                """
-                UPDATE users
-                SET disabled_at = CASE WHEN \(disabled) THEN coalesce(disabled_at, now()) ELSE NULL END
-                WHERE username_key = \(usernameKey)
-                RETURNING id
-                """,
-                logger: logger
-            )
             var found = false
-            for try await _ in rows.decode(UUID.self) { found = true }
+            for try await _ in try await client.query(query, logger: logger).decode(UUID.self) { found = true }
             return found
         }
     }

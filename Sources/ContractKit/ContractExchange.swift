@@ -80,9 +80,7 @@ extension RequestSpec {
         case .none:
             break
         case .json(let value):
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            data = try encoder.encode(try value.rendered(variables))
+            data = Data(try value.rendered(variables).description.utf8)
             if !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
                 headers.append((name: "Content-Type", value: "application/json"))
             }

@@ -32,15 +32,8 @@ enum JWTShape {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, !parts[2].isEmpty else { return false }
         for part in parts.prefix(2) {
-            guard let data = decodeBase64URL(part), case .object = try? JSONValue(parsing: data) else { return false }
+            guard let data = Base64URL.decode(part), case .object = try? JSONValue(parsing: data) else { return false }
         }
-        return decodeBase64URL(parts[2]) != nil
-    }
-
-    static func decodeBase64URL(_ text: Substring) -> Data? {
-        guard text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else { return nil }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64)
+        return Base64URL.decode(parts[2]) != nil
     }
 }

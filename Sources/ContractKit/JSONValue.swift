@@ -16,9 +16,30 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    /// Parses JSON text.
+    /// Parses JSON text (any JSON value, not only objects and arrays).
     public init(parsing data: Data) throws {
-        self = try JSONDecoder().decode(JSONValue.self, from: data)
+        self = Self(foundation: try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]))
+    }
+
+    /// Converts what `JSONSerialization` produces; booleans are told from numbers by their
+    /// `objCType` (`c`), integers from other numbers by theirs.
+    private init(foundation value: Any) {
+        switch value {
+        case let string as String:
+            self = .string(string)
+        case let number as NSNumber:
+            switch String(cString: number.objCType) {
+            case "c", "B": self = .bool(number.boolValue)
+            case "d", "f": self = .number(number.doubleValue)
+            default: self = .integer(number.intValue)
+            }
+        case let array as [Any]:
+            self = .array(array.map(JSONValue.init(foundation:)))
+        case let object as [String: Any]:
+            self = .object(object.mapValues(JSONValue.init(foundation:)))
+        default:
+            self = .null
+        }
     }
 
     public init(from decoder: any Decoder) throws {
@@ -55,9 +76,53 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// Compact JSON with sorted keys.
     public var description: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+        var text = ""
+        write(into: &text)
+        return text
+    }
+
+    private func write(into text: inout String) {
+        switch self {
+        case .null: text += "null"
+        case .bool(let value): text += value ? "true" : "false"
+        case .integer(let value): text += String(value)
+        case .number(let value): text += value.isFinite ? String(value) : "null"
+        case .string(let value): Self.writeString(value, into: &text)
+        case .array(let elements):
+            text += "["
+            for (index, element) in elements.enumerated() {
+                if index > 0 { text += "," }
+                element.write(into: &text)
+            }
+            text += "]"
+        case .object(let members):
+            text += "{"
+            for (index, key) in members.keys.sorted().enumerated() {
+                if index > 0 { text += "," }
+                Self.writeString(key, into: &text)
+                text += ":"
+                members[key]?.write(into: &text)
+            }
+            text += "}"
+        }
+    }
+
+    private static func writeString(_ value: String, into text: inout String) {
+        text += "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        text += "\""
     }
 
     /// The member `key` of an object, nil otherwise.

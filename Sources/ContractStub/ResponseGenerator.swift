@@ -32,8 +32,7 @@ struct ResponseGenerator {
         switch kind {
         case .string(let minLength, let maxLength):
             let length = Swift.min(Swift.max(minLength ?? 0, 24), maxLength ?? Int.max)
-            let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
-            return .string(String((0..<length).map { _ in alphabet.randomElement() ?? "x" }))
+            return .string(Self.randomText(length: length))
         case .integer(let min, let max):
             return .integer(Int(min ?? Swift.min(1, max ?? 1)))
         case .number(let min, let max):
@@ -48,6 +47,25 @@ struct ResponseGenerator {
         case .literal, .object, .array, .each, .jwt:
             return .null
         }
+    }
+}
+
+extension ResponseGenerator {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    /// `length` random base64url characters, eight random bytes per call to the generator.
+    static func randomText(length: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(length)
+        while bytes.count < length {
+            var word = generator.next()
+            for _ in 0..<Swift.min(8, length - bytes.count) {
+                bytes.append(alphabet[Int(word & 63)])
+                word >>= 8
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

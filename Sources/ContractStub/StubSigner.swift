@@ -18,7 +18,7 @@ public struct StubSigner: Sendable {
     /// A signer with a fresh random key.
     public init(key: Curve25519.Signing.PrivateKey = Curve25519.Signing.PrivateKey()) {
         self.key = key
-        self.kid = "stub-" + Self.base64URL(Data(SHA256.hash(data: key.publicKey.rawRepresentation).prefix(9)))
+        self.kid = "stub-" + Base64URL.encode(Data(SHA256.hash(data: key.publicKey.rawRepresentation).prefix(9)))
     }
 
     /// The public key, as a JWK Set.
@@ -27,7 +27,7 @@ public struct StubSigner: Sendable {
             "keys": .array([
                 .object([
                     "kty": .string("OKP"), "crv": .string("Ed25519"), "alg": .string("EdDSA"), "use": .string("sig"),
-                    "kid": .string(kid), "x": .string(Self.base64URL(key.publicKey.rawRepresentation)),
+                    "kid": .string(kid), "x": .string(Base64URL.encode(key.publicKey.rawRepresentation)),
                 ])
             ])
         ])
@@ -41,13 +41,8 @@ public struct StubSigner: Sendable {
             "iss": .string("contract-stub"), "sub": .string(subject), "iat": .integer(issued),
             "exp": .integer(issued + lifetime), "jti": .string(UUID().uuidString.lowercased()),
         ])
-        let signingInput = Self.base64URL(Data(header.description.utf8)) + "." + Self.base64URL(Data(claims.description.utf8))
+        let signingInput = Base64URL.encode(Data(header.description.utf8)) + "." + Base64URL.encode(Data(claims.description.utf8))
         let signature = (try? key.signature(for: Data(signingInput.utf8))) ?? Data()
-        return signingInput + "." + Self.base64URL(signature)
-    }
-
-    static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return signingInput + "." + Base64URL.encode(signature)
     }
 }

@@ -104,9 +104,9 @@ func post(_ path: String, _ json: String, headers: [(name: String, value: String
             Issue.record("no JWKS key")
             return
         }
-        let publicKey = try Curve25519.Signing.PublicKey(rawRepresentation: try #require(Data(base64URL: x)))
-        #expect(publicKey.isValidSignature(try #require(Data(base64URL: parts[2])), for: Data("\(parts[0]).\(parts[1])".utf8)))
-        let header = try JSONValue(parsing: try #require(Data(base64URL: parts[0])))
+        let publicKey = try Curve25519.Signing.PublicKey(rawRepresentation: try #require(Base64URL.decode(x)))
+        #expect(publicKey.isValidSignature(try #require(Base64URL.decode(parts[2])), for: Data("\(parts[0]).\(parts[1])".utf8)))
+        let header = try JSONValue(parsing: try #require(Base64URL.decode(parts[0])))
         #expect(header["kid"] == keys.first?["kid"])
         #expect(header["alg"] == .string("EdDSA"))
     }
@@ -230,13 +230,5 @@ func post(_ path: String, _ json: String, headers: [(name: String, value: String
         let wrong = stub.respond(to: post("/login", #"{"username": "alice", "password": "wrong password"}"#))
         #expect(wrong.status == 401)
         #expect(wrong.header("www-authenticate") == #"Bearer realm="authd""#)
-    }
-}
-
-extension Data {
-    init?(base64URL text: String) {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        self.init(base64Encoded: base64)
     }
 }
