@@ -46,6 +46,22 @@ for _ in 0..<count {
 }
 report("stub.respond (no adapter)", direct)
 
+// The floor: a URLProtocol that answers at once, without any stub.
+final class InstantProtocol: URLProtocol {
+    override class func canInit(with request: URLRequest) -> Bool { true }
+    override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
+    override func startLoading() {
+        guard let url = request.url, let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: [:]) else { return }
+        client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
+        client?.urlProtocol(self, didLoad: Data("{}".utf8))
+        client?.urlProtocolDidFinishLoading(self)
+    }
+    override func stopLoading() {}
+}
+let instantConfiguration = URLSessionConfiguration.ephemeral
+instantConfiguration.protocolClasses = [InstantProtocol.self]
+let instantSession = URLSession(configuration: instantConfiguration)
+
 // URLProtocol.
 let session = stub.urlSession
 guard let anyHost = URL(string: "https://auth.example") else { exit(1) }
@@ -57,6 +73,14 @@ for _ in 0..<count {
     precondition((response as? HTTPURLResponse)?.statusCode == 200)
 }
 report("URLProtocol adapter", viaProtocol)
+
+var floor: [Double] = []
+for _ in 0..<count {
+    let start = ContinuousClock.now
+    _ = try await instantSession.data(for: loginRequest(anyHost))
+    floor.append(microseconds(ContinuousClock.now - start))
+}
+report("URLSession with an empty URLProtocol (the platform's floor)", floor)
 
 // Local server.
 try await ContractStubServer.withRunning(stub) { base in

@@ -9,8 +9,16 @@ import Foundation
 public enum Base64URL {
     /// Encodes without padding.
     public static func encode(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        var bytes: [UInt8] = []
+        for byte in data.base64EncodedString().utf8 {
+            switch byte {
+            case UInt8(ascii: "+"): bytes.append(UInt8(ascii: "-"))
+            case UInt8(ascii: "/"): bytes.append(UInt8(ascii: "_"))
+            case UInt8(ascii: "="): continue
+            default: bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Decodes, padded or not; nil when `text` is not base64url.

@@ -109,6 +109,12 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
 
     private static func writeString(_ value: String, into text: inout String) {
         text += "\""
+        // Most strings need no escaping: append them whole.
+        guard value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            text += value
+            text += "\""
+            return
+        }
         for scalar in value.unicodeScalars {
             switch scalar {
             case "\"": text += "\\\""

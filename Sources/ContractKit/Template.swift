@@ -9,11 +9,17 @@
 public struct Template: Sendable, Hashable, CustomStringConvertible {
     /// The text as written.
     public let text: String
+    /// The text split into literal runs and placeholders, once.
+    private let pieces: [Piece]
 
     /// Wraps `text`.
     public init(_ text: String) {
         self.text = text
+        self.pieces = Self.split(text)
     }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.text == rhs.text }
+    public func hash(into hasher: inout Hasher) { hasher.combine(text) }
 
     /// The names used, in order of appearance.
     public var variables: [String] {
@@ -52,23 +58,47 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
         public var description: String { "undefined variable '\(name)'" }
     }
 
-    private enum Piece: Hashable {
+    private enum Piece: Hashable, Sendable {
         case text(String)
         case variable(String)
     }
 
-    private var pieces: [Piece] {
+    private static func split(_ text: String) -> [Piece] {
+        guard mayHavePlaceholders(text) else { return text.isEmpty ? [] : [.text(text)] }
         var pieces: [Piece] = []
-        var rest = Substring(text)
-        while let open = rest.range(of: "{{") {
-            guard let close = rest[open.upperBound...].range(of: "}}") else { break }
-            if open.lowerBound > rest.startIndex { pieces.append(.text(String(rest[..<open.lowerBound]))) }
-            pieces.append(.variable(rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)))
-            rest = rest[close.upperBound...]
+        let bytes = Array(text.utf8)
+        var literalStart = 0
+        var index = 0
+        while index + 1 < bytes.count {
+            guard bytes[index] == UInt8(ascii: "{"), bytes[index + 1] == UInt8(ascii: "{") else {
+                index += 1
+                continue
+            }
+            var close = index + 2
+            while close + 1 < bytes.count, !(bytes[close] == UInt8(ascii: "}") && bytes[close + 1] == UInt8(ascii: "}")) {
+                close += 1
+            }
+            guard close + 1 < bytes.count else { break }
+            if index > literalStart { pieces.append(.text(String(decoding: bytes[literalStart..<index], as: UTF8.self))) }
+            let name = String(decoding: bytes[(index + 2)..<close], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+            pieces.append(.variable(name))
+            index = close + 2
+            literalStart = index
         }
-        if !rest.isEmpty { pieces.append(.text(String(rest))) }
+        if literalStart < bytes.count { pieces.append(.text(String(decoding: bytes[literalStart...], as: UTF8.self))) }
         return pieces
     }
+
+    /// Whether `text` contains `{{` at all: a quick test before any parsing.
+    public static func mayHavePlaceholders(_ text: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "{"), previous == UInt8(ascii: "{") { return true }
+            previous = byte
+        }
+        return false
+    }
+
 }
 
 extension JSONValue {

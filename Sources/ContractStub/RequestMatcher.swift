@@ -107,7 +107,7 @@ struct RequestMatcher {
 
     private func fit(_ expected: JSONValue, _ actual: JSONValue, path: String) -> Result<Int, Difference> {
         switch expected {
-        case .string(let text) where !Template(text).variables.isEmpty:
+        case .string(let text) where Template.mayHavePlaceholders(text) && !Template(text).variables.isEmpty:
             let template = Template(text)
             if let name = template.soleVariable {
                 guard let value = known[name] else { return .success(1) }
@@ -124,6 +124,10 @@ struct RequestMatcher {
             // A contract's request body is a concrete example: the same keys, no more.
             if let extra = object.keys.sorted().first(where: { members[$0] == nil }) {
                 return .failure(Difference(weight: 5, text: "body \(path).\(extra): not in the contract's request"))
+            }
+            // Keys first: a missing key settles it before any value is looked at.
+            if let missing = members.keys.sorted().first(where: { object[$0] == nil }) {
+                return .failure(Difference(weight: 5, text: "body \(path).\(missing): missing"))
             }
             var score = 0
             for key in members.keys.sorted() {
@@ -166,8 +170,16 @@ struct RequestMatcher {
     }
 }
 
-/// Why a request does not fit an interaction; `weight` says how far it got (higher is closer).
+/// Why a request does not fit an interaction; `weight` says how far it got (higher is
+/// closer). The text is made only for the difference that gets reported.
 struct Difference: Error {
     let weight: Int
-    let text: String
+    private let describe: @Sendable () -> String
+
+    init(weight: Int, text: @autoclosure @escaping @Sendable () -> String) {
+        self.weight = weight
+        self.describe = text
+    }
+
+    var text: String { describe() }
 }
