@@ -45,8 +45,9 @@ public class ContractStubURLProtocol: URLProtocol {
             return
         }
         let headers = (request.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
-        var target = url.path.isEmpty ? "/" : url.path
-        if let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery {
+        let path = url.path(percentEncoded: true)
+        var target = path.isEmpty ? "/" : path
+        if let query = url.query(percentEncoded: true) {
             target += "?" + query
         }
         let contractRequest = ContractRequest(
