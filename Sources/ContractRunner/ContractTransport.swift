@@ -8,7 +8,7 @@ import NIOHTTP1
 /// HTTP, or (for agreement checks) an in-process stub.
 ///
 /// ```swift
-/// let transport = HTTPTransport(baseURL: URL(string: "http://127.0.0.1:8080")!, client: .shared)
+/// let transport = HTTPTransport(baseURL: "http://127.0.0.1:8080")
 /// let response = try await transport.send(request)
 /// ```
 public protocol ContractTransport: Sendable {
