@@ -144,18 +144,22 @@ public final class EmbeddedPostgres: Sendable {
 
     /// Creates `name` unless it exists.
     public func createDatabase(_ name: String, logger: Logger) async throws {
-        let client = PostgresClient(configuration: configuration(database: "postgres"), backgroundLogger: logger)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await client.run() }
-            defer { group.cancelAll() }
-            let rows = try await client.query("SELECT 1 FROM pg_database WHERE datname = \(name)", logger: logger)
+        let configuration = PostgresConnection.Configuration(unixSocketPath: socketPath, username: user, password: nil, database: "postgres")
+        let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+        do {
             var exists = false
-            for try await _ in rows { exists = true }
+            for try await _ in try await connection.query("SELECT 1 FROM pg_database WHERE datname = \(name)", logger: logger) {
+                exists = true
+            }
             if !exists {
                 let quoted = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-                try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(quoted)"), logger: logger)
+                try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(quoted)"), logger: logger)
             }
+        } catch {
+            try? await connection.close()
+            throw error
         }
+        try await connection.close()
     }
 
     private func initialize() throws {
