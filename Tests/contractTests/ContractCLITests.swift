@@ -34,10 +34,11 @@ import FoundationNetworking
         return folder
     }
 
-    /// A provider made of a shell one-liner: python's http.server serving a folder of files.
+    /// The provider under test is `contract stub` itself, serving a fixture contract: no
+    /// tool beyond this package is needed.
     static let provider = """
         provider:
-          command: python3 -m http.server {{port}} --bind 127.0.0.1 --directory {{env.CONTRACT_TEST_ROOT}}
+          command: "{{env.CONTRACT}} stub {{env.CONTRACT_TEST_ROOT}} --port {{port}}"
           ready: /health.json
           base_url: http://127.0.0.1:{{port}}
           startup_timeout: 30
@@ -69,10 +70,19 @@ import FoundationNetworking
     /// Runs `body` with a folder for the provider to serve and the environment naming it
     /// (per child process: tests run in parallel).
     func withServedRoot<T>(_ body: ([String: String]) throws -> T) throws -> T {
-        let root = try directory(["health.json": #"{"status": "ok", "uptime": 5}"#])
+        let root = try directory([
+            "served.yaml": """
+                name: Served
+                interactions:
+                  - name: health
+                    request: { method: GET, path: /health.json }
+                    response: { status: 200, strict: true, json: { status: ok, uptime: 5 } }
+                """
+        ])
         defer { try? FileManager.default.removeItem(at: root) }
         var environment = ProcessInfo.processInfo.environment
         environment["CONTRACT_TEST_ROOT"] = root.path
+        environment["CONTRACT"] = try Self.binary("contract")
         return try body(environment)
     }
 
@@ -100,7 +110,7 @@ import FoundationNetworking
             #expect(result.stdout.contains("$.status"))
             #expect(result.stdout.contains(#"- expected: "ready""#))
             #expect(result.stdout.contains(#"+ actual:   string "ok""#))
-            #expect(result.stdout.contains("status\n        - expected: 200\n        + actual:   404"))
+            #expect(result.stdout.contains("status\n        - expected: 200\n        + actual:   501"))
             #expect(result.stdout.contains("static.yaml:3"))
             #expect(result.stdout.hasSuffix("0 passed, 2 failed\n"))
         }
