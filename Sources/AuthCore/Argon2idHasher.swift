@@ -71,8 +71,7 @@ public struct Argon2idHasher: Sendable {
 
     /// Hashes `password` with a fresh random salt and returns the PHC string.
     public func hash(_ password: String) throws -> String {
-        var generator = SystemRandomNumberGenerator()
-        let salt = (0..<saltLength).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        let salt = SecureRandom.bytes(saltLength)
         let encodedLength = argon2_encodedlen(
             parameters.iterations, parameters.memoryKiB, parameters.parallelism,
             UInt32(saltLength), UInt32(hashLength), Argon2_id

@@ -133,8 +133,6 @@ public struct LoginService<Users: UserRepository, RefreshTokens: RefreshTokenRep
 
     /// 32 random bytes, base64url.
     static func newRefreshToken() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return Data(bytes).base64URLEncodedString()
+        Data(SecureRandom.bytes(32)).base64URLEncodedString()
     }
 }
