@@ -12,16 +12,7 @@ enum AuthdBinary {
     /// The `authd` built beside the test bundle.
     static var path: String {
         get throws {
-            let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-            var folder = testBinary.deletingLastPathComponent()
-            // On Apple platforms the runner lives inside a .xctest bundle.
-            while folder.path != "/" {
-                let candidate = folder.appendingPathComponent("authd").path
-                if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-                folder.deleteLastPathComponent()
-            }
-            Issue.record("authd binary not found beside \(testBinary.path)")
-            throw CancellationError()
+            try #require(BuiltExecutable.path(named: "authd"), "authd is not built beside the test runner")
         }
     }
 

@@ -9,14 +9,7 @@ import FoundationNetworking
 @Suite struct ContractCLITests {
     /// A product built beside the test runner.
     static func binary(_ name: String) throws -> String {
-        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        while folder.path != "/" {
-            let candidate = folder.appendingPathComponent(name).path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            folder.deleteLastPathComponent()
-        }
-        Issue.record("\(name) binary not found")
-        throw CancellationError()
+        try #require(BuiltExecutable.path(named: name), "\(name) is not built beside the test runner")
     }
 
     func run(_ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
