@@ -129,8 +129,8 @@ extension ResponseSpec {
 }
 
 extension Interaction {
-    /// The variables this interaction's `save` captures from `response`.
-    /// - Throws: a ``Mismatch`` list when a path is absent.
+    /// The variables this interaction's `save` captures from `response`, and a ``Mismatch``
+    /// for each path that is absent.
     public func captures(from response: ContractResponse) -> (values: [String: JSONValue], missing: [Mismatch]) {
         guard !save.isEmpty else { return ([:], []) }
         let json = response.json ?? .null

@@ -1,0 +1,13 @@
+import Foundation
+
+/// The shape of a compact JWT: three base64url segments, the first two JSON objects.
+enum JWTShape {
+    static func isJWT(_ text: String) -> Bool {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, !parts[2].isEmpty else { return false }
+        for part in parts.prefix(2) {
+            guard let data = Base64URL.decode(part), case .object = try? JSONValue(parsing: data) else { return false }
+        }
+        return Base64URL.decode(parts[2]) != nil
+    }
+}
