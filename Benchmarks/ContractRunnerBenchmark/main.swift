@@ -5,9 +5,9 @@
 //   swift run -c release ContractRunnerBenchmark [interactions]
 import ContractKit
 import ContractRunner
+import ContractTestSupport
 import Foundation
 import Hummingbird
-import Logging
 import NIOCore
 
 /// Answers every request at once with the same login-like body.
@@ -81,17 +81,10 @@ router.post("/login") { _, _ in
         body: .init(byteBuffer: ByteBuffer(bytes: InstantResponder.body))
     )
 }
-let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-var quiet = Logger(label: "benchmark")
-quiet.logLevel = .critical
-let app = Application(
-    router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-    onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) }, logger: quiet
-)
-await withThrowingTaskGroup(of: Void.self) { group in
-    group.addTask { try await app.run() }
-    var iterator = ports.makeAsyncIterator()
-    guard let port = await iterator.next() else { return }
-    await measure("loopback HTTP (Hummingbird)", contracts: contracts, transport: HTTPTransport(baseURL: "http://127.0.0.1:\(port)"))
-    group.cancelAll()
+do {
+    try await EphemeralServer.withRunning(router) { baseURL in
+        await measure("loopback HTTP (Hummingbird)", contracts: contracts, transport: HTTPTransport(baseURL: baseURL))
+    }
+} catch {
+    print("loopback HTTP (Hummingbird): the server did not start: \(error)")
 }

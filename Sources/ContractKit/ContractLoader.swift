@@ -101,10 +101,27 @@ public enum ContractLoader {
         var baseURL: Template?
         var timeout = 120
         var states: [String: StateSetup] = [:]
+        var swiftProducts: [String] = []
+        var swiftPackage: String?
         for (key, node) in pairs {
             if key == "provider" {
-                for (field, value) in reader.mapping(node, "provider", allowed: ["command", "ready", "base_url", "startup_timeout"]) ?? [] {
+                let fields = ["command", "ready", "base_url", "startup_timeout", "swift_products", "swift_package"]
+                for (field, value) in reader.mapping(node, "provider", allowed: fields) ?? [] {
                     switch field {
+                    case "swift_products":
+                        guard case .sequence(let sequence) = value else {
+                            reader.error(value, "swift_products must be a list of product names, not \(reader.describe(value))")
+                            continue
+                        }
+                        for element in sequence {
+                            guard let name = reader.string(element, "a swift_products entry") else { continue }
+                            if name.isEmpty || name.contains(where: { $0.isWhitespace || $0 == "/" }) {
+                                reader.error(element, "'\(name)' is not a SwiftPM product name")
+                            } else {
+                                swiftProducts.append(name)
+                            }
+                        }
+                    case "swift_package": swiftPackage = reader.string(value, "swift_package")
                     case "command": command = reader.string(value, "command").map(Template.init)
                     case "ready":
                         if let path = reader.string(value, "ready") {
@@ -140,7 +157,11 @@ public enum ContractLoader {
             }
         }
         guard reader.diagnostics.isEmpty else { return (nil, reader.diagnostics) }
-        return (ProviderConfiguration(command: command, ready: ready, baseURL: baseURL, startupTimeout: timeout, states: states), [])
+        let configuration = ProviderConfiguration(
+            command: command, ready: ready, baseURL: baseURL, startupTimeout: timeout, states: states,
+            swiftProducts: swiftProducts, swiftPackage: swiftPackage
+        )
+        return (configuration, [])
     }
 
     private static func read(_ path: String, into diagnostics: inout [ContractDiagnostic]) -> String? {

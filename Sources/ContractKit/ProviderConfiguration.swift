@@ -1,15 +1,19 @@
-/// `contract.yaml`: how to start and reach the provider, and how to set up each provider
-/// state. Texts may use `{{port}}` (a free port the verifier picks) and, in states, the
-/// state's parameters.
+/// `contract.yaml`: how to build, start and reach the provider, and how to set up each
+/// provider state. Texts may use `{{port}}` (a free port the verifier picks), `{{scratch}}`
+/// (a fresh folder for this run, removed afterwards), `{{bin.NAME}}` (the path of a
+/// SwiftPM product listed in `swift_products`, built first), `{{env.NAME}}` (an
+/// environment variable; `{{env.NAME:-default}}` when it may be unset) and, in states,
+/// the state's parameters.
 ///
 /// ```yaml
 /// provider:
-///   command: authd serve --port {{port}} --database-url {{env.DATABASE_URL}}
+///   swift_products: [authd]
+///   command: "{{bin.authd}} serve --port {{port}} --data-dir {{env.AUTHD_DATA:-{{scratch}}/db}}"
 ///   ready: /health/ready
 ///   base_url: http://127.0.0.1:{{port}}
 /// states:
 ///   user exists:
-///     command: authd user add {{username}} --password-stdin
+///     command: "{{bin.authd}} user add {{username}} --password-stdin --data-dir {{env.AUTHD_DATA:-{{scratch}}/db}}"
 ///     stdin: "{{password}}"
 /// ```
 public struct ProviderConfiguration: Sendable, Equatable {
@@ -23,14 +27,25 @@ public struct ProviderConfiguration: Sendable, Equatable {
     public let startupTimeout: Int
     /// How to set up each state, by name.
     public let states: [String: StateSetup]
+    /// SwiftPM products to build (`swift build --product NAME`) before anything runs;
+    /// each is `{{bin.NAME}}` in the texts.
+    public let swiftProducts: [String]
+    /// The folder of the Swift package that holds ``swiftProducts``, relative to the
+    /// contracts folder; nil: the nearest folder at or above it with a `Package.swift`.
+    public let swiftPackage: String?
 
     /// Creates a configuration.
-    public init(command: Template?, ready: String, baseURL: Template?, startupTimeout: Int, states: [String: StateSetup]) {
+    public init(
+        command: Template?, ready: String, baseURL: Template?, startupTimeout: Int, states: [String: StateSetup],
+        swiftProducts: [String] = [], swiftPackage: String? = nil
+    ) {
         self.command = command
         self.ready = ready
         self.baseURL = baseURL
         self.startupTimeout = startupTimeout
         self.states = states
+        self.swiftProducts = swiftProducts
+        self.swiftPackage = swiftPackage
     }
 }
 

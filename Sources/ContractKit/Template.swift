@@ -1,10 +1,13 @@
 /// Text with `{{name}}` placeholders, filled from variables captured by earlier
-/// interactions (or, in `contract.yaml`, from `{{port}}` and state parameters).
+/// interactions (or, in `contract.yaml`, from `{{port}}`, `{{scratch}}`, `{{bin.NAME}}`,
+/// `{{env.NAME}}` and state parameters). `{{name:-text}}` falls back to `text` when
+/// `name` has no value, as in a shell.
 ///
 /// ```swift
 /// let template = Template("Bearer {{token}}")
 /// template.variables                              // ["token"]
 /// try template.render(["token": .string("abc")])   // "Bearer abc"
+/// try Template("{{env.PORT:-8080}}").render([:])   // "8080"
 /// ```
 public struct Template: Sendable, Hashable, CustomStringConvertible {
     /// The text as written.
@@ -21,9 +24,22 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.text == rhs.text }
     public func hash(into hasher: inout Hasher) { hasher.combine(text) }
 
-    /// The names used, in order of appearance.
+    /// The names used, in order of appearance (those with a `:-` default, and those in
+    /// defaults, included).
     public var variables: [String] {
-        pieces.compactMap { if case .variable(let name) = $0 { name } else { nil } }
+        pieces.flatMap { piece -> [String] in
+            guard case .variable(let name, let fallback) = piece else { return [] }
+            return [name] + (fallback?.variables ?? [])
+        }
+    }
+
+    /// The names that must have a value for the text to render: those without a `:-`
+    /// default, and those inside defaults.
+    public var requiredVariables: [String] {
+        pieces.flatMap { piece -> [String] in
+            guard case .variable(let name, let fallback) = piece else { return [] }
+            return fallback.map(\.requiredVariables) ?? [name]
+        }
     }
 
     /// The text as written.
@@ -36,8 +52,12 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
         for piece in pieces {
             switch piece {
             case .text(let text): result += text
-            case .variable(let name):
-                guard let value = values[name] else { throw UndefinedVariable(name: name) }
+            case .variable(let name, let fallback):
+                guard let value = values[name] else {
+                    guard let fallback else { throw UndefinedVariable(name: name) }
+                    result += try fallback.render(values)
+                    continue
+                }
                 if case .string(let string) = value { result += string } else { result += value.description }
             }
         }
@@ -46,7 +66,7 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
 
     /// If the whole text is one placeholder, its name (so a JSON value can keep its type).
     public var soleVariable: String? {
-        if pieces.count == 1, case .variable(let name) = pieces[0] { return name }
+        if pieces.count == 1, case .variable(let name, nil) = pieces[0] { return name }
         return nil
     }
 
@@ -60,28 +80,45 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
 
     private enum Piece: Hashable, Sendable {
         case text(String)
-        case variable(String)
+        case variable(String, default: Template?)
     }
 
     private static func split(_ text: String) -> [Piece] {
         guard mayHavePlaceholders(text) else { return text.isEmpty ? [] : [.text(text)] }
         var pieces: [Piece] = []
         let bytes = Array(text.utf8)
+        func isPair(_ at: Int, _ byte: UInt8) -> Bool { at + 1 < bytes.count && bytes[at] == byte && bytes[at + 1] == byte }
         var literalStart = 0
         var index = 0
         while index + 1 < bytes.count {
-            guard bytes[index] == UInt8(ascii: "{"), bytes[index + 1] == UInt8(ascii: "{") else {
+            guard isPair(index, UInt8(ascii: "{")) else {
                 index += 1
                 continue
             }
+            // The matching `}}`, counting nested `{{…}}` (in a `:-` default).
             var close = index + 2
-            while close + 1 < bytes.count, !(bytes[close] == UInt8(ascii: "}") && bytes[close + 1] == UInt8(ascii: "}")) {
-                close += 1
+            var depth = 1
+            while close + 1 < bytes.count {
+                if isPair(close, UInt8(ascii: "{")) {
+                    depth += 1
+                    close += 2
+                } else if isPair(close, UInt8(ascii: "}")) {
+                    depth -= 1
+                    if depth == 0 { break }
+                    close += 2
+                } else {
+                    close += 1
+                }
             }
-            guard close + 1 < bytes.count else { break }
+            guard depth == 0 else { break }
             if index > literalStart { pieces.append(.text(String(decoding: bytes[literalStart..<index], as: UTF8.self))) }
-            let name = String(decoding: bytes[(index + 2)..<close], as: UTF8.self).trimmingCharacters(in: .whitespaces)
-            pieces.append(.variable(name))
+            let inside = String(decoding: bytes[(index + 2)..<close], as: UTF8.self)
+            if let separator = inside.range(of: ":-") {
+                let name = inside[..<separator.lowerBound].trimmingCharacters(in: .whitespaces)
+                pieces.append(.variable(name, default: Template(String(inside[separator.upperBound...]))))
+            } else {
+                pieces.append(.variable(inside.trimmingCharacters(in: .whitespaces), default: nil))
+            }
             index = close + 2
             literalStart = index
         }

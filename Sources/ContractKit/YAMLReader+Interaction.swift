@@ -85,12 +85,12 @@ extension YAMLReader {
             case "path":
                 if let text = string(value, "path") {
                     if text.hasPrefix("/") { path = Template(text) } else { error(value, "path must start with '/'") }
-                    checkVariables(Template(text).variables, at: value, defined: defined)
+                    checkVariables(Template(text).requiredVariables, at: value, defined: defined)
                 }
             case "query", "headers":
                 for (name, valueNode) in mapping(value, key) ?? [] {
                     guard let text = scalarText(valueNode, "\(key) '\(name)'") else { continue }
-                    checkVariables(Template(text).variables, at: valueNode, defined: defined)
+                    checkVariables(Template(text).requiredVariables, at: valueNode, defined: defined)
                     if key == "query" { query.append((name, Template(text))) } else { headers.append((name, Template(text))) }
                 }
             case "json":
@@ -105,7 +105,7 @@ extension YAMLReader {
                 bodyNode = value
                 if let text = scalarText(value, "body") {
                     body = .text(Template(text))
-                    checkVariables(Template(text).variables, at: value, defined: defined)
+                    checkVariables(Template(text).requiredVariables, at: value, defined: defined)
                 }
             }
         }

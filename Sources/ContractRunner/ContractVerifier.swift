@@ -33,11 +33,12 @@ public struct ContractVerifier: Sendable {
     }
 
     /// Verifies every interaction whose contract or interaction name contains `filter`
-    /// (case-insensitively), or all when `filter` is nil.
-    public func verify(_ contracts: [Contract], filter: String? = nil) async -> VerificationReport {
+    /// (case-insensitively) and that uses the provider state `state` (exactly, ignoring
+    /// case); nil selects all.
+    public func verify(_ contracts: [Contract], filter: String? = nil, state: String? = nil) async -> VerificationReport {
         let start = ContinuousClock.now
         let selected = contracts.map { contract in
-            (contract, contract.interactions.filter { Self.selects(filter, contract, $0) })
+            (contract, contract.interactions.filter { Self.selects(filter, state: state, contract, $0) })
         }.filter { !$0.1.isEmpty }
         var results = [[InteractionResult]](repeating: [], count: selected.count)
         await withTaskGroup(of: (Int, [InteractionResult]).self) { group in
@@ -60,8 +61,7 @@ public struct ContractVerifier: Sendable {
 
     /// One side's exchange for one interaction.
     private struct SideResult {
-        var error: String?
-        var mismatches: [Mismatch] = []
+        var check: CheckResult = .held
         var request: ContractRequest?
         var response: ContractResponse?
     }
@@ -83,25 +83,17 @@ public struct ContractVerifier: Sendable {
                 stubSide = await run(interaction, on: StubTransport(stub: stub), variables: stubVariables, setUpStates: false)
                 if let response = stubSide?.response { stubVariables.merge(interaction.captures(from: response).values) { _, new in new } }
             }
-            let both = live != nil && stub != nil
-            var errors: [String] = []
-            var mismatches: [Mismatch] = []
-            for (label, side) in [("live", liveSide), ("stub", stubSide)] {
-                guard let side else { continue }
-                if let error = side.error { errors.append(both ? "\(label): \(error)" : error) }
-                mismatches += side.mismatches.map { both ? Mismatch(path: "\(label) \($0.path)", expected: $0.expected, actual: $0.actual) : $0 }
-            }
+            var agreement: CheckResult?
             if let liveResponse = liveSide?.response, let stubResponse = stubSide?.response {
-                mismatches += Agreement.compare(live: liveResponse, stub: stubResponse, spec: interaction.response, mode: agreement)
-                    .map { Mismatch(path: "agreement \($0.path)", expected: $0.expected, actual: $0.actual) }
+                let differences = Agreement.compare(live: liveResponse, stub: stubResponse, spec: interaction.response, mode: self.agreement)
+                agreement = differences.isEmpty ? .held : .failed(differences)
             }
-            let outcome: InteractionResult.Outcome =
-                !errors.isEmpty ? .error(errors.joined(separator: "; ")) : mismatches.isEmpty ? .passed : .failed(mismatches)
             let primary = liveSide ?? stubSide
             results.append(
                 InteractionResult(
-                    contract: contract.name, interaction: interaction, outcome: outcome, request: primary?.request,
-                    response: primary?.response, stubResponse: both ? stubSide?.response : nil,
+                    contract: contract.name, interaction: interaction, live: liveSide?.check, stub: stubSide?.check,
+                    agreement: agreement, request: primary?.request, response: primary?.response,
+                    stubResponse: liveSide != nil ? stubSide?.response : nil,
                     duration: Self.seconds(ContinuousClock.now - start)
                 )
             )
@@ -114,37 +106,40 @@ public struct ContractVerifier: Sendable {
         if setUpStates {
             for use in interaction.given {
                 guard let states else {
-                    side.error = "provider state '\(use.state)' is needed but contract.yaml defines no states"
+                    side.check = .error(VerificationError(.stateSetup, "provider state '\(use.state)' is needed but contract.yaml defines no states"))
                     return side
                 }
                 do {
                     try await states.setUp(use)
                 } catch {
-                    side.error = "\(error)"
+                    side.check = .error(VerificationError(.stateSetup, "\(error)"))
                     return side
                 }
             }
         }
+        let request: ContractRequest
         do {
-            side.request = try interaction.request.render(with: variables)
+            request = try interaction.request.render(with: variables)
         } catch {
-            side.error = "\(error): an earlier interaction did not save it"
+            side.check = .error(VerificationError(.undefinedVariable, "\(error): an earlier interaction did not save it"))
             return side
         }
-        guard let request = side.request else { return side }
+        side.request = request
+        let response: ContractResponse
         do {
-            side.response = try await transport.send(request)
+            response = try await transport.send(request)
         } catch {
-            side.error = "the provider did not answer: \(error)"
+            side.check = .error(VerificationError(.noAnswer, "the provider did not answer: \(error)"))
             return side
         }
-        if let response = side.response {
-            side.mismatches = interaction.response.mismatches(in: response) + interaction.captures(from: response).missing
-        }
+        side.response = response
+        let mismatches = interaction.response.mismatches(in: response) + interaction.captures(from: response).missing
+        side.check = mismatches.isEmpty ? .held : .failed(mismatches)
         return side
     }
 
-    static func selects(_ filter: String?, _ contract: Contract, _ interaction: Interaction) -> Bool {
+    static func selects(_ filter: String?, state: String?, _ contract: Contract, _ interaction: Interaction) -> Bool {
+        if let state, !interaction.given.contains(where: { $0.state.caseInsensitiveCompare(state) == .orderedSame }) { return false }
         guard let filter, !filter.isEmpty else { return true }
         return contract.name.localizedCaseInsensitiveContains(filter) || interaction.name.localizedCaseInsensitiveContains(filter)
     }

@@ -10,10 +10,11 @@ import Darwin
 #endif
 
 /// The provider as `contract.yaml` says to start it: `command` run through `/bin/sh` with
-/// `{{port}}` (a free port) and `{{env.NAME}}` filled in, ready once `ready` answers 2xx.
+/// `{{port}}` (a free port) and the ``ProviderEnvironment``'s variables filled in, ready
+/// once `ready` answers 2xx.
 ///
 /// ```swift
-/// let provider = try await ProviderProcess.start(configuration)
+/// let provider = try await ProviderProcess.start(configuration, environment: environment)
 /// defer { provider.stop() }
 /// let transport = HTTPTransport(baseURL: provider.baseURL)
 /// ```
@@ -31,7 +32,7 @@ public final class ProviderProcess: Sendable {
 
     /// The base URL it answers on.
     public let baseURL: String
-    /// The variables used (`port`, `env.*`), for state set-up.
+    /// The variables used (`port`, `scratch`, `bin.*`, `env.*`), for state set-up.
     public let variables: [String: JSONValue]
     private let child: ChildProcess?
 
@@ -41,27 +42,20 @@ public final class ProviderProcess: Sendable {
         self.child = child
     }
 
-    /// Variables every `contract.yaml` template may use: `port` and `env.NAME`.
-    public static func variables(port: Int) -> [String: JSONValue] {
-        var values: [String: JSONValue] = ["port": .string(String(port))]
-        for (name, value) in ProcessInfo.processInfo.environment {
-            values["env.\(name)"] = .string(value)
-        }
-        return values
-    }
-
     /// A provider already running at `baseURL` (nothing to start or stop).
-    public static func external(baseURL: String) -> ProviderProcess {
-        ProviderProcess(baseURL: baseURL, variables: variables(port: URLComponents(string: baseURL)?.port ?? 0), child: nil)
+    public static func external(baseURL: String, environment: ProviderEnvironment) -> ProviderProcess {
+        ProviderProcess(baseURL: baseURL, variables: environment.variables(port: URLComponents(string: baseURL)?.port ?? 0), child: nil)
     }
 
     /// Starts the provider and waits until it is ready.
-    public static func start(_ configuration: ProviderConfiguration, client: HTTPClient = .contracts) async throws -> ProviderProcess {
+    public static func start(
+        _ configuration: ProviderConfiguration, environment: ProviderEnvironment, client: HTTPClient = .contracts
+    ) async throws -> ProviderProcess {
         guard let command = configuration.command, let baseURLTemplate = configuration.baseURL else {
             throw StartError(description: "contract.yaml does not say how to start the provider (provider.command and provider.base_url); pass --base-url for a running one")
         }
         let port = try freePort()
-        let values = variables(port: port)
+        let values = environment.variables(port: port)
         let script: String
         let baseURL: String
         do {

@@ -1,9 +1,11 @@
 import ContractKit
 import Foundation
 
-/// The human report: one line per interaction, and for each failure its file and line and
-/// a diff of expected against actual (status, each header, each JSON path); ANSI colours
-/// when asked. Ends with `N passed, N failed`.
+/// The human report: one line per interaction saying which checks held (`live ✓ stub ✓
+/// agreement ✓`), and for each failure its file and line and a diff of expected against
+/// actual (status, each header, each JSON path); ANSI colours when asked. Ends with a
+/// summary per check (`24 interactions: live 24/24, stub 24/24, agreement 24/24`) and
+/// `N passed, N failed`.
 ///
 /// ```swift
 /// print(TextReport.render(report, color: isatty(1) == 1))
@@ -19,11 +21,14 @@ public enum TextReport {
                 currentContract = result.contract
                 lines.append(paint(result.contract, "1"))
             }
+            let checks = "[" + result.checks.map { name, check in
+                "\(name) " + (check == .held ? paint("✓", "32") : check == nil ? paint("–", "31") : paint("✗", "31"))
+            }.joined(separator: " ") + "]"
             switch result.outcome {
             case .passed:
-                lines.append("  \(paint("✓", "32")) \(result.interaction.name)")
+                lines.append("  \(paint("✓", "32")) \(result.interaction.name)  \(checks)")
             case .failed(let mismatches):
-                lines.append("  \(paint("✗", "31")) \(result.interaction.name)  (\(result.interaction.location))")
+                lines.append("  \(paint("✗", "31")) \(result.interaction.name)  \(checks)  (\(result.interaction.location))")
                 if let request = result.request { lines.append("      \(request.method) \(request.target)") }
                 for mismatch in mismatches {
                     lines.append("      \(mismatch.path)")
@@ -31,18 +36,21 @@ public enum TextReport {
                     lines.append("        " + paint("+ actual:   \(mismatch.actual)", "31"))
                 }
             case .error(let message):
-                lines.append("  \(paint("!", "31")) \(result.interaction.name)  (\(result.interaction.location))")
+                lines.append("  \(paint("!", "31")) \(result.interaction.name)  \(checks)  (\(result.interaction.location))")
                 lines.append("      \(message)")
             }
         }
         let summary = "\(report.passedCount) passed, \(report.failedCount) failed"
         lines.append("")
+        lines.append(report.checkSummary)
         lines.append(paint(summary, report.succeeded ? "32" : "31"))
         return lines.joined(separator: "\n")
     }
 }
 
-/// The JUnit XML report, one `testcase` per interaction, for CI systems.
+/// The JUnit XML report, one `testcase` per interaction, for CI systems. Each test case
+/// carries its checks as properties (`live`, `stub`, `agreement`: `held`, `failed`,
+/// `error` or `not_run`), and the run's summary is a property of the `testsuites`.
 ///
 /// ```swift
 /// try JUnitReport.render(report).write(toFile: "contracts.xml", atomically: true, encoding: .utf8)
@@ -52,6 +60,7 @@ public enum JUnitReport {
     public static func render(_ report: VerificationReport) -> String {
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         xml += #"<testsuites name="contract verify" tests="\#(report.results.count)" failures="\#(report.failedCount)" time="\#(format(report.duration))">"# + "\n"
+        xml += #"  <properties><property name="checks" value="\#(escape(report.checkSummary))"/></properties>"# + "\n"
         let byContract = Dictionary(grouping: report.results, by: \.contract)
         for contract in report.results.map(\.contract).uniqued() {
             let results = byContract[contract] ?? []
@@ -59,15 +68,18 @@ public enum JUnitReport {
             xml += #"  <testsuite name="\#(escape(contract))" tests="\#(results.count)" failures="\#(failures)">"# + "\n"
             for result in results {
                 let attributes = #"name="\#(escape(result.interaction.name))" classname="\#(escape(contract))" file="\#(escape(result.interaction.location.file))" line="\#(result.interaction.location.line)" time="\#(format(result.duration))""#
+                let properties = result.checks.map { #"<property name="\#($0.name)" value="\#(CheckResult.label($0.result))"/>"# }.joined()
+                xml += "    <testcase \(attributes)>\n      <properties>\(properties)</properties>\n"
                 switch result.outcome {
                 case .passed:
-                    xml += "    <testcase \(attributes)/>\n"
+                    break
                 case .failed(let mismatches):
                     let text = mismatches.map(\.description).joined(separator: "\n")
-                    xml += "    <testcase \(attributes)>\n      <failure message=\"\(escape(mismatches.first?.description ?? "failed"))\">\(escape(text))</failure>\n    </testcase>\n"
+                    xml += "      <failure message=\"\(escape(mismatches.first?.description ?? "failed"))\">\(escape(text))</failure>\n"
                 case .error(let message):
-                    xml += "    <testcase \(attributes)>\n      <error message=\"\(escape(message))\"/>\n    </testcase>\n"
+                    xml += "      <error message=\"\(escape(message))\"/>\n"
                 }
+                xml += "    </testcase>\n"
             }
             xml += "  </testsuite>\n"
         }
@@ -84,7 +96,10 @@ public enum JUnitReport {
     }
 }
 
-/// The JSON report: `{passed, failed, results: [{contract, interaction, file, line, outcome, mismatches|message}]}`.
+/// The JSON report: `{passed, failed, checks: {live|stub|agreement: {held, of}}, results:
+/// [{contract, interaction, file, line, outcome, live, stub, agreement, mismatches|message}]}`;
+/// a check is `held`, `failed`, `error` or `not_run`, and a check that applied to no
+/// interaction is absent from `checks`.
 ///
 /// ```swift
 /// let data = JSONReport.render(report)
@@ -100,6 +115,10 @@ public enum JSONReport {
                 "line": .integer(result.interaction.location.line),
                 "seconds": .number(result.duration),
             ]
+            for name in ["live", "stub", "agreement"] {
+                let check = result.checks.first { $0.name == name }
+                entry[name] = check.map { .string(CheckResult.label($0.result)) } ?? .null
+            }
             switch result.outcome {
             case .passed:
                 entry["outcome"] = .string("passed")
@@ -114,9 +133,26 @@ public enum JSONReport {
             }
             return .object(entry)
         }
+        var checks: [String: JSONValue] = [:]
+        for name in ["live", "stub", "agreement"] {
+            if let tally = report.tally(name) { checks[name] = .object(["held": .integer(tally.held), "of": .integer(tally.of)]) }
+        }
         return JSONValue.object([
-            "passed": .integer(report.passedCount), "failed": .integer(report.failedCount), "results": .array(results),
+            "passed": .integer(report.passedCount), "failed": .integer(report.failedCount), "checks": .object(checks),
+            "results": .array(results),
         ]).description
+    }
+}
+
+extension CheckResult {
+    /// `held`, `failed`, `error`, or `not_run` for nil: the word the JSON and JUnit reports use.
+    static func label(_ result: CheckResult?) -> String {
+        switch result {
+        case .held: "held"
+        case .failed: "failed"
+        case .error: "error"
+        case nil: "not_run"
+        }
     }
 }
 

@@ -1,15 +1,69 @@
 import ContractKit
 import Foundation
 
-/// The outcome of replaying one interaction.
+/// Why a check could not run: typed, so callers never match on message text.
+///
+/// ```swift
+/// if case .error(let error) = result.live, error.code == .noAnswer { … }
+/// ```
+public struct VerificationError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The kind of failure, stable for comparisons (the pattern of `PSQLError.Code`).
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private enum Base: String, Sendable, Hashable {
+            case stateSetup = "state_setup"
+            case undefinedVariable = "undefined_variable"
+            case noAnswer = "no_answer"
+        }
+
+        private let base: Base
+
+        /// A provider state could not be set up.
+        public static let stateSetup = Code(base: .stateSetup)
+        /// The request uses a `{{name}}` no earlier interaction saved.
+        public static let undefinedVariable = Code(base: .undefinedVariable)
+        /// The provider did not answer (refused, reset, timed out).
+        public static let noAnswer = Code(base: .noAnswer)
+
+        /// `state_setup`, `undefined_variable` or `no_answer`.
+        public var description: String { base.rawValue }
+    }
+
+    /// The kind.
+    public let code: Code
+    /// What happened, for people.
+    public let description: String
+
+    /// Creates an error.
+    public init(_ code: Code, _ description: String) {
+        self.code = code
+        self.description = description
+    }
+}
+
+/// How one check of an interaction went: the live provider against the contract, the
+/// stub against the contract, or live and stub against each other.
+public enum CheckResult: Sendable, Equatable {
+    /// It held.
+    case held
+    /// It did not, in these ways.
+    case failed([Mismatch])
+    /// It could not run.
+    case error(VerificationError)
+
+    /// Whether it held.
+    public var held: Bool { self == .held }
+}
+
+/// The outcome of replaying one interaction: up to three checks.
 public struct InteractionResult: Sendable {
-    /// How it went.
+    /// The three checks folded into one, as the reports show them.
     public enum Outcome: Sendable, Equatable {
-        /// Everything the contract says held.
+        /// Every check that ran held.
         case passed
-        /// The response broke the contract in these ways.
+        /// Some check found these differences (labelled `live`, `stub` or `agreement`
+        /// when both sides ran).
         case failed([Mismatch])
-        /// It could not be run (state set-up failed, the provider did not answer, …).
+        /// Some check could not run.
         case error(String)
     }
 
@@ -17,9 +71,13 @@ public struct InteractionResult: Sendable {
     public let contract: String
     /// The interaction.
     public let interaction: Interaction
-    /// How it went.
-    public let outcome: Outcome
-    /// What was sent, when it got that far.
+    /// The live provider against the contract; nil when the live side was not run.
+    public let live: CheckResult?
+    /// The stub against the contract; nil when the stub was not run.
+    public let stub: CheckResult?
+    /// Live and stub compared; nil when either side was not run or got no answer.
+    public let agreement: CheckResult?
+    /// What was sent, when it got that far (to the live provider when there is one).
     public let request: ContractRequest?
     /// What came back (from the live provider when there is one), when anything did.
     public let response: ContractResponse?
@@ -30,20 +88,48 @@ public struct InteractionResult: Sendable {
 
     /// Creates a result.
     public init(
-        contract: String, interaction: Interaction, outcome: Outcome, request: ContractRequest?, response: ContractResponse?,
-        stubResponse: ContractResponse? = nil, duration: Double
+        contract: String, interaction: Interaction, live: CheckResult?, stub: CheckResult?, agreement: CheckResult?,
+        request: ContractRequest?, response: ContractResponse?, stubResponse: ContractResponse? = nil, duration: Double
     ) {
         self.contract = contract
         self.interaction = interaction
-        self.outcome = outcome
+        self.live = live
+        self.stub = stub
+        self.agreement = agreement
         self.request = request
         self.response = response
         self.stubResponse = stubResponse
         self.duration = duration
     }
 
-    /// Whether it passed.
-    public var passed: Bool { outcome == .passed }
+    /// The checks that apply, by name, in report order: `live`, `stub`, `agreement`
+    /// (agreement applies whenever both sides ran, and counts as not held when it could
+    /// not be made).
+    public var checks: [(name: String, result: CheckResult?)] {
+        var checks: [(String, CheckResult?)] = []
+        if let live { checks.append(("live", live)) }
+        if let stub { checks.append(("stub", stub)) }
+        if live != nil, stub != nil { checks.append(("agreement", agreement)) }
+        return checks
+    }
+
+    /// The checks folded into one: errors first, then every difference.
+    public var outcome: Outcome {
+        let labelled = live != nil && stub != nil
+        let errors = checks.compactMap { name, result -> String? in
+            guard case .error(let error) = result else { return nil }
+            return labelled ? "\(name): \(error)" : error.description
+        }
+        if !errors.isEmpty { return .error(errors.joined(separator: "; ")) }
+        let mismatches = checks.flatMap { name, result -> [Mismatch] in
+            guard case .failed(let found) = result else { return [] }
+            return labelled ? found.map { Mismatch(path: "\(name) \($0.path)", expected: $0.expected, actual: $0.actual) } : found
+        }
+        return mismatches.isEmpty ? .passed : .failed(mismatches)
+    }
+
+    /// Whether every check that applies held.
+    public var passed: Bool { checks.allSatisfy { $0.result == .held } }
 }
 
 /// Every result of a verification run, in file and interaction order.
@@ -69,4 +155,22 @@ public struct VerificationReport: Sendable {
     public var failedCount: Int { results.count - passedCount }
     /// Whether every interaction passed (and there was at least one).
     public var succeeded: Bool { !results.isEmpty && failedCount == 0 }
+
+    /// For one check (`live`, `stub` or `agreement`): how many interactions it applied to
+    /// and how many of those held; nil when it applied to none.
+    public func tally(_ check: String) -> (held: Int, of: Int)? {
+        let applied = results.compactMap { result in result.checks.first { $0.name == check } }
+        guard !applied.isEmpty else { return nil }
+        return (applied.filter { $0.result == .held }.count, applied.count)
+    }
+
+    /// `24 interactions: live 24/24, stub 24/24, agreement 24/24` (a check that did not
+    /// run says so).
+    public var checkSummary: String {
+        let parts = ["live", "stub", "agreement"].map { name in
+            tally(name).map { "\(name) \($0.held)/\($0.of)" } ?? "\(name) not run"
+        }
+        let noun = results.count == 1 ? "interaction" : "interactions"
+        return "\(results.count) \(noun): " + parts.joined(separator: ", ")
+    }
 }

@@ -11,8 +11,8 @@ import Darwin
 #endif
 
 extension ContractCommand {
-    /// `contract verify DIR`: start the provider (unless `--base-url`), set up states,
-    /// replay every interaction and report.
+    /// `contract verify DIR`: build and start the provider (unless `--base-url`), set up
+    /// states, replay every interaction against it and the stub, compare, and report.
     struct Verify: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Replay the contracts against the provider.")
 
@@ -31,6 +31,12 @@ extension ContractCommand {
         @Option(help: "Only interactions whose contract or interaction name contains this text.")
         var filter: String?
 
+        @Option(name: .customLong("filter-state"), help: "Only interactions that use this provider state.")
+        var filterState: String?
+
+        @Option(help: "How many contract files run at once (the interactions of one file always run in order).")
+        var jobs = 4
+
         @Option(help: "How far live and stub must agree: full (the whole JSON shape) or declared (what the contract declares).")
         var agreement: AgreementMode = .full
 
@@ -40,12 +46,19 @@ extension ContractCommand {
         @Flag(name: .customLong("live-only"), help: "Check the live provider against the contracts; no stub, no agreement check.")
         var liveOnly = false
 
+        @Flag(
+            name: .customLong("no-build"),
+            help: "Build no swift_products: use those beside this contract executable (as swift build left them)."
+        )
+        var noBuild = false
+
         @Flag(name: .customLong("no-color"), help: "Plain output even on a terminal.")
         var noColor = false
 
         func validate() throws {
             guard !(stubOnly && liveOnly) else { throw ValidationError("--stub-only and --live-only exclude each other.") }
             guard !(stubOnly && baseURL != nil) else { throw ValidationError("--stub-only starts no provider: leave out --base-url.") }
+            guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1.") }
         }
 
         func run() async throws {
@@ -59,14 +72,29 @@ extension ContractCommand {
                     throw ContractCommand.Status.brokenContracts
                 }
             }
+            let environment: ProviderEnvironment
             let provider: ProviderProcess?
+            do {
+                let products: ProviderEnvironment.Products =
+                    stubOnly ? .none
+                    : noBuild ? .prebuilt(folder: URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().path)
+                    : .build
+                environment = try await ProviderEnvironment.prepare(
+                    suite.provider, contractsDirectory: directory, products: products,
+                    log: { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
+                )
+            } catch let error as ProviderEnvironment.PrepareError {
+                FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+                throw ContractCommand.Status.providerUnavailable
+            }
+            defer { environment.remove() }
             do {
                 if stubOnly {
                     provider = nil
                 } else if let baseURL {
-                    provider = .external(baseURL: baseURL)
+                    provider = .external(baseURL: baseURL, environment: environment)
                 } else if let configuration = suite.provider {
-                    provider = try await ProviderProcess.start(configuration)
+                    provider = try await ProviderProcess.start(configuration, environment: environment)
                 } else {
                     throw ProviderProcess.StartError(description: "no contract.yaml in \(directory) and no --base-url")
                 }
@@ -78,9 +106,10 @@ extension ContractCommand {
 
             let states = provider.map { ProviderStates(setups: suite.provider?.states ?? [:], variables: $0.variables) }
             let verifier = ContractVerifier(
-                live: provider.map { HTTPTransport(baseURL: $0.baseURL) }, stub: stub, states: states, agreement: agreement
+                live: provider.map { HTTPTransport(baseURL: $0.baseURL) }, stub: stub, states: states, agreement: agreement,
+                concurrency: jobs
             )
-            let report = await verifier.verify(suite.contracts, filter: filter)
+            let report = await verifier.verify(suite.contracts, filter: filter, state: filterState)
 
             let color = !noColor && isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
             print(TextReport.render(report, color: color))
@@ -88,12 +117,13 @@ extension ContractCommand {
             if let json { try JSONReport.render(report).write(toFile: json, atomically: true, encoding: .utf8) }
 
             guard !report.results.isEmpty else {
-                FileHandle.standardError.write(Data("error: no interaction matched --filter \(filter ?? "")\n".utf8))
+                let asked = [filter.map { "--filter \($0)" }, filterState.map { "--filter-state \($0)" }].compactMap { $0 }
+                FileHandle.standardError.write(Data("error: no interaction matched \(asked.joined(separator: " and "))\n".utf8))
                 throw ContractCommand.Status.failures
             }
             // Nothing got an answer and at least one request found no provider.
             let unreachable = report.results.allSatisfy { $0.response == nil } && report.results.contains {
-                if case .error(let message) = $0.outcome { message.contains("the provider did not answer") } else { false }
+                if case .error(let error) = $0.live { error.code == .noAnswer } else { false }
             }
             if unreachable { throw ContractCommand.Status.providerUnavailable }
             if !report.succeeded { throw ContractCommand.Status.failures }

@@ -1,86 +1,18 @@
 import ContractKit
 import ContractRunner
 import ContractStub
+import ContractTestSupport
 import Foundation
 import Hummingbird
 import NIOCore
 import Synchronization
 import Testing
 
-/// A small provider served by Hummingbird on an ephemeral port: a login that issues a token
-/// and an endpoint that wants it back.
-enum ToyProvider {
-    static func withRunning<T: Sendable>(tokenType: String = "Bearer", _ body: @Sendable (String) async throws -> T) async throws -> T {
-        let router = Router()
-        router.post("/login") { request, _ -> Response in
-            let data = try await request.body.collect(upTo: 1 << 16)
-            let json = try JSONValue(parsing: Data(buffer: data))
-            guard json["password"] == .string("secret") else {
-                return Response(status: .unauthorized, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"error":"invalid_credentials"}"#)))
-            }
-            return Response(
-                status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
-                body: .init(byteBuffer: ByteBuffer(string: #"{"access_token":"tok-123","token_type":"\#(tokenType)","expires_in":900}"#))
-            )
-        }
-        router.get("/me") { request, _ -> Response in
-            guard request.headers[.authorization] == "Bearer tok-123" else { return Response(status: .unauthorized) }
-            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"username":"alice"}"#)))
-        }
-        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) }
-        )
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await app.run() }
-            defer { group.cancelAll() }
-            var ports = stream.makeAsyncIterator()
-            let port = try #require(await ports.next())
-            return try await body("http://127.0.0.1:\(port)")
-        }
-    }
-}
-
 @Suite struct ContractVerifierTests {
-    static let contract = """
-        name: Toy
-        interactions:
-          - name: login gives a token
-            request:
-              method: POST
-              path: /login
-              json: { username: alice, password: secret }
-            response:
-              status: 200
-              headers: { cache-control: no-store }
-              json:
-                access_token: { match: string, min_length: 3 }
-                token_type: Bearer
-                expires_in: { match: integer, min: 1 }
-            save: { token: $.access_token }
-          - name: the token opens /me
-            request:
-              method: GET
-              path: /me
-              headers: { Authorization: "Bearer {{token}}" }
-            response:
-              status: 200
-              json: { username: alice }
-          - name: a wrong password is refused
-            request:
-              method: POST
-              path: /login
-              json: { username: alice, password: nope }
-            response:
-              status: 401
-              json: { error: invalid_credentials }
-        """
+    static let contract = ToyProvider.contract
 
     func contract(_ yaml: String = contract) throws -> Contract {
-        let (contract, diagnostics) = ContractLoader.parse(yaml: yaml, file: "toy.yaml")
-        #expect(diagnostics == [])
-        return try #require(contract)
+        try loadContract(yaml)
     }
 
     @Test func passesWhenTheProviderKeepsTheContract() async throws {
@@ -102,7 +34,9 @@ enum ToyProvider {
         #expect(report.results[1].outcome == .passed)
         #expect(!report.succeeded)
         let text = TextReport.render(report, color: false)
-        #expect(text.contains("✗ login gives a token  (toy.yaml:3)"))
+        #expect(text.contains("✗ login gives a token  [live ✗]  (toy.yaml:3)"))
+        #expect(text.contains("  ✓ the token opens /me  [live ✓]\n"))
+        #expect(text.contains("\n3 interactions: live 2/3, stub not run, agreement not run\n2 passed, 1 failed"))
         #expect(text.contains("- expected: \"Bearer\""))
         #expect(text.contains("+ actual:   string \"bearer\""))
         #expect(text.hasSuffix("2 passed, 1 failed"))
@@ -112,9 +46,18 @@ enum ToyProvider {
         let junit = JUnitReport.render(report)
         #expect(junit.contains(#"<testsuites name="contract verify" tests="3" failures="1""#))
         #expect(junit.contains(#"<failure message="$.token_type: expected &quot;Bearer&quot;, got string &quot;bearer&quot;">"#))
+        #expect(junit.contains(#"<property name="live" value="failed"/>"#))
+        #expect(junit.contains(#"<property name="checks" value="3 interactions: live 2/3, stub not run, agreement not run"/>"#))
         let json = try JSONValue(parsing: Data(JSONReport.render(report).utf8))
         #expect(json["passed"] == .integer(2))
         #expect(json["failed"] == .integer(1))
+        #expect(json["checks"] == .object(["live": .object(["held": .integer(2), "of": .integer(3)])]))
+        guard case .array(let results)? = json["results"] else {
+            Issue.record("no results in the JSON report")
+            return
+        }
+        #expect(results[0]["live"] == .string("failed"))
+        #expect(results[0]["stub"] == .null)
     }
 
     @Test func statusHeaderAndMissingSaveAreAllReported() async throws {
@@ -199,9 +142,7 @@ enum ToyProvider {
         """
 
     func contract(_ yaml: String) throws -> Contract {
-        let (contract, diagnostics) = ContractLoader.parse(yaml: yaml, file: "agreement.yaml")
-        #expect(diagnostics == [])
-        return try #require(contract)
+        try loadContract(yaml, file: "agreement.yaml")
     }
 
     @Test func aFieldTheContractLeavesOutIsCaughtByFullAgreement() async throws {

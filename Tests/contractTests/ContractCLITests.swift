@@ -154,24 +154,33 @@ import FoundationNetworking
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("contracts")
 
-    func verify(_ directory: URL) throws -> (status: Int32, stdout: String, stderr: String) {
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("authd-contracts-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: data) }
+    /// `contract verify DIR` as contract.yaml says, except that authd is the one built
+    /// beside the tests (`--no-build`: `swift test` holds the build folder).
+    func verify(_ directory: URL, _ extra: [String] = []) throws -> (status: Int32, stdout: String, stderr: String) {
         var environment = ProcessInfo.processInfo.environment
-        environment["AUTHD"] = try ContractCLITests.binary("authd")
-        environment["AUTHD_DATA"] = data.appendingPathComponent("cluster").path
+        environment["AUTHD_DATA"] = nil
         environment["DATABASE_URL"] = nil
-        let child = try ChildProcess(executable: try ContractCLITests.binary("contract"), arguments: ["verify", directory.path, "--no-color"], environment: environment)
+        let arguments = ["verify", directory.path, "--no-color", "--no-build"] + extra
+        let child = try ChildProcess(executable: try ContractCLITests.binary("contract"), arguments: arguments, environment: environment)
         let status = child.wait()
         return (status, child.standardOutput, child.standardError)
     }
 
     @Test func authdKeepsItsContracts() throws {
-        let result = try verify(Self.contracts)
+        let result = try verify(Self.contracts, ["--json", jsonReport.path])
+        defer { try? FileManager.default.removeItem(at: jsonReport) }
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
-        #expect(result.stdout.contains(" passed, 0 failed"))
+        // Every interaction was checked live, against the stub, and the two compared.
+        let total = result.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("  ✓ ") }.count
+        #expect(total >= 24)
+        #expect(result.stdout.contains("\(total) interactions: live \(total)/\(total), stub \(total)/\(total), agreement \(total)/\(total)\n\(total) passed, 0 failed\n"))
+        #expect(result.stdout.contains("  ✓ valid credentials return a bearer token pair  [live ✓ stub ✓ agreement ✓]\n"))
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: jsonReport)) as? [String: Any]
+        let checks = json?["checks"] as? [String: [String: Int]]
+        #expect(checks?["agreement"] == ["held": total, "of": total])
     }
+
+    let jsonReport = FileManager.default.temporaryDirectory.appendingPathComponent("authd-contracts-\(UUID().uuidString.prefix(8)).json")
 
     @Test func aContractThatDisagreesWithAuthdFailsWithADiff() throws {
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("authd-contracts-copy-\(UUID().uuidString.prefix(8))")
@@ -184,9 +193,9 @@ import FoundationNetworking
 
         let result = try verify(copy)
         #expect(result.status == 1)
-        #expect(result.stdout.contains("✗ valid credentials return a bearer token pair  (\(login.path):3)"))
+        #expect(result.stdout.contains("✗ valid credentials return a bearer token pair  [live ✗ stub ✓ agreement ✓]  (\(login.path):3)"))
         #expect(result.stdout.contains("      live $.token_type\n        - expected: \"bearer\"\n        + actual:   string \"Bearer\""))
-        #expect(result.stdout.hasSuffix("22 passed, 2 failed\n"))
+        #expect(result.stdout.hasSuffix("live 22/24, stub 24/24, agreement 24/24\n22 passed, 2 failed\n"))
     }
 }
 
