@@ -17,7 +17,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -46,21 +48,35 @@ let package = Package(
             name: "AuthPostgres",
             dependencies: [
                 "AuthCore",
-                "ProcessKit",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            // `migrations` is a link to the top-level migrations/ folder: the SQL lives there
+            // and is embedded in the binary from here (MigrationTests checks the two agree).
             resources: [.embedInCode("migrations")]
+        ),
+        // The private PostgreSQL cluster of `authd serve`'s default and of the tests.
+        .target(
+            name: "PostgresEmbedded",
+            dependencies: [
+                "AuthCore",
+                "ProcessKit",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .target(
             name: "AuthServer",
             dependencies: [
                 "AuthCore",
-                "AuthPostgres",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -71,8 +87,10 @@ let package = Package(
                 "AuthCore",
                 "AuthPostgres",
                 "AuthServer",
+                "PostgresEmbedded",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -91,6 +109,7 @@ let package = Package(
                 "ContractStub",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -101,6 +120,9 @@ let package = Package(
                 "ContractStub",
                 "ProcessKit",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         .executableTarget(
@@ -118,8 +140,9 @@ let package = Package(
             dependencies: [
                 "ContractKit",
                 "ContractRunner",
+                "ContractTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Benchmarks/ContractRunnerBenchmark"
         ),
@@ -133,24 +156,51 @@ let package = Package(
             dependencies: [
                 "AuthCore",
                 "AuthPostgres",
+                "PostgresEmbedded",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Fixtures shared by the contract tests: a toy provider and its contract.
+        .target(
+            name: "ContractTestSupport",
+            dependencies: [
+                "ContractKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "AuthCoreTests",
+            dependencies: ["AuthCore", "AuthTestSupport", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .testTarget(
+            name: "AuthPostgresTests",
+            dependencies: [
+                "AuthCore",
+                "AuthPostgres",
+                "AuthTestSupport",
+                "PostgresEmbedded",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
-            name: "AuthCoreTests",
-            dependencies: ["AuthCore", .product(name: "Crypto", package: "swift-crypto")]
-        ),
-        .testTarget(
-            name: "AuthPostgresTests",
-            dependencies: ["AuthPostgres", "AuthTestSupport"]
-        ),
-        .testTarget(
             name: "AuthServerTests",
             dependencies: [
+                "AuthCore",
+                "AuthPostgres",
                 "AuthServer",
                 "AuthTestSupport",
+                "PostgresEmbedded",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         .testTarget(
@@ -170,7 +220,9 @@ let package = Package(
                 "ContractKit",
                 "ContractStub",
                 "ContractRunner",
+                "ContractTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .testTarget(
@@ -179,7 +231,16 @@ let package = Package(
         ),
         .testTarget(
             name: "authdTests",
-            dependencies: ["authd", "AuthPostgres", "AuthTestSupport", "ProcessKit"]
+            dependencies: ["authd", "AuthPostgres", "AuthTestSupport", "PostgresEmbedded", "ProcessKit"]
+        ),
+        // The example client (Examples/LoginClient is a package of its own, to copy) is built
+        // and tested here too, so the test suite compiles the dependencies once.
+        .target(name: "LoginClient", path: "Examples/LoginClient/Sources/LoginClient"),
+        .testTarget(
+            name: "LoginClientTests",
+            dependencies: ["LoginClient", "ContractStub", "ContractStubServer"],
+            path: "Examples/LoginClient/Tests/LoginClientTests",
+            resources: [.copy("Fixtures")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
-/// One schema change: a SQL file from `migrations/`, embedded in the binary.
+/// One schema change: a SQL file from the repository's top-level `migrations/`, embedded
+/// in the binary (through the `migrations` link in this target's folder).
 ///
 /// ```swift
 /// Migration.all.map(\.version)   // ["0001_users", "0002_signing_keys", …]
@@ -18,7 +19,7 @@ public struct Migration: Sendable, Equatable {
 
 extension Migration {
     /// Every migration, in the order applied. A test checks this matches the files in
-    /// `Sources/AuthPostgres/migrations/`.
+    /// the top-level `migrations/`, byte for byte.
     public static let all: [Migration] = [
         Migration(version: "0001_users", bytes: PackageResources._001_users_sql),
         Migration(version: "0002_signing_keys", bytes: PackageResources._002_signing_keys_sql),

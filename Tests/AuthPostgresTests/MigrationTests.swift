@@ -5,10 +5,11 @@ import PostgresNIO
 import Testing
 
 @Suite struct MigrationTests {
+    /// The SQL lives in the top-level migrations/; what the binary embeds must be exactly it.
     @Test func everyMigrationFileIsEmbeddedInOrder() throws {
         let folder = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Sources/AuthPostgres/migrations")
+            .appendingPathComponent("migrations")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
             .filter { $0.hasSuffix(".sql") }.sorted()
         #expect(Migration.all.map { $0.version + ".sql" } == files)

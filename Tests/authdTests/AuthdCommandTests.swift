@@ -1,4 +1,5 @@
 import AuthPostgres
+import PostgresEmbedded
 import AuthTestSupport
 import Foundation
 import ProcessKit
