@@ -108,9 +108,18 @@ public struct Argon2idHasher: Sendable {
         return result == ARGON2_OK.rawValue
     }
 
-    /// Whether `phc` was made with other parameters (or another algorithm) than ``parameters``.
+    /// Whether `phc` is weaker than what ``parameters`` would make: another algorithm, or
+    /// less memory or fewer passes. A hash made with stronger parameters (say, before the
+    /// service's were lowered) is kept, never downgraded; lanes (`p`) alone do not count.
+    ///
+    /// ```swift
+    /// let hasher = Argon2idHasher()   // m=19456, t=2
+    /// hasher.needsRehash("$argon2id$v=19$m=4096,t=3,p=1$…")    // true: less memory
+    /// hasher.needsRehash("$argon2id$v=19$m=65536,t=3,p=4$…")   // false: stronger
+    /// ```
     public func needsRehash(_ phc: String) -> Bool {
-        Self.parameters(of: phc) != parameters
+        guard let stored = Self.parameters(of: phc) else { return true }
+        return stored.memoryKiB < parameters.memoryKiB || stored.iterations < parameters.iterations
     }
 
     /// The parameters an Argon2id PHC string was made with, or nil if it is not one.

@@ -21,11 +21,22 @@ import Testing
         #expect(!Argon2idHasher().needsRehash(phc))
     }
 
-    @Test func otherParametersNeedARehash() throws {
+    @Test func weakerParametersNeedARehash() throws {
         let phc = try light.hash("correct horse battery staple")
         #expect(Argon2idHasher().needsRehash(phc))
         #expect(!light.needsRehash(phc))
         #expect(Argon2idHasher().needsRehash("$2b$12$bcrypt.hash.from.elsewhere"))
+        // Fewer passes alone, or less memory alone, is weaker.
+        #expect(Argon2idHasher().needsRehash("$argon2id$v=19$m=65536,t=1,p=1$c2FsdHNhbHQ$aGFzaA"))
+        #expect(Argon2idHasher().needsRehash("$argon2id$v=19$m=8192,t=4,p=1$c2FsdHNhbHQ$aGFzaA"))
+    }
+
+    @Test func strongerParametersAreNeverDowngraded() throws {
+        let strong = Argon2idHasher(parameters: .init(memoryKiB: 2048, iterations: 2, parallelism: 2))
+        let phc = try strong.hash("correct horse battery staple")
+        #expect(!light.needsRehash(phc))
+        #expect(!Argon2idHasher().needsRehash("$argon2id$v=19$m=65536,t=3,p=4$c2FsdHNhbHQ$aGFzaA"))
+        #expect(!Argon2idHasher().needsRehash("$argon2id$v=19$m=19456,t=2,p=4$c2FsdHNhbHQ$aGFzaA"))
     }
 
     @Test(arguments: ["", "plain", "$argon2i$v=19$m=1024,t=1,p=1$c2FsdHNhbHQ$aGFzaA", "$argon2id$v=19$m=x,t=1,p=1$a$b"])
