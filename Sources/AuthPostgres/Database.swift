@@ -29,6 +29,12 @@ public struct Database: Sendable {
         self.logger = logger
     }
 
+    /// Runs the connection pool until the task is cancelled: the database is usable only
+    /// while this runs.
+    public func runPool() async {
+        await client.run()
+    }
+
     /// Runs `operation` within ``timeout``.
     /// - Throws: `AuthError.serviceUnavailable` when the database cannot be reached in time,
     ///   or what `operation` throws otherwise.

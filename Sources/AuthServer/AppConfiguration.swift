@@ -1,12 +1,12 @@
 import AuthCore
 import Foundation
 import Logging
-import PostgresNIO
 
-/// Everything ``buildApplication(configuration:)`` needs, with production defaults.
+/// Everything ``buildApplication(configuration:storage:)`` needs besides storage, with
+/// production defaults.
 ///
 /// ```swift
-/// var configuration = AppConfiguration(database: try DatabaseURL.parse(url))
+/// var configuration = AppConfiguration()
 /// configuration.port = 0                    // any free port
 /// configuration.accessTokenLifetime = 300
 /// ```
@@ -15,10 +15,6 @@ public struct AppConfiguration: Sendable {
     public var host = "127.0.0.1"
     /// Port to listen on; 0 picks a free one.
     public var port = 8080
-    /// How to reach PostgreSQL.
-    public var database: PostgresClient.Configuration
-    /// Deadline for one database operation, waiting for a connection included.
-    public var databaseTimeout: Duration = .seconds(5)
     /// Apply migrations before listening.
     public var migrateOnStart = true
     /// The `iss` claim of access tokens.
@@ -47,8 +43,6 @@ public struct AppConfiguration: Sendable {
     /// Where the service logs.
     public var logger = Logger(label: "authd")
 
-    /// A configuration for `database` with every other setting at its default.
-    public init(database: PostgresClient.Configuration) {
-        self.database = database
-    }
+    /// Every setting at its default.
+    public init() {}
 }

@@ -1,6 +1,7 @@
 import AuthPostgres
 import Foundation
 import Logging
+import PostgresEmbedded
 import PostgresNIO
 
 #if canImport(Glibc)
@@ -8,12 +9,12 @@ import Glibc
 #endif
 
 /// The throwaway PostgreSQL cluster shared by every test in the process, started on first
-/// use through the same ``AuthPostgres/EmbeddedPostgres`` that `authd serve` uses, and
+/// use through the same ``PostgresEmbedded/EmbeddedPostgres`` that `authd serve` uses, and
 /// stopped when the test process exits. Each test gets a database of its own.
 ///
 /// ```swift
 /// let database = try await TestCluster.newDatabase()
-/// var configuration = AppConfiguration(database: database.configuration)
+/// let storage = PostgresStorage(configuration: database.configuration, logger: TestCluster.logger)
 /// ```
 public enum TestCluster {
     /// The tests' logger: warnings and worse only.
@@ -78,12 +79,8 @@ public enum TestCluster {
         timeout: Duration = .seconds(5),
         _ body: @Sendable (Database) async throws -> T
     ) async throws -> T {
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        let database = Database(client: client, timeout: timeout, logger: logger)
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await client.run() }
-            defer { group.cancelAll() }
-            return try await body(database)
+        try await PostgresStorage(configuration: configuration, timeout: timeout, logger: logger).withRunning { storage in
+            try await body(storage.database)
         }
     }
 }

@@ -11,8 +11,8 @@ extension Authd {
 
         func run() async throws {
             let logger = logging.makeLogger()
-            let applied = try await database.withMigratedDatabase(logger: logger) { database in
-                try await MigrationRunner(database: database).appliedVersions()
+            let applied = try await database.withMigratedStorage(logger: logger) { storage in
+                try await MigrationRunner(database: storage.database).appliedVersions()
             }
             print("schema up to date: \(applied.last ?? "none") (\(applied.count) migrations)")
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AuthPostgres
 import AuthServer
 import Foundation
 import Hummingbird
@@ -43,7 +44,7 @@ extension Authd {
         func run() async throws {
             let logger = logging.makeLogger()
             try await database.withDatabase(logger: logger) { databaseConfiguration in
-                var configuration = AppConfiguration(database: databaseConfiguration)
+                var configuration = AppConfiguration()
                 configuration.host = host
                 configuration.port = port
                 configuration.issuer = issuer
@@ -56,7 +57,8 @@ extension Authd {
                     // Unbuffered, so a supervisor (or a test) reading a pipe sees it at once.
                     FileHandle.standardOutput.write(Data("authd listening on http://\(host):\(port)\n".utf8))
                 }
-                let app = try await buildApplication(configuration: configuration)
+                let storage = PostgresStorage(configuration: databaseConfiguration, logger: logger)
+                let app = try await buildApplication(configuration: configuration, storage: storage)
                 try await app.runService()
             }
         }

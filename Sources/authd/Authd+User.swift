@@ -52,9 +52,9 @@ extension Authd.UserCommand {
             let logger = logging.makeLogger()
             let hasher = Argon2idHasher(parameters: hashing.parameters)
             let updateExisting = self.updateExisting
-            let message = try await database.withMigratedDatabase(logger: logger) { database in
+            let message = try await database.withMigratedStorage(logger: logger) { storage in
                 let phc = try await BlockingWorkPool(width: 1, queueLimit: 0).run { try hasher.hash(password) }
-                let users = PostgresUserRepository(database: database)
+                let users = storage.users
                 do {
                     let user = try await users.create(username: username, passwordHash: phc)
                     return "created user \(user.username) (\(user.id.uuidString.lowercased()))"
@@ -121,8 +121,8 @@ extension Authd.UserCommand {
 
         func run() async throws {
             let logger = logging.makeLogger()
-            let users = try await database.withMigratedDatabase(logger: logger) { database in
-                try await PostgresUserRepository(database: database).all()
+            let users = try await database.withMigratedStorage(logger: logger) { storage in
+                try await storage.users.all()
             }
             let formatter = ISO8601DateFormatter()
             let width = max(8, users.map(\.username.count).max() ?? 0)
@@ -145,8 +145,8 @@ extension Authd.UserCommand {
             throw CLIError(error.description)
         }
         let logger = logging.makeLogger()
-        let found = try await database.withMigratedDatabase(logger: logger) { database in
-            try await PostgresUserRepository(database: database).setDisabled(disabled, usernameKey: username.key)
+        let found = try await database.withMigratedStorage(logger: logger) { storage in
+            try await storage.users.setDisabled(disabled, usernameKey: username.key)
         }
         guard found else { throw CLIError("no user named '\(username)'") }
     }

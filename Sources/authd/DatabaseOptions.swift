@@ -2,6 +2,7 @@ import ArgumentParser
 import AuthPostgres
 import Foundation
 import Logging
+import PostgresEmbedded
 import PostgresNIO
 
 /// `--database-url` / `DATABASE_URL`, or the embedded cluster in `--data-dir`.
@@ -49,16 +50,12 @@ struct DatabaseOptions: ParsableArguments {
         }
     }
 
-    /// Runs `body` with a running client on the database, migrated.
-    func withMigratedDatabase<T: Sendable>(logger: Logger, _ body: @escaping @Sendable (Database) async throws -> T) async throws -> T {
+    /// Runs `body` with the storage running on the database, migrated.
+    func withMigratedStorage<T: Sendable>(logger: Logger, _ body: @escaping @Sendable (PostgresStorage) async throws -> T) async throws -> T {
         try await withDatabase(logger: logger) { configuration in
-            let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-            let database = Database(client: client, logger: logger)
-            return try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { await client.run() }
-                defer { group.cancelAll() }
-                try await MigrationRunner(database: database).migrate()
-                return try await body(database)
+            try await PostgresStorage(configuration: configuration, logger: logger).withRunning { storage in
+                try await storage.migrate()
+                return try await body(storage)
             }
         }
     }

@@ -7,6 +7,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import PostgresEmbedded
 import Testing
 
 @Suite struct HealthTests {
@@ -106,11 +107,11 @@ import Testing
         defer { try? cluster.forceStop() }
         try await cluster.createDatabase("authd", logger: TestCluster.logger)
 
-        var configuration = AppConfiguration(database: cluster.configuration(database: "authd"))
+        var configuration = AppConfiguration()
         configuration.hashParameters = ServerFixture.lightHash
-        configuration.databaseTimeout = .seconds(2)
         configuration.logger = TestCluster.logger
-        let app = try await buildApplication(configuration: configuration)
+        let storage = PostgresStorage(configuration: cluster.configuration(database: "authd"), timeout: .seconds(2), logger: TestCluster.logger)
+        let app = try await buildApplication(configuration: configuration, storage: storage)
         try await TestCluster.withDatabase(cluster.configuration(database: "authd")) { database async throws in
             try await MigrationRunner(database: database).migrate()
             _ = try await PostgresUserRepository(database: database).create(
@@ -148,7 +149,7 @@ import Testing
         var fixture = try await ServerFixture()
         fixture.configuration.port = 0
         try await fixture.addUser("alice", password: "correct horse battery staple")
-        let app = try await buildApplication(configuration: fixture.configuration)
+        let app = try await fixture.application()
         try await app.test(.live) { client async throws in
             let ok = try await client.login("alice", "correct horse battery staple")
             #expect(ok.status == .ok)
@@ -166,7 +167,7 @@ import Testing
         fixture.configuration.port = 0
         fixture.configuration.throttle = ThrottlePolicy(accountLimit: 100, addressLimit: 3, window: 600)
         try await fixture.addUser("alice", password: "correct horse battery staple")
-        let app = try await buildApplication(configuration: fixture.configuration)
+        let app = try await fixture.application()
         try await app.test(.live) { client async throws in
             for name in ["u1", "u2", "u3"] {
                 #expect(try await client.login(name, "wrong").status == .unauthorized)

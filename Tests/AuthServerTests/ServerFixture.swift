@@ -18,9 +18,14 @@ struct ServerFixture {
 
     init() async throws {
         testDatabase = try await TestCluster.newDatabase()
-        configuration = AppConfiguration(database: testDatabase.configuration)
+        configuration = AppConfiguration()
         configuration.hashParameters = Self.lightHash
         configuration.logger = TestCluster.logger
+    }
+
+    /// The application on the fixture's database.
+    func application() async throws -> some ApplicationProtocol {
+        try await buildApplication(configuration: configuration, storage: PostgresStorage(configuration: testDatabase.configuration, logger: TestCluster.logger))
     }
 
     /// Creates a user directly in storage (migrating first), hashed with `parameters`.
@@ -43,8 +48,7 @@ struct ServerFixture {
 
     /// Runs `test` against the application in-process.
     func test<T: Sendable>(_ test: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {
-        let app = try await buildApplication(configuration: configuration)
-        return try await app.test(.router, test)
+        try await application().test(.router, test)
     }
 }
 

@@ -1,0 +1,40 @@
+import AuthCore
+
+/// All of authd's storage in memory: for unit tests of the login rules and for router
+/// tests that need no PostgreSQL. The PostgreSQL tests stay the proof that the real
+/// storage behaves the same.
+///
+/// ```swift
+/// let storage = InMemoryStorage()
+/// let app = try await buildApplication(configuration: AppConfiguration(), storage: storage)
+/// ```
+public struct InMemoryStorage: AuthStorage {
+    public let users: InMemoryUserRepository
+    public let refreshTokens = InMemoryRefreshTokenRepository()
+    public let loginAttempts = InMemoryLoginAttemptStore()
+    public let signingKeys = InMemorySigningKeyRepository()
+    public let readiness = AlwaysReady()
+
+    /// Empty storage whose accounts take their creation time from `clock`.
+    public init(clock: any WallClock = SystemClock()) {
+        users = InMemoryUserRepository(clock: clock)
+    }
+
+    /// Nothing to migrate.
+    public func migrate() async throws -> [String] { [] }
+
+    /// Nothing runs in the background.
+    public func run() async {}
+}
+
+/// A readiness probe that always passes.
+///
+/// ```swift
+/// try await AlwaysReady().check()   // returns
+/// ```
+public struct AlwaysReady: ReadinessProbe {
+    /// Creates the probe.
+    public init() {}
+
+    public func check() async throws {}
+}

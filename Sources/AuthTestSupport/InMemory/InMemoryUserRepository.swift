@@ -1,0 +1,61 @@
+import AuthCore
+import Foundation
+import Synchronization
+
+/// Accounts in memory, for tests that need no database. Behaves as the PostgreSQL
+/// repository does: names unique by ``AuthCore/Username/key``, re-hash only over the old hash.
+///
+/// ```swift
+/// let users = InMemoryUserRepository()
+/// let alice = try await users.create(username: try Username("alice"), passwordHash: phc)
+/// ```
+public final class InMemoryUserRepository: UserRepository {
+    private let byKey = Mutex<[String: User]>([:])
+    private let clock: any WallClock
+
+    /// An empty repository; `createdAt` comes from `clock`.
+    public init(clock: any WallClock = SystemClock()) {
+        self.clock = clock
+    }
+
+    public func user(withKey key: String) async throws -> User? {
+        byKey.withLock { $0[key] }
+    }
+
+    public func create(username: Username, passwordHash: String) async throws -> User {
+        let user = User(id: UUID(), username: username.value, passwordHash: passwordHash, isDisabled: false, createdAt: clock.now)
+        return try byKey.withLock { users in
+            guard users[username.key] == nil else { throw RepositoryError.duplicateUsername }
+            users[username.key] = user
+            return user
+        }
+    }
+
+    public func replacePasswordHash(userID: UUID, old: String, new: String) async throws {
+        byKey.withLock { users in
+            guard let key = users.first(where: { $0.value.id == userID && $0.value.passwordHash == old })?.key else { return }
+            users[key]?.passwordHash = new
+        }
+    }
+
+    public func resetPassword(usernameKey: String, passwordHash: String) async throws -> Bool {
+        byKey.withLock { users in
+            guard users[usernameKey] != nil else { return false }
+            users[usernameKey]?.passwordHash = passwordHash
+            users[usernameKey]?.isDisabled = false
+            return true
+        }
+    }
+
+    public func setDisabled(_ disabled: Bool, usernameKey: String) async throws -> Bool {
+        byKey.withLock { users in
+            guard users[usernameKey] != nil else { return false }
+            users[usernameKey]?.isDisabled = disabled
+            return true
+        }
+    }
+
+    public func all() async throws -> [User] {
+        byKey.withLock { users in users.values.sorted { ($0.createdAt, $0.username.lowercased()) < ($1.createdAt, $1.username.lowercased()) } }
+    }
+}

@@ -1,0 +1,135 @@
+import AuthCore
+import AuthTestSupport
+import Crypto
+import Foundation
+import Testing
+
+/// The login rules on in-memory storage: no PostgreSQL, so each runs in milliseconds. The
+/// router tests in AuthServerTests prove the same on PostgreSQL.
+@Suite struct LoginServiceTests {
+    static let light = Argon2idHasher.Parameters(memoryKiB: 1024, iterations: 1, parallelism: 1)
+    static let password = "correct horse battery staple"
+
+    let storage: InMemoryStorage
+    let clock = TestClock(now: Date(timeIntervalSince1970: 1_800_000_000))
+    let pool = BlockingWorkPool(width: 2, queueLimit: 8)
+
+    init() {
+        storage = InMemoryStorage(clock: clock)
+    }
+
+    func service(
+        parameters: Argon2idHasher.Parameters = light, throttle: ThrottlePolicy = ThrottlePolicy()
+    ) async throws -> LoginService<InMemoryUserRepository, InMemoryRefreshTokenRepository, InMemoryLoginAttemptStore> {
+        let issuer = AccessTokenIssuer(issuer: "authd", lifetime: 900, clock: clock)
+        try await issuer.install(try await storage.signingKeys.ensureSigningKey { SigningKey.generate(now: clock.now) })
+        return try await LoginService.make(
+            users: storage.users, refreshTokens: storage.refreshTokens, attempts: storage.loginAttempts, issuer: issuer,
+            pool: pool, hasher: Argon2idHasher(parameters: parameters), throttle: throttle, clock: clock
+        )
+    }
+
+    @discardableResult
+    func addUser(_ name: String, parameters: Argon2idHasher.Parameters = light, disabled: Bool = false) async throws -> User {
+        let username = try Username(name)
+        let user = try await storage.users.create(username: username, passwordHash: try Argon2idHasher(parameters: parameters).hash(Self.password))
+        if disabled { _ = try await storage.users.setDisabled(true, usernameKey: username.key) }
+        return user
+    }
+
+    @Test func issuesATokenPairAndStoresOnlyTheRefreshHash() async throws {
+        let alice = try await addUser("alice")
+        let grant = try await service().login(username: "ALICE", password: Self.password, clientAddress: "192.0.2.1")
+        #expect(grant.expiresIn == 900)
+        let records = storage.refreshTokens.records
+        #expect(records.count == 1)
+        #expect(records[SHA256.hexDigest(of: grant.refreshToken)]?.userID == alice.id)
+        #expect(records[grant.refreshToken] == nil)
+    }
+
+    @Test func anUnknownUserCostsAHashAndCountsAsAFailure() async throws {
+        let service = try await service()
+        let before = await pool.load().completed
+        await #expect(throws: AuthError.invalidCredentials) {
+            try await service.login(username: "nobody", password: Self.password, clientAddress: nil)
+        }
+        // The same verification work as a wrong password: one hash job on the pool.
+        #expect(await pool.load().completed == before + 1)
+        let key = ThrottlePolicy().keys(usernameKey: "nobody", address: nil).account
+        #expect(storage.loginAttempts.failures(for: key) == 1)
+    }
+
+    @Test func aWrongPasswordAndAnUnknownUserLookAlike() async throws {
+        try await addUser("alice")
+        let service = try await service()
+        var errors: [AuthError] = []
+        for name in ["alice", "nobody"] {
+            do {
+                _ = try await service.login(username: name, password: "wrong password", clientAddress: nil)
+            } catch let error as AuthError {
+                errors.append(error)
+            }
+        }
+        #expect(errors == [.invalidCredentials, .invalidCredentials])
+    }
+
+    @Test func throttlesAfterTheLimitUntilTheWindowEnds() async throws {
+        try await addUser("alice")
+        let service = try await service(throttle: ThrottlePolicy(accountLimit: 3, addressLimit: 100, window: 60))
+        for _ in 0..<3 {
+            await #expect(throws: AuthError.invalidCredentials) {
+                try await service.login(username: "alice", password: "wrong", clientAddress: "192.0.2.1")
+            }
+        }
+        do {
+            _ = try await service.login(username: "alice", password: Self.password, clientAddress: "192.0.2.1")
+            Issue.record("expected too_many_attempts")
+        } catch let error as AuthError {
+            #expect(error.code == .tooManyAttempts)
+            #expect(error.retryAfter == 60)
+        }
+        clock.advance(by: 61)
+        _ = try await service.login(username: "alice", password: Self.password, clientAddress: "192.0.2.1")
+    }
+
+    @Test func aSuccessClearsTheAccountCounterButNotTheAddressCounter() async throws {
+        try await addUser("alice")
+        let policy = ThrottlePolicy(accountLimit: 3, addressLimit: 100, window: 60)
+        let service = try await service(throttle: policy)
+        for _ in 0..<2 {
+            _ = try? await service.login(username: "alice", password: "wrong", clientAddress: "192.0.2.1")
+        }
+        _ = try await service.login(username: "alice", password: Self.password, clientAddress: "192.0.2.1")
+        let keys = policy.keys(usernameKey: "alice", address: "192.0.2.1")
+        #expect(storage.loginAttempts.failures(for: keys.account) == 0)
+        #expect(storage.loginAttempts.failures(for: keys.all[1]) == 2)
+    }
+
+    @Test func aDisabledAccountIsNamedOnlyWhenThePasswordIsRight() async throws {
+        try await addUser("alice", disabled: true)
+        let service = try await service()
+        await #expect(throws: AuthError.accountDisabled) {
+            try await service.login(username: "alice", password: Self.password, clientAddress: nil)
+        }
+        await #expect(throws: AuthError.invalidCredentials) {
+            try await service.login(username: "alice", password: "wrong password", clientAddress: nil)
+        }
+    }
+
+    @Test func aWeakerHashIsReplacedAfterASuccessfulLogin() async throws {
+        let weak = Argon2idHasher.Parameters(memoryKiB: 512, iterations: 1, parallelism: 1)
+        try await addUser("alice", parameters: weak)
+        _ = try await service().login(username: "alice", password: Self.password, clientAddress: nil)
+        let stored = try #require(try await storage.users.user(withKey: "alice"))
+        #expect(Argon2idHasher.parameters(of: stored.passwordHash) == Self.light)
+        #expect(Argon2idHasher(parameters: Self.light).verify(Self.password, against: stored.passwordHash))
+    }
+
+    @Test func aStrongerHashIsKept() async throws {
+        let strong = Argon2idHasher.Parameters(memoryKiB: 2048, iterations: 2, parallelism: 1)
+        let alice = try await addUser("alice", parameters: strong)
+        _ = try await service().login(username: "alice", password: Self.password, clientAddress: nil)
+        let stored = try #require(try await storage.users.user(withKey: "alice"))
+        #expect(stored.passwordHash == alice.passwordHash)
+    }
+}
