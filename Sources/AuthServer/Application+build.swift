@@ -1,34 +1,32 @@
 import AuthCore
-import AuthPostgres
 import Hummingbird
 import Logging
-import PostgresNIO
+import ServiceLifecycle
 
-/// Builds the authd application on PostgreSQL: the composition root used by `authd serve`,
-/// by the tests (`app.test(.router)` and `.live`) and by anything embedding the service.
+/// Builds the authd application on `storage`: the composition root used by `authd serve`
+/// (with `PostgresStorage`), by the tests (`app.test(.router)` and `.live`, on PostgreSQL
+/// or in memory) and by anything embedding the service.
 ///
 /// Before it listens, it applies migrations (unless disabled), creates the first signing
-/// key if there is none and loads the published keys.
+/// key if there is none and loads the published keys. The storage's background work (a
+/// connection pool) runs as one of the application's services.
 ///
 /// ```swift
-/// let app = try await buildApplication(configuration: AppConfiguration(database: try DatabaseURL.parse(url)))
+/// let storage = PostgresStorage(configuration: try DatabaseURL.parse(url), logger: logger)
+/// let app = try await buildApplication(configuration: AppConfiguration(), storage: storage)
 /// try await app.runService()
 /// ```
-public func buildApplication(configuration: AppConfiguration) async throws -> some ApplicationProtocol {
+public func buildApplication(configuration: AppConfiguration, storage: some AuthStorage) async throws -> some ApplicationProtocol {
     let logger = configuration.logger
-    let client = PostgresClient(configuration: configuration.database, backgroundLogger: logger)
-    let database = Database(client: client, timeout: configuration.databaseTimeout, logger: logger)
-    let users = PostgresUserRepository(database: database)
-    let signingKeys = PostgresSigningKeyRepository(database: database)
     let issuer = AccessTokenIssuer(
         issuer: configuration.issuer, lifetime: configuration.accessTokenLifetime, clock: configuration.clock
     )
     let pool = configuration.hashingPool
         ?? BlockingWorkPool(width: configuration.hashingConcurrency, queueLimit: configuration.hashingQueueLimit)
     let login = try await LoginService.make(
-        users: users,
-        refreshTokens: PostgresRefreshTokenRepository(database: database),
-        attempts: PostgresLoginAttemptStore(database: database),
+        users: storage.users,
+        refreshTokens: storage.refreshTokens,
+        attempts: storage.loginAttempts,
         issuer: issuer,
         pool: pool,
         hasher: Argon2idHasher(parameters: configuration.hashParameters),
@@ -37,12 +35,13 @@ public func buildApplication(configuration: AppConfiguration) async throws -> so
         clock: configuration.clock,
         logger: logger
     )
-    let router = buildRouter(login: login, issuer: issuer, readiness: database, maxBodySize: configuration.maxBodySize)
+    let router = buildRouter(login: login, issuer: issuer, readiness: storage.readiness, maxBodySize: configuration.maxBodySize)
 
     var app = Application(
         router: router,
+        server: .http1WithJSONErrors(),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
-        services: [client],
+        services: [StorageService(storage: storage)],
         onServerRunning: { channel in
             await configuration.onListening(configuration.host, channel.localAddress?.port ?? configuration.port)
         },
@@ -50,11 +49,22 @@ public func buildApplication(configuration: AppConfiguration) async throws -> so
     )
     app.beforeServerStarts {
         if configuration.migrateOnStart {
-            try await MigrationRunner(database: database).migrate()
+            try await storage.migrate()
         }
         let clock = configuration.clock
-        let keys = try await signingKeys.ensureSigningKey { SigningKey.generate(now: clock.now) }
+        let keys = try await storage.signingKeys.ensureSigningKey { SigningKey.generate(now: clock.now) }
         try await issuer.install(keys)
     }
     return app
+}
+
+/// Runs a storage's background work for as long as the application runs.
+struct StorageService<Storage: AuthStorage>: Service {
+    let storage: Storage
+
+    func run() async throws {
+        await storage.run()
+        // Storage with nothing to run stays up until the application shuts down.
+        try? await gracefulShutdown()
+    }
 }

@@ -3,8 +3,8 @@ import Hummingbird
 import Logging
 import Synchronization
 
-/// Turns every error into authd's JSON error shape, in one place: ``AuthCore/AuthError``s as
-/// they are, a request for a known path with the wrong method into 405 with `Allow`, other
+/// Turns every error into authd's JSON error shape, in one place: ``AuthCore/AuthError``s and
+/// ``HTTPRequestError``s as they are, a request for a known path with the wrong method into 405 with `Allow`, other
 /// unmatched paths into 404, and anything unexpected into a 500 whose body says nothing
 /// of the cause (the cause is logged by type only).
 ///
@@ -28,11 +28,15 @@ public struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as AuthError {
             return error.response()
+        } catch let error as HTTPRequestError {
+            return error.response()
         } catch let error as HTTPError {
-            return translate(error, path: request.uri.path).response()
+            return translate(error, path: request.uri.path)
         } catch let error as any HTTPResponseError {
             // Errors from Hummingbird itself (for example a body that is too large).
-            return (error.status == .contentTooLarge ? AuthError.requestTooLarge() : AuthError.invalidRequest("The request could not be processed.")).response()
+            return error.status == .contentTooLarge
+                ? HTTPRequestError.requestTooLarge().response()
+                : AuthError.invalidRequest("The request could not be processed.").response()
         } catch is CancellationError {
             return AuthError.serviceUnavailable().response()
         } catch {
@@ -41,21 +45,21 @@ public struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 
-    private func translate(_ error: HTTPError, path: String) -> AuthError {
+    private func translate(_ error: HTTPError, path: String) -> Response {
         switch error.status {
         case .notFound:
-            if let methods = routes.methods(at: path) { return .methodNotAllowed(allow: methods) }
-            return .notFound
+            if let methods = routes.methods(at: path) { return HTTPRequestError.methodNotAllowed(allow: methods).response() }
+            return HTTPRequestError.notFound.response()
         case .methodNotAllowed:
-            return .methodNotAllowed(allow: routes.methods(at: path) ?? [])
+            return HTTPRequestError.methodNotAllowed(allow: routes.methods(at: path) ?? []).response()
         case .contentTooLarge:
-            return .requestTooLarge()
+            return HTTPRequestError.requestTooLarge().response()
         case .unsupportedMediaType:
-            return .unsupportedMediaType
+            return HTTPRequestError.unsupportedMediaType.response()
         case .serviceUnavailable:
-            return .serviceUnavailable()
+            return AuthError.serviceUnavailable().response()
         default:
-            return .invalidRequest(error.body ?? "The request could not be processed.")
+            return AuthError.invalidRequest(error.body ?? "The request could not be processed.").response()
         }
     }
 }

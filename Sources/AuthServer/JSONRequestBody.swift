@@ -18,17 +18,17 @@ public struct JSONRequestBody: Sendable {
 
     /// Reads and parses `request`'s body.
     public init(request: Request, limit: Int) async throws {
-        guard Self.isJSON(request.headers[.contentType]) else { throw AuthError.unsupportedMediaType }
+        guard Self.isJSON(request.headers[.contentType]) else { throw HTTPRequestError.unsupportedMediaType }
         if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limit {
-            throw AuthError.requestTooLarge(limit: limit)
+            throw HTTPRequestError.requestTooLarge(limit: limit)
         }
         let buffer: ByteBuffer
         do {
             buffer = try await request.body.collect(upTo: limit)
         } catch is NIOTooManyBytesError {
-            throw AuthError.requestTooLarge(limit: limit)
+            throw HTTPRequestError.requestTooLarge(limit: limit)
         } catch let error as HTTPError where error.status == .contentTooLarge {
-            throw AuthError.requestTooLarge(limit: limit)
+            throw HTTPRequestError.requestTooLarge(limit: limit)
         }
         do {
             self.object = try JSONDecoder().decode(TopLevelObject.self, from: Data(buffer: buffer)).fields

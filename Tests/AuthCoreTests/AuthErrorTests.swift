@@ -4,20 +4,23 @@ import Testing
 
 @Suite struct AuthErrorTests {
     @Test(arguments: [
-        (AuthError.invalidRequest("x"), "invalid_request", 400),
-        (AuthError.invalidCredentials, "invalid_credentials", 401),
-        (AuthError.accountDisabled, "account_disabled", 401),
-        (AuthError.invalidToken, "invalid_token", 401),
-        (AuthError.notFound, "not_found", 404),
-        (AuthError.methodNotAllowed(allow: ["GET"]), "method_not_allowed", 405),
-        (AuthError.requestTooLarge(limit: 10), "request_too_large", 413),
-        (AuthError.unsupportedMediaType, "unsupported_media_type", 415),
-        (AuthError.tooManyAttempts(retryAfter: 3), "too_many_attempts", 429),
-        (AuthError.serviceUnavailable(), "service_unavailable", 503),
+        (AuthError.invalidRequest("x"), AuthError.Code.invalidRequest, "invalid_request"),
+        (AuthError.invalidCredentials, .invalidCredentials, "invalid_credentials"),
+        (AuthError.accountDisabled, .accountDisabled, "account_disabled"),
+        (AuthError.invalidToken, .invalidToken, "invalid_token"),
+        (AuthError.tooManyAttempts(retryAfter: 3), .tooManyAttempts, "too_many_attempts"),
+        (AuthError.serviceUnavailable(), .serviceUnavailable, "service_unavailable"),
+        (AuthError.internalError, .internalError, "server_error"),
     ])
-    func codesAndStatuses(error: AuthError, code: String, status: Int) {
+    func codesCompareAsValuesAndSpellTheWireCode(error: AuthError, code: AuthError.Code, wire: String) {
         #expect(error.code == code)
-        #expect(error.status == status)
+        #expect(error.code.rawValue == wire)
+    }
+
+    @Test func codesDoNotDependOnTheDescription() {
+        #expect(AuthError.invalidRequest("a").code == AuthError.invalidRequest("b").code)
+        #expect(AuthError.invalidRequest("a") != AuthError.invalidRequest("b"))
+        #expect(AuthError.invalidCredentials.code != AuthError.accountDisabled.code)
     }
 
     @Test func retryAfterIsAtLeastOneSecond() {

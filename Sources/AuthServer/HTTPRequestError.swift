@@ -1,0 +1,79 @@
+/// An error only HTTP can produce: no route at the path, a method the path does not
+/// serve, a body too large, a body that is not JSON, or a request the HTTP parser
+/// rejected. Sent in the same shape as ``AuthCore/AuthError``.
+///
+/// ```swift
+/// throw HTTPRequestError.unsupportedMediaType   // 415 {"error":"unsupported_media_type",…}
+/// ```
+public struct HTTPRequestError: Error, Sendable, Equatable, CustomStringConvertible {
+    private enum Kind: Sendable, Equatable {
+        case notFound
+        case methodNotAllowed
+        case requestTooLarge
+        case unsupportedMediaType
+        case malformed
+        case headersTooLarge
+    }
+
+    private let kind: Kind
+    /// The text sent as `error_description`.
+    public let description: String
+    /// The methods the path serves (`Allow`), for ``methodNotAllowed(allow:)``.
+    public let allow: [String]
+
+    private init(_ kind: Kind, _ description: String, allow: [String] = []) {
+        self.kind = kind
+        self.description = description
+        self.allow = allow
+    }
+
+    /// The `error` code.
+    public var code: String {
+        switch kind {
+        case .notFound: "not_found"
+        case .methodNotAllowed: "method_not_allowed"
+        case .requestTooLarge: "request_too_large"
+        case .unsupportedMediaType: "unsupported_media_type"
+        case .malformed: "invalid_request"
+        case .headersTooLarge: "request_header_fields_too_large"
+        }
+    }
+
+    /// The HTTP status.
+    public var status: Int {
+        switch kind {
+        case .notFound: 404
+        case .methodNotAllowed: 405
+        case .requestTooLarge: 413
+        case .unsupportedMediaType: 415
+        case .malformed: 400
+        case .headersTooLarge: 431
+        }
+    }
+
+    /// No route has this path.
+    public static let notFound = HTTPRequestError(.notFound, "No resource exists at this path.")
+
+    /// The path exists but not with this method.
+    public static func methodNotAllowed(allow: [String]) -> HTTPRequestError {
+        HTTPRequestError(.methodNotAllowed, "This method is not allowed here. Allowed: \(allow.joined(separator: ", ")).", allow: allow)
+    }
+
+    /// The request body is larger than the service accepts.
+    public static func requestTooLarge(limit: Int? = nil) -> HTTPRequestError {
+        HTTPRequestError(.requestTooLarge, limit.map { "The request body must not exceed \($0) bytes." } ?? "The request body is too large.")
+    }
+
+    /// The request body is not `application/json`.
+    public static let unsupportedMediaType = HTTPRequestError(
+        .unsupportedMediaType, "The request body must be JSON sent with Content-Type: application/json."
+    )
+
+    /// The HTTP parser rejected the request (a malformed request line, method or header).
+    public static let malformed = HTTPRequestError(.malformed, "The HTTP request is malformed.")
+
+    /// The request line or headers exceed what the server reads.
+    public static let headersTooLarge = HTTPRequestError(
+        .headersTooLarge, "The request line or headers are too large."
+    )
+}
