@@ -49,6 +49,8 @@ let package = Package(
             dependencies: [
                 "AuthCore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                // ConnectionPoolError: what a pool that cannot connect, or was replaced, throws.
+                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,51 +1,97 @@
 import AuthCore
 import Logging
 import PostgresNIO
+import Synchronization
+import _ConnectionPoolModule
 
-/// A `PostgresClient` with a deadline on every operation and one translation of
-/// availability failures into ``AuthCore/AuthError/serviceUnavailable(_:retryAfter:)``.
+/// authd's way to PostgreSQL: a connection pool with a deadline on every operation, one
+/// translation of availability failures into ``AuthCore/AuthError/serviceUnavailable(_:retryAfter:)``,
+/// and a breaker that makes an outage cheap for clients.
 ///
-/// The client is a ServiceLifecycle service: run it (for example in the application's
-/// services) before using the database.
+/// When the database stops answering (a connection error, or an operation still waiting
+/// after 250 ms while a direct connection attempt fails), the breaker opens: every operation
+/// is answered `service_unavailable` at once, without waiting for a deadline, while one
+/// background probe tries a direct connection every 250 ms. When the probe gets through,
+/// the pool is replaced by a fresh one (the old pool may be waiting out a long reconnect
+/// back-off) and the breaker closes.
+///
+/// Run ``runPool()`` (``PostgresStorage`` does, as a service of the application) before
+/// using the database.
 ///
 /// ```swift
-/// let database = Database(client: PostgresClient(configuration: config, backgroundLogger: logger))
+/// let database = Database(configuration: config, logger: logger)
 /// let count = try await database.run { client in
 ///     try await client.query("SELECT count(*) FROM users").collect().count
 /// }
 /// ```
-public struct Database: Sendable {
-    /// The connection pool.
-    public let client: PostgresClient
+public final class Database: Sendable {
     /// How long one operation may take, waiting for a connection included.
     public let timeout: Duration
     /// Where queries log (never parameters).
     public let logger: Logger
+    /// How often the probe tries while the database is down.
+    static let probeInterval: Duration = .milliseconds(250)
+    /// How long an operation may wait before the probe is asked whether the database is there.
+    static let suspectAfter: Duration = .milliseconds(250)
 
-    /// Wraps `client`.
-    public init(client: PostgresClient, timeout: Duration = .seconds(5), logger: Logger = Logger(label: "authd.database")) {
-        self.client = client
-        self.timeout = timeout
-        self.logger = logger
+    private let configuration: PostgresClient.Configuration
+    private let state: Mutex<State>
+    private let probeRequests: AsyncStream<Void>
+    private let requestProbe: AsyncStream<Void>.Continuation
+
+    private struct State {
+        var client: PostgresClient
+        var running: Task<Void, Never>?
+        var down = false
     }
 
-    /// Runs the connection pool until the task is cancelled: the database is usable only
-    /// while this runs.
+    /// A database reached through `configuration`; nothing connects until ``runPool()`` runs.
+    public init(configuration: PostgresClient.Configuration, timeout: Duration = .seconds(5), logger: Logger = Logger(label: "authd.database")) {
+        self.configuration = configuration
+        self.timeout = timeout
+        self.logger = logger
+        self.state = Mutex(State(client: PostgresClient(configuration: configuration, backgroundLogger: logger)))
+        (probeRequests, requestProbe) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// The connection pool in use now (it is replaced after an outage).
+    public var client: PostgresClient { state.withLock { $0.client } }
+
+    /// Whether the breaker is closed: operations are tried rather than refused at once.
+    public var isAvailable: Bool { state.withLock { !$0.down } }
+
+    /// Runs the connection pool and the outage probe until the task is cancelled: the
+    /// database is usable only while this runs.
     public func runPool() async {
-        await client.run()
+        state.withLock { state in
+            let client = state.client
+            state.running = Task { await client.run() }
+        }
+        await withTaskCancellationHandler {
+            for await _ in probeRequests {
+                await probeUntilReachable()
+            }
+        } onCancel: {
+            requestProbe.finish()
+        }
+        let running = state.withLock { state -> Task<Void, Never>? in
+            state.running?.cancel()
+            return state.running
+        }
+        await running?.value
     }
 
     /// Runs `operation` within ``timeout``.
-    /// - Throws: `AuthError.serviceUnavailable` when the database cannot be reached in time,
-    ///   or what `operation` throws otherwise.
+    /// - Throws: `AuthError.serviceUnavailable` at once while the breaker is open, or when
+    ///   the database cannot be reached in time; what `operation` throws otherwise.
     public func run<T: Sendable>(_ operation: @escaping @Sendable (PostgresClient) async throws -> T) async throws -> T {
-        let client = self.client
-        let timeout = self.timeout
+        let (client, down) = state.withLock { ($0.client, $0.down) }
+        guard !down else { throw Self.unavailable }
         do {
             return try await withThrowingTaskGroup(of: T?.self) { group in
                 group.addTask { try await operation(client) }
                 group.addTask {
-                    try await Task.sleep(for: timeout)
+                    try await self.watch()
                     return nil
                 }
                 defer { group.cancelAll() }
@@ -55,22 +101,120 @@ public struct Database: Sendable {
                 return value
             }
         } catch let error where Self.isUnavailability(error) {
+            if Self.isConnectionFailure(error) { markDown(reason: Self.reason(error)) }
             logger.warning("database unavailable", metadata: ["reason": "\(Self.reason(error))"])
-            throw AuthError.serviceUnavailable("The database is unavailable. Try again shortly.", retryAfter: 2)
+            throw Self.unavailable
         }
     }
 
+    /// Returns when the operation beside it should give up: the breaker opened, or the
+    /// deadline passed. After ``suspectAfter`` it asks the probe to look.
+    private func watch() async throws {
+        let start = ContinuousClock.now
+        var asked = false
+        while true {
+            try await Task.sleep(for: .milliseconds(50))
+            if !isAvailable { return }
+            let elapsed = ContinuousClock.now - start
+            if elapsed >= timeout {
+                requestProbe.yield()
+                return
+            }
+            if !asked, elapsed >= Self.suspectAfter {
+                asked = true
+                requestProbe.yield()
+            }
+        }
+    }
+
+    /// Tries a direct connection; while it fails, the breaker is open and it tries again
+    /// every ``probeInterval``. Once through, a fresh pool replaces the old one.
+    private func probeUntilReachable() async {
+        var failed = false
+        while !Task.isCancelled {
+            if await isReachable() {
+                if failed || !isAvailable { replacePool() }
+                return
+            }
+            failed = true
+            markDown(reason: "a direct connection failed")
+            try? await Task.sleep(for: Self.probeInterval)
+        }
+    }
+
+    /// Whether PostgreSQL answers a new connection (any answer from the server but "shutting
+    /// down", "starting up" or "too many connections" counts).
+    private func isReachable() async -> Bool {
+        var probe: PostgresConnection.Configuration
+        if let socket = configuration.unixSocketPath {
+            probe = .init(unixSocketPath: socket, username: configuration.username, password: configuration.password, database: configuration.database)
+        } else {
+            probe = .init(
+                host: configuration.host ?? "localhost", port: configuration.port ?? 5432, username: configuration.username,
+                password: configuration.password, database: configuration.database, tls: .disable
+            )
+        }
+        probe.options.connectTimeout = .seconds(1)
+        do {
+            let connection = try await PostgresConnection.connect(configuration: probe, id: 0, logger: logger)
+            try? await connection.close()
+            return true
+        } catch let error as PSQLError where error.code == .server {
+            return !Self.isConnectionFailure(error)
+        } catch {
+            return false
+        }
+    }
+
+    private func markDown(reason: String) {
+        let opened = state.withLock { state -> Bool in
+            defer { state.down = true }
+            return !state.down
+        }
+        if opened {
+            logger.error("database unreachable: answering service_unavailable until it is back", metadata: ["reason": "\(reason)"])
+            requestProbe.yield()
+        }
+    }
+
+    /// A fresh pool in place of the old one, whose reconnect back-off may be long, and the breaker closed.
+    private func replacePool() {
+        let fresh = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        let old = state.withLock { state -> Task<Void, Never>? in
+            let old = state.running
+            state.client = fresh
+            state.running = Task { await fresh.run() }
+            state.down = false
+            return old
+        }
+        old?.cancel()
+        logger.notice("database reachable again")
+    }
+
+    private static let unavailable = AuthError.serviceUnavailable("The database is unavailable. Try again shortly.", retryAfter: 1)
+
     /// Whether `error` means "the database cannot be reached now" rather than a bug.
     static func isUnavailability(_ error: any Error) -> Bool {
-        if error is DatabaseUnavailable { return true }
+        if error is DatabaseUnavailable || error is ConnectionPoolError { return true }
         if let transaction = error as? PostgresTransactionError {
             return [transaction.beginError, transaction.closureError, transaction.commitError, transaction.rollbackError]
                 .contains { $0.map(isUnavailability) ?? false }
         }
         guard let error = error as? PSQLError else { return false }
-        if error.code != .server { return true }
-        guard let state = error.serverInfo?[.sqlState] else { return false }
-        // 08: connection exception; 53: insufficient resources; 57P0x: shutdown, cannot connect now.
+        return error.code != .server || isConnectionFailure(error)
+    }
+
+    /// Whether `error` says the server itself is gone or refusing: a connection-level
+    /// failure, or SQLSTATE 08 (connection exception), 53 (insufficient resources) or
+    /// 57P0x (shutting down, cannot connect now).
+    static func isConnectionFailure(_ error: any Error) -> Bool {
+        if let transaction = error as? PostgresTransactionError {
+            return [transaction.beginError, transaction.closureError, transaction.commitError, transaction.rollbackError]
+                .contains { $0.map(isConnectionFailure) ?? false }
+        }
+        guard let error = error as? PSQLError else { return false }
+        if [.connectionError, .serverClosedConnection, .clientClosedConnection].contains(error.code) { return true }
+        guard error.code == .server, let state = error.serverInfo?[.sqlState] else { return false }
         return state.hasPrefix("08") || state.hasPrefix("53") || state.hasPrefix("57P")
     }
 

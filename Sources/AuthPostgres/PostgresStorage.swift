@@ -19,8 +19,7 @@ public struct PostgresStorage: AuthStorage {
     /// A storage on the database `configuration` reaches; `timeout` bounds each operation.
     /// Nothing connects until ``run()`` runs.
     public init(configuration: PostgresClient.Configuration, timeout: Duration = .seconds(5), logger: Logger) {
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        self.database = Database(client: client, timeout: timeout, logger: logger)
+        self.database = Database(configuration: configuration, timeout: timeout, logger: logger)
     }
 
     public var users: PostgresUserRepository { PostgresUserRepository(database: database) }

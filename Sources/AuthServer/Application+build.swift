@@ -63,7 +63,7 @@ struct StorageService<Storage: AuthStorage>: Service {
     let storage: Storage
 
     func run() async throws {
-        await storage.run()
+        await cancelWhenGracefulShutdown { await storage.run() }
         // Storage with nothing to run stays up until the application shuts down.
         try? await gracefulShutdown()
     }
