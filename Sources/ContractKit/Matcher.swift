@@ -32,6 +32,10 @@ public struct Matcher: Sendable, Equatable {
         case jwt
         /// An array whose every element matches `of`, with a count in `min...max`.
         case each(of: Matcher, min: Int?, max: Int?)
+        /// A JSON Web Key Set (RFC 7517) of `min...max` keys, each with `kty` and `kid`;
+        /// Ed25519 keys (`kty: OKP`) with `crv` and a 32-byte base64url `x`. The stub
+        /// answers it with its own signing key, the one its `jwt`s are signed with.
+        case jwks(min: Int?, max: Int?)
     }
 
     /// What is expected.
@@ -55,7 +59,7 @@ public struct Matcher: Sendable, Equatable {
     }
 
     /// The matcher names accepted after `match:`.
-    public static let names = ["string", "integer", "number", "boolean", "null", "any", "regex", "uuid", "datetime", "jwt", "each"]
+    public static let names = ["string", "integer", "number", "boolean", "null", "any", "regex", "uuid", "datetime", "jwt", "jwks", "each"]
 
     /// Every way `actual` fails this matcher, as `path: reason` lines; empty when it matches.
     /// - Parameter strict: forbid keys the contract does not list, in every object.
@@ -96,8 +100,41 @@ public struct Matcher: Sendable, Equatable {
             return array.enumerated().flatMap { index, value in
                 element.mismatches(in: value, at: "\(path)[\(index)]", strict: strict)
             }
+        case .jwks(let min, let max):
+            return Self.jwksProblems(actual, at: path, min: min, max: max)
         default:
             return Self.scalarProblem(kind, actual).map(fail) ?? []
+        }
+    }
+
+    /// Every way `actual` is not a JWK Set of `min...max` usable keys.
+    private static func jwksProblems(_ actual: JSONValue, at path: String, min: Int?, max: Int?) -> [Mismatch] {
+        guard case .object(let set) = actual, case .array(let keys)? = set["keys"] else {
+            return [Mismatch(path: path, expected: "a JWK Set ({\"keys\": […]})", actual: Mismatch.describe(actual))]
+        }
+        let keysPath = childPath(path, "keys")
+        if let min, keys.count < min { return [Mismatch(path: keysPath, expected: "at least \(min) keys", actual: "\(keys.count)")] }
+        if let max, keys.count > max { return [Mismatch(path: keysPath, expected: "at most \(max) keys", actual: "\(keys.count)")] }
+        return keys.enumerated().flatMap { index, key -> [Mismatch] in
+            let keyPath = "\(keysPath)[\(index)]"
+            guard case .object(let members) = key else { return [Mismatch(path: keyPath, expected: "a JWK object", actual: Mismatch.describe(key))] }
+            var found: [Mismatch] = []
+            for name in ["kty", "kid"] {
+                guard case .string(let text)? = members[name], !text.isEmpty else {
+                    found.append(Mismatch(path: childPath(keyPath, name), expected: "a non-empty string", actual: members[name].map(Mismatch.describe) ?? "nothing (key missing)"))
+                    continue
+                }
+            }
+            if members["kty"] == .string("OKP") {
+                if members["crv"] != .string("Ed25519") {
+                    found.append(Mismatch(path: childPath(keyPath, "crv"), expected: #""Ed25519""#, actual: members["crv"].map(Mismatch.describe) ?? "nothing (key missing)"))
+                }
+                guard case .string(let x)? = members["x"], Base64URL.decode(x)?.count == 32 else {
+                    found.append(Mismatch(path: childPath(keyPath, "x"), expected: "a 32-byte base64url public key", actual: members["x"].map(Mismatch.describe) ?? "nothing (key missing)"))
+                    return found
+                }
+            }
+            return found
         }
     }
 
@@ -117,6 +154,7 @@ public struct Matcher: Sendable, Equatable {
         case .uuid: "a UUID string"
         case .datetime: "an RFC 3339 date-time string"
         case .jwt: "a JWT"
+        case .jwks: "a JWK Set"
         case .each(let element, _, _): "an array of \(element.summary)"
         }
     }
@@ -162,7 +200,7 @@ public struct Matcher: Sendable, Equatable {
         case .jwt:
             guard case .string(let text) = actual, JWTShape.isJWT(text) else { return "a JWT (header.payload.signature)" }
             return nil
-        case .literal, .object, .array, .each:
+        case .literal, .object, .array, .each, .jwks:
             return nil
         }
     }

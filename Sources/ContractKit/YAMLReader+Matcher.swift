@@ -37,7 +37,7 @@ extension YAMLReader {
         let options: [String: [String]] = [
             "string": ["min_length", "max_length"], "integer": ["min", "max"], "number": ["min", "max"],
             "boolean": [], "null": [], "any": [], "regex": ["pattern"], "uuid": [], "datetime": [], "jwt": [],
-            "each": ["of", "min", "max"],
+            "jwks": ["min", "max"], "each": ["of", "min", "max"],
         ]
         guard let allowed = options[name] else {
             error(nameNode, "unknown matcher '\(name)' (expected one of: \(Matcher.names.joined(separator: ", ")))")
@@ -61,6 +61,7 @@ extension YAMLReader {
         case "uuid": kind = .uuid
         case "datetime": kind = .datetime
         case "jwt": kind = .jwt
+        case "jwks": kind = .jwks(min: values["min"].flatMap { integer($0, "min") }, max: values["max"].flatMap { integer($0, "max") })
         case "regex":
             guard let patternNode = values["pattern"] else {
                 error(node, "matcher 'regex' needs 'pattern'")

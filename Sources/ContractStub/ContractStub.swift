@@ -168,13 +168,7 @@ public final class ContractStub: Sendable {
         case .unspecified:
             break
         case .json(let matcher):
-            let value: JSONValue
-            if interaction.request.path.text.hasSuffix("jwks.json"), spec.status == 200 {
-                value = generator.signer.jwks
-            } else {
-                value = try generator.value(for: matcher, at: "$")
-            }
-            body = Data(value.description.utf8)
+            body = Data(try generator.value(for: matcher, at: "$").description.utf8)
             if !headers.contains(where: { $0.name == "content-type" }) { headers.append(("content-type", "application/json")) }
         case .text(let matcher):
             let value = try generator.value(for: matcher, at: "body")

@@ -2,7 +2,8 @@ import ContractKit
 import Foundation
 
 /// Builds a value that satisfies a matcher: literals as written, typed matchers from their
-/// `example`, else generated (a `jwt` is a real token signed by the stub's key).
+/// `example`, else generated (a `jwt` is a real token signed by the stub's key, a `jwks`
+/// is that key's set).
 struct ResponseGenerator {
     let signer: StubSigner
 
@@ -19,6 +20,8 @@ struct ResponseGenerator {
             return .array(try elements.enumerated().map { try value(for: $1, at: "\(path)[\($0)]") })
         case .jwt:
             return .string(signer.token(subject: "stub-user", lifetime: 900))
+        case .jwks:
+            return signer.jwks
         case .each(let element, let min, _):
             if let example = matcher.example { return example }
             return .array(try (0..<Swift.max(min ?? 1, 1)).map { try value(for: element, at: "\(path)[\($0)]") })
@@ -44,7 +47,7 @@ struct ResponseGenerator {
         case .datetime: return .string(DateTimeFormat.string(from: Date()))
         case .regex(let pattern):
             throw StubBuildError(path: path, reason: "a regex matcher (/\(pattern)/) needs an example for the stub to answer with")
-        case .literal, .object, .array, .each, .jwt:
+        case .literal, .object, .array, .each, .jwt, .jwks:
             return .null
         }
     }

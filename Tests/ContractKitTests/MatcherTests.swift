@@ -5,6 +5,10 @@ import Testing
 @Suite struct MatcherTests {
     static let jwt = "eyJhbGciOiJFZERTQSIsImtpZCI6ImsxIn0.eyJzdWIiOiJ1MSJ9.c2lnbmF0dXJl"
 
+    static func jwks(x: String) -> JSONValue {
+        .object(["keys": .array([.object(["kty": .string("OKP"), "crv": .string("Ed25519"), "kid": .string("k1"), "x": .string(x)])])])
+    }
+
     @Test(arguments: [
         // (matcher, passing value, failing value)
         (Matcher(.string(minLength: nil, maxLength: nil)), JSONValue.string("x"), JSONValue.integer(1)),
@@ -25,6 +29,10 @@ import Testing
         (Matcher(.datetime), .string("2026-11-22T07:32:36.123+01:00"), .integer(1)),
         (Matcher(.jwt), .string(jwt), .string("a.b.c")),
         (Matcher(.jwt), .string(jwt), .string("only.two")),
+        (Matcher(.jwks(min: 1, max: 2)), jwks(x: String(repeating: "A", count: 43)), jwks(x: "short")),
+        (Matcher(.jwks(min: 1, max: 2)), jwks(x: String(repeating: "A", count: 43)), .object(["keys": .array([])])),
+        (Matcher(.jwks(min: nil, max: nil)), jwks(x: String(repeating: "A", count: 43)), .object(["keys": .array([.object(["kty": .string("RSA")])])])),
+        (Matcher(.jwks(min: nil, max: nil)), .object(["keys": .array([.object(["kty": .string("RSA"), "kid": .string("r1")])])]), .array([])),
         (Matcher(.each(of: Matcher(.integer(min: nil, max: nil)), min: 1, max: 3)), .array([.integer(1), .integer(2)]), .array([])),
         (Matcher(.each(of: Matcher(.integer(min: nil, max: nil)), min: nil, max: nil)), .array([.integer(1)]), .array([.integer(1), .string("2")])),
         (Matcher(.each(of: Matcher(.any), min: nil, max: 1)), .array([.null]), .array([.null, .null])),

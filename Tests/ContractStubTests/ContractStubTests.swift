@@ -218,6 +218,23 @@ func post(_ path: String, _ json: String, headers: [(name: String, value: String
         }
     }
 
+    @Test func theJWKSMatcherServesTheStubsKeyAtAnyPath() throws {
+        let yaml = """
+            name: Keys
+            interactions:
+              - name: keys
+                request: { method: GET, path: /oauth/certs }
+                response: { status: 200, json: { match: jwks, min: 1 } }
+              - name: keys nested
+                request: { method: GET, path: /discovery }
+                response: { status: 200, json: { issuer: me, signing: { match: jwks } } }
+            """
+        let stub = try ContractStub(contracts: [try loadContract(yaml)])
+        #expect(stub.respond(to: ContractRequest(method: "GET", target: "/oauth/certs")).json == stub.signer.jwks)
+        #expect(stub.respond(to: ContractRequest(method: "GET", target: "/discovery")).json?["signing"] == stub.signer.jwks)
+        #expect(Matcher(.jwks(min: 1, max: 1)).mismatches(in: stub.signer.jwks) == [])
+    }
+
     @Test func buildsFromAuthdsOwnContractsAndServesItsJWKS() throws {
         let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("contracts").path
