@@ -1,3 +1,5 @@
+import Foundation
+
 /// Everything authd keeps, as one value the composition root injects: PostgreSQL in
 /// production (`PostgresStorage`), memory in unit tests (`InMemoryStorage`).
 ///
@@ -37,4 +39,37 @@ public protocol AuthStorage: Sendable {
     /// Runs the storage's background work (a connection pool) until the task is cancelled
     /// or shut down; returns at once when there is none.
     func run() async
+
+    /// What a login needs before it checks the password: whether any throttle key is over
+    /// its limit, and the account. Storage that can answer both in one round trip does
+    /// (PostgreSQL: one statement); the default asks the two stores.
+    func loginLookup(usernameKey: String, throttle keys: [ThrottleKey], now: Date) async throws -> LoginLookup
+}
+
+extension AuthStorage {
+    public func loginLookup(usernameKey: String, throttle keys: [ThrottleKey], now: Date) async throws -> LoginLookup {
+        if let wait = try await loginAttempts.retryAfter(for: keys, now: now) {
+            return LoginLookup(retryAfter: wait, user: nil)
+        }
+        return LoginLookup(retryAfter: nil, user: try await users.user(withKey: usernameKey))
+    }
+}
+
+/// The answer of ``AuthStorage/loginLookup(usernameKey:throttle:now:)``.
+///
+/// ```swift
+/// let lookup = try await storage.loginLookup(usernameKey: "alice", throttle: keys, now: clock.now)
+/// if let wait = lookup.retryAfter { throw AuthError.tooManyAttempts(retryAfter: wait) }
+/// ```
+public struct LoginLookup: Sendable, Equatable {
+    /// Seconds to wait when a throttle key is over its limit, else nil.
+    public var retryAfter: Int?
+    /// The account, if it exists (may be left out when `retryAfter` is set).
+    public var user: User?
+
+    /// Creates an answer.
+    public init(retryAfter: Int?, user: User?) {
+        self.retryAfter = retryAfter
+        self.user = user
+    }
 }

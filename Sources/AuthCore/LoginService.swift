@@ -9,17 +9,12 @@ import Logging
 /// the same parameters, so it cannot be told apart from a wrong password.
 ///
 /// ```swift
-/// let service = try await LoginService.make(users: users, refreshTokens: tokens, attempts: attempts,
-///                                           issuer: issuer, pool: BlockingWorkPool())
+/// let service = try await LoginService.make(storage: storage, issuer: issuer, pool: BlockingWorkPool())
 /// let grant = try await service.login(username: "alice", password: "…", clientAddress: "203.0.113.9")
 /// ```
-public struct LoginService<Users: UserRepository, RefreshTokens: RefreshTokenRepository, Attempts: LoginAttemptStore>: Sendable {
-    /// Account storage.
-    public let users: Users
-    /// Refresh token storage.
-    public let refreshTokens: RefreshTokens
-    /// Throttling counters.
-    public let attempts: Attempts
+public struct LoginService<Storage: AuthStorage>: Sendable {
+    /// Accounts, refresh tokens and throttling counters.
+    public let storage: Storage
     /// Signs access tokens.
     public let issuer: AccessTokenIssuer
     /// Where hashing runs.
@@ -37,9 +32,7 @@ public struct LoginService<Users: UserRepository, RefreshTokens: RefreshTokenRep
 
     /// Creates the service, computing its dummy hash on `pool`.
     public static func make(
-        users: Users,
-        refreshTokens: RefreshTokens,
-        attempts: Attempts,
+        storage: Storage,
         issuer: AccessTokenIssuer,
         pool: BlockingWorkPool,
         hasher: Argon2idHasher = Argon2idHasher(),
@@ -51,20 +44,18 @@ public struct LoginService<Users: UserRepository, RefreshTokens: RefreshTokenRep
         let dummyPassword = UUID().uuidString
         let dummyHash = try await pool.run { try hasher.hash(dummyPassword) }
         return Self(
-            users: users, refreshTokens: refreshTokens, attempts: attempts, issuer: issuer, pool: pool,
+            storage: storage, issuer: issuer, pool: pool,
             hasher: hasher, throttle: throttle, refreshLifetime: refreshLifetime, clock: clock,
             dummyHash: dummyHash, logger: logger
         )
     }
 
     private init(
-        users: Users, refreshTokens: RefreshTokens, attempts: Attempts, issuer: AccessTokenIssuer,
+        storage: Storage, issuer: AccessTokenIssuer,
         pool: BlockingWorkPool, hasher: Argon2idHasher, throttle: ThrottlePolicy, refreshLifetime: Int,
         clock: any WallClock, dummyHash: String, logger: Logger
     ) {
-        self.users = users
-        self.refreshTokens = refreshTokens
-        self.attempts = attempts
+        self.storage = storage
         self.issuer = issuer
         self.pool = pool
         self.hasher = hasher
@@ -83,21 +74,22 @@ public struct LoginService<Users: UserRepository, RefreshTokens: RefreshTokenRep
         try PasswordPolicy.validatePresented(password)
 
         let keys = throttle.keys(usernameKey: username.key, address: clientAddress)
-        if let wait = try await attempts.retryAfter(for: keys.all, now: clock.now) {
+        let lookup = try await storage.loginLookup(usernameKey: username.key, throttle: keys.all, now: clock.now)
+        if let wait = lookup.retryAfter {
             throw AuthError.tooManyAttempts(retryAfter: wait)
         }
 
-        let user = try await users.user(withKey: username.key)
+        let user = lookup.user
         let storedHash = user?.passwordHash ?? dummyHash
         let hasher = self.hasher
         let matches = try await pool.run { hasher.verify(password, against: storedHash) }
 
         guard let user, matches else {
-            try await attempts.recordFailure(for: keys.all, now: clock.now)
+            try await storage.loginAttempts.recordFailure(for: keys.all, now: clock.now)
             throw AuthError.invalidCredentials
         }
         guard !user.isDisabled else { throw AuthError.accountDisabled }
-        try await attempts.reset(keys.account)
+        try await storage.loginAttempts.reset(keys.account)
 
         if hasher.needsRehash(user.passwordHash) {
             await rehash(user: user, password: password)
@@ -115,7 +107,7 @@ public struct LoginService<Users: UserRepository, RefreshTokens: RefreshTokenRep
             userID: user.id,
             expiresAt: clock.now.addingTimeInterval(TimeInterval(refreshLifetime))
         )
-        try await refreshTokens.store(record)
+        try await storage.refreshTokens.store(record)
         return TokenGrant(accessToken: access.value, expiresIn: access.expiresIn, refreshToken: refresh, refreshExpiresIn: refreshLifetime)
     }
 
@@ -124,7 +116,7 @@ public struct LoginService<Users: UserRepository, RefreshTokens: RefreshTokenRep
         let hasher = self.hasher
         do {
             let fresh = try await pool.run { try hasher.hash(password) }
-            try await users.replacePasswordHash(userID: user.id, old: user.passwordHash, new: fresh)
+            try await storage.users.replacePasswordHash(userID: user.id, old: user.passwordHash, new: fresh)
             logger.info("re-hashed password with current parameters", metadata: ["user_id": "\(user.id)"])
         } catch {
             logger.warning("password re-hash skipped", metadata: ["user_id": "\(user.id)", "reason": "\(type(of: error))"])

@@ -25,6 +25,7 @@ extension Migration {
         Migration(version: "0002_signing_keys", bytes: PackageResources._002_signing_keys_sql),
         Migration(version: "0003_refresh_tokens", bytes: PackageResources._003_refresh_tokens_sql),
         Migration(version: "0004_login_failures", bytes: PackageResources._004_login_failures_sql),
+        Migration(version: "0005_login_retry_after", bytes: PackageResources._005_login_retry_after_sql),
     ]
 
     private init(version: String, bytes: [UInt8]) {

@@ -20,44 +20,60 @@ public struct PostgresLoginAttemptStore: LoginAttemptStore {
 
     public func retryAfter(for keys: [ThrottleKey], now: Date) async throws -> Int? {
         let logger = database.logger
+        let keys = Keys(keys)
         return try await database.run { client in
             var wait: Int?
-            for key in keys {
-                let rows = try await client.query(
-                    """
-                    SELECT ceil(extract(epoch FROM window_start + make_interval(secs => \(key.window)) - \(now)))::bigint
-                    FROM login_failures
-                    WHERE scope = \(key.scope.rawValue) AND subject_digest = \(key.subjectDigest)
-                      AND failures >= \(key.limit)
-                      AND window_start + make_interval(secs => \(key.window)) > \(now)
-                    """,
-                    logger: logger
-                )
-                for try await seconds in rows.decode(Int.self) {
-                    wait = max(wait ?? 0, seconds)
-                }
-            }
+            let rows = try await client.query(
+                "SELECT login_retry_after(\(keys.scopes), \(keys.digests), \(keys.limits), \(keys.windows), \(now))",
+                logger: logger
+            )
+            for try await seconds in rows.decode(Int?.self) { wait = seconds }
             return wait
+        }
+    }
+
+    /// Throttle keys as the columns `login_retry_after` and failure recording take.
+    struct Keys: Sendable {
+        let scopes: [String]
+        let digests: [String]
+        let limits: [Int]
+        let windows: [Int]
+
+        init(_ keys: [ThrottleKey]) {
+            scopes = keys.map(\.scope.rawValue)
+            digests = keys.map(\.subjectDigest)
+            limits = keys.map(\.limit)
+            windows = keys.map(\.window)
         }
     }
 
     public func recordFailure(for keys: [ThrottleKey], now: Date) async throws {
         let logger = database.logger
-        try await database.run { client in
-            for key in keys {
-                try await client.query(
-                    """
-                    INSERT INTO login_failures AS f (scope, subject_digest, failures, window_start)
-                    VALUES (\(key.scope.rawValue), \(key.subjectDigest), 1, \(now))
-                    ON CONFLICT (scope, subject_digest) DO UPDATE SET
-                        failures = CASE WHEN f.window_start + make_interval(secs => \(key.window)) <= \(now)
+        let keys = Keys(keys)
+        _ = try await database.run { client in
+            // One statement for every key: counters in their window are incremented, expired
+            // ones restart at 1, missing ones are created (a concurrent creation just counts).
+            try await client.query(
+                """
+                WITH k AS (
+                    SELECT * FROM unnest(\(keys.scopes)::text[], \(keys.digests)::text[], \(keys.windows)::bigint[])
+                        AS k(scope, digest, window_seconds)
+                ), updated AS (
+                    UPDATE login_failures f SET
+                        failures = CASE WHEN f.window_start + make_interval(secs => k.window_seconds) <= \(now)
                                         THEN 1 ELSE f.failures + 1 END,
-                        window_start = CASE WHEN f.window_start + make_interval(secs => \(key.window)) <= \(now)
+                        window_start = CASE WHEN f.window_start + make_interval(secs => k.window_seconds) <= \(now)
                                             THEN \(now) ELSE f.window_start END
-                    """,
-                    logger: logger
+                    FROM k WHERE f.scope = k.scope AND f.subject_digest = k.digest
+                    RETURNING f.scope, f.subject_digest
                 )
-            }
+                INSERT INTO login_failures AS f (scope, subject_digest, failures, window_start)
+                SELECT k.scope, k.digest, 1, \(now) FROM k
+                WHERE NOT EXISTS (SELECT 1 FROM updated u WHERE u.scope = k.scope AND u.subject_digest = k.digest)
+                ON CONFLICT (scope, subject_digest) DO UPDATE SET failures = f.failures + 1
+                """,
+                logger: logger
+            )
         }
     }
 

@@ -1,4 +1,5 @@
 import AuthCore
+import Foundation
 import Logging
 import PostgresNIO
 
@@ -36,6 +37,30 @@ public struct PostgresStorage: AuthStorage {
     /// Runs the connection pool (and the database's availability watch) until cancelled.
     public func run() async {
         await database.runPool()
+    }
+
+    /// The throttle check and the account in one statement.
+    public func loginLookup(usernameKey: String, throttle keys: [ThrottleKey], now: Date) async throws -> LoginLookup {
+        let logger = database.logger
+        let keys = PostgresLoginAttemptStore.Keys(keys)
+        return try await database.run { client in
+            let rows = try await client.query(
+                """
+                SELECT login_retry_after(\(keys.scopes), \(keys.digests), \(keys.limits), \(keys.windows), \(now)),
+                       u.id, u.username, u.password_hash, u.disabled_at, u.created_at
+                FROM (SELECT 1) AS one LEFT JOIN users u ON u.username_key = \(usernameKey)
+                """,
+                logger: logger
+            )
+            var lookup = LoginLookup(retryAfter: nil, user: nil)
+            for try await (wait, id, username, hash, disabledAt, createdAt) in rows.decode((Int?, UUID?, String?, String?, Date?, Date?).self) {
+                lookup.retryAfter = wait
+                if let id, let username, let hash, let createdAt {
+                    lookup.user = User(id: id, username: username, passwordHash: hash, isDisabled: disabledAt != nil, createdAt: createdAt)
+                }
+            }
+            return lookup
+        }
     }
 
     /// Runs `body` while the pool runs, and stops the pool afterwards.

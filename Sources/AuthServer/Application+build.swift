@@ -24,9 +24,7 @@ public func buildApplication(configuration: AppConfiguration, storage: some Auth
     let pool = configuration.hashingPool
         ?? BlockingWorkPool(width: configuration.hashingConcurrency, queueLimit: configuration.hashingQueueLimit)
     let login = try await LoginService.make(
-        users: storage.users,
-        refreshTokens: storage.refreshTokens,
-        attempts: storage.loginAttempts,
+        storage: storage,
         issuer: issuer,
         pool: pool,
         hasher: Argon2idHasher(parameters: configuration.hashParameters),

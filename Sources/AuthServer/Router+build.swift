@@ -6,8 +6,8 @@ import Hummingbird
 /// ```swift
 /// let router = buildRouter(login: login, issuer: issuer, readiness: database, maxBodySize: 64 * 1024)
 /// ```
-public func buildRouter<Users: UserRepository, RefreshTokens: RefreshTokenRepository, Attempts: LoginAttemptStore>(
-    login: LoginService<Users, RefreshTokens, Attempts>,
+public func buildRouter<Storage: AuthStorage>(
+    login: LoginService<Storage>,
     issuer: AccessTokenIssuer,
     readiness: some ReadinessProbe,
     maxBodySize: Int

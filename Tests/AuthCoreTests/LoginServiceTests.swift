@@ -20,11 +20,11 @@ import Testing
 
     func service(
         parameters: Argon2idHasher.Parameters = light, throttle: ThrottlePolicy = ThrottlePolicy()
-    ) async throws -> LoginService<InMemoryUserRepository, InMemoryRefreshTokenRepository, InMemoryLoginAttemptStore> {
+    ) async throws -> LoginService<InMemoryStorage> {
         let issuer = AccessTokenIssuer(issuer: "authd", lifetime: 900, clock: clock)
         try await issuer.install(try await storage.signingKeys.ensureSigningKey { SigningKey.generate(now: clock.now) })
         return try await LoginService.make(
-            users: storage.users, refreshTokens: storage.refreshTokens, attempts: storage.loginAttempts, issuer: issuer,
+            storage: storage, issuer: issuer,
             pool: pool, hasher: Argon2idHasher(parameters: parameters), throttle: throttle, clock: clock
         )
     }

@@ -118,4 +118,41 @@ import Testing
             #expect(try await store.retryAfter(for: [key], now: t0.addingTimeInterval(70)) == nil)
         }
     }
+
+    /// Two keys with different limits and windows, counted in one statement each, give
+    /// the longest wait; PostgreSQL and the in-memory store agree at every step.
+    @Test func severalKeysInOneStatementAgreeWithTheInMemoryStore() async throws {
+        try await TestCluster.withMigratedDatabase { database, _ in
+            let store = PostgresLoginAttemptStore(database: database)
+            let memory = InMemoryLoginAttemptStore()
+            let keys = [
+                ThrottleKey(scope: .account, subject: "gina", limit: 2, window: 30),
+                ThrottleKey(scope: .address, subject: "192.0.2.7", limit: 3, window: 90),
+            ]
+            let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+            for (step, expected) in [(0, nil), (1, 28), (2, 87), (3, 86)] as [(Int, Int?)] {
+                let now = t0.addingTimeInterval(Double(step))
+                try await store.recordFailure(for: keys, now: now)
+                try await memory.recordFailure(for: keys, now: now)
+                let afterwards = now.addingTimeInterval(1)
+                #expect(try await store.retryAfter(for: keys, now: afterwards) == expected, "step \(step)")
+                #expect(try await memory.retryAfter(for: keys, now: afterwards) == expected, "step \(step)")
+            }
+        }
+    }
+
+    @Test func theLoginLookupGivesTheWaitAndTheAccountInOneAnswer() async throws {
+        let testDatabase = try await TestCluster.newDatabase()
+        try await PostgresStorage(configuration: testDatabase.configuration, logger: TestCluster.logger).withRunning { storage in
+            try await storage.migrate()
+            let harry = try await storage.users.create(username: try Username("Harry"), passwordHash: "$argon2id$stored")
+            let keys = ThrottlePolicy(accountLimit: 1, addressLimit: 5, window: 60).keys(usernameKey: "harry", address: "192.0.2.9")
+            let now = Date(timeIntervalSince1970: 1_800_000_000)
+            #expect(try await storage.loginLookup(usernameKey: "harry", throttle: keys.all, now: now) == LoginLookup(retryAfter: nil, user: harry))
+            #expect(try await storage.loginLookup(usernameKey: "nobody", throttle: keys.all, now: now) == LoginLookup(retryAfter: nil, user: nil))
+            try await storage.loginAttempts.recordFailure(for: keys.all, now: now)
+            let throttled = try await storage.loginLookup(usernameKey: "harry", throttle: keys.all, now: now.addingTimeInterval(10))
+            #expect(throttled.retryAfter == 50)
+        }
+    }
 }
