@@ -38,7 +38,7 @@ public protocol RefreshTokenRepository: Sendable {
 /// Signing keys, kept in storage so several instances share them.
 ///
 /// ```swift
-/// let keys = try await store.ensureSigningKey { try SigningKey.generate(now: clock.now) }
+/// let keys = try await store.ensureSigningKey { SigningKey.generate(now: clock.now) }
 /// ```
 public protocol SigningKeyRepository: Sendable {
     /// The published keys, newest (current) first: the current key and the one before it.

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// ```swift
 /// struct FixedClock: WallClock { var now: Date }
-/// let issuer = AccessTokenIssuer(keys: keys, clock: FixedClock(now: .distantPast))
+/// let issuer = AccessTokenIssuer(issuer: "authd", lifetime: 900, clock: FixedClock(now: .distantPast))
 /// ```
 public protocol WallClock: Sendable {
     /// The current time.

@@ -8,7 +8,7 @@ import NIOCore
 ///
 /// ```swift
 /// let report = try await ToyProvider.withRunning { url in
-///     await ContractVerifier(live: HTTPTransport(baseURL: url), states: nil).verify([try ToyProvider.loadContract()])
+///     await ContractVerifier(live: HTTPTransport(baseURL: url), states: nil).verify([try loadContract(ToyProvider.contract)])
 /// }
 /// ```
 public enum ToyProvider {
