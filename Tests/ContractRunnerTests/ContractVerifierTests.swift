@@ -105,6 +105,29 @@ import Testing
         #expect(report.results.map(\.interaction.name) == ["a wrong password is refused"])
     }
 
+    @Test func filtersByProviderState() async throws {
+        let contract = try loadContract("""
+            name: States
+            interactions:
+              - name: as alice
+                given: [{ state: user exists, params: { username: alice } }]
+                request: { method: GET, path: /a }
+                response: { status: 200 }
+              - name: as nobody
+                request: { method: GET, path: /b }
+                response: { status: 404 }
+              - name: disabled
+                given: [user is disabled]
+                request: { method: GET, path: /c }
+                response: { status: 401 }
+            """)
+        let verifier = ContractVerifier(live: nil, stub: try ContractStub(contracts: [contract]), states: nil, concurrency: 1)
+        #expect(await verifier.verify([contract], state: "USER EXISTS").results.map(\.interaction.name) == ["as alice"])
+        #expect(await verifier.verify([contract], state: "user is disabled").results.map(\.interaction.name) == ["disabled"])
+        #expect(await verifier.verify([contract], filter: "as", state: "user exists").results.map(\.interaction.name) == ["as alice"])
+        #expect(await verifier.verify([contract], state: "no such state").results.isEmpty)
+    }
+
     @Test func setsUpStatesWithShellQuotedParameters() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("states-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -82,9 +82,10 @@ import Testing
         let children = try (0..<3).map { _ in
             try ChildProcess(executable: try AuthdBinary.path, arguments: ["migrate", "--database-url", database.url], environment: AuthdBinary.environment())
         }
+        let last = try #require(Migration.all.last).version
         for child in children {
             #expect(child.wait() == 0, "\(child.standardError)")
-            #expect(child.standardOutput.contains("schema up to date: 0004_login_failures (4 migrations)"))
+            #expect(child.standardOutput.contains("schema up to date: \(last) (\(Migration.all.count) migrations)"))
         }
     }
 

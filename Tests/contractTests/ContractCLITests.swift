@@ -211,6 +211,21 @@ import FoundationNetworking
               json: { status: ok }
         """
 
+    @Test func jobsAndStateFiltersAreChecked() throws {
+        let cli = ContractCLITests()
+        let contracts = try cli.directory(["contract.yaml": ContractCLITests.provider, "static.yaml": ContractCLITests.passing])
+        defer { try? FileManager.default.removeItem(at: contracts) }
+        let zero = try cli.run(["verify", contracts.path, "--stub-only", "--jobs", "0"])
+        #expect(zero.status != 0)
+        #expect(zero.stderr.contains("--jobs must be at least 1"))
+        let one = try cli.run(["verify", contracts.path, "--stub-only", "--jobs", "1"])
+        #expect(one.status == 0)
+        #expect(one.stdout.hasSuffix("1 interaction: live not run, stub 1/1, agreement not run\n1 passed, 0 failed\n"))
+        let none = try cli.run(["verify", contracts.path, "--stub-only", "--filter-state", "user exists"])
+        #expect(none.status == 1)
+        #expect(none.stderr.contains("no interaction matched --filter-state user exists"))
+    }
+
     @Test func fullAgreementCatchesAFieldTheContractLeavesOut() throws {
         let cli = ContractCLITests()
         try cli.withServedRoot { environment in
