@@ -78,7 +78,14 @@ public final class Database: Sendable {
             state.running?.cancel()
             return state.running
         }
-        await running?.value
+        // The pool closes its connections; a shutdown never waits on it for more than 5 s.
+        guard let running else { return }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await running.value }
+            group.addTask { try? await Task.sleep(for: .seconds(5)) }
+            await group.next()
+            group.cancelAll()
+        }
     }
 
     /// Runs `operation` within ``timeout``.
