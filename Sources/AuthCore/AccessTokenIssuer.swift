@@ -87,9 +87,18 @@ public actor AccessTokenIssuer {
         return Issued(value: token, expiresIn: lifetime)
     }
 
-    /// Verifies signature, issuer and expiry.
+    /// The ids of the installed keys, current first.
+    public var kids: [String] { jwks.keys.map(\.kid) }
+
+    /// Verifies the header (`alg` must be `EdDSA` and `kid` one of the published keys),
+    /// the signature, the issuer and the expiry.
     /// - Throws: ``AuthError/invalidToken`` for any token that does not hold.
     public func verify(_ token: String) async throws -> AccessTokenClaims {
+        guard token.utf8.count <= 4096, let header = Self.header(of: token),
+              header.alg == "EdDSA", let kid = header.kid, kids.contains(kid)
+        else {
+            throw AuthError.invalidToken
+        }
         let claims: AccessTokenClaims
         do {
             claims = try await keys.verify(token, as: AccessTokenClaims.self)
@@ -100,5 +109,19 @@ public actor AccessTokenIssuer {
             throw AuthError.invalidToken
         }
         return claims
+    }
+
+    private struct Header: Decodable {
+        let alg: String?
+        let kid: String?
+    }
+
+    /// The JOSE header of a compact JWS, read before any key is chosen so that `alg: none`
+    /// or an HMAC algorithm never reaches a verifier.
+    private static func header(of token: String) -> Header? {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3 else { return nil }
+        guard let data = Data(base64URLEncoded: parts[0]) else { return nil }
+        return try? JSONDecoder().decode(Header.self, from: data)
     }
 }

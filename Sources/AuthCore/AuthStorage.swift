@@ -20,6 +20,8 @@ public protocol AuthStorage: Sendable {
     associatedtype SigningKeys: SigningKeyRepository
     /// What `GET /health/ready` asks.
     associatedtype Readiness: ReadinessProbe
+    /// The audit log.
+    associatedtype Audit: AuditLog
 
     /// Accounts.
     var users: Users { get }
@@ -31,6 +33,8 @@ public protocol AuthStorage: Sendable {
     var signingKeys: SigningKeys { get }
     /// The readiness check.
     var readiness: Readiness { get }
+    /// Security events.
+    var audit: Audit { get }
 
     /// Brings the schema up to date; returns what it applied (empty when nothing was due).
     @discardableResult

@@ -10,7 +10,7 @@ import Logging
 ///
 /// ```swift
 /// let service = try await LoginService.make(storage: storage, issuer: issuer, pool: BlockingWorkPool())
-/// let grant = try await service.login(username: "alice", password: "…", clientAddress: "203.0.113.9")
+/// let grant = try await service.login(username: "alice", password: "…", origin: RequestOrigin(clientAddress: "203.0.113.9"))
 /// ```
 public struct LoginService<Storage: AuthStorage>: Sendable {
     /// Accounts, refresh tokens and throttling counters.
@@ -27,6 +27,8 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
     public let refreshLifetime: Int
     /// The time source.
     public let clock: any WallClock
+    /// Where counters and the hash duration go.
+    public let metrics: AuthMetrics
     private let dummyHash: String
     private let logger: Logger
 
@@ -39,6 +41,7 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
         throttle: ThrottlePolicy = ThrottlePolicy(),
         refreshLifetime: Int = 30 * 24 * 3600,
         clock: any WallClock = SystemClock(),
+        metrics: AuthMetrics = AuthMetrics(),
         logger: Logger = Logger(label: "authd.login")
     ) async throws -> Self {
         let dummyPassword = UUID().uuidString
@@ -46,14 +49,14 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
         return Self(
             storage: storage, issuer: issuer, pool: pool,
             hasher: hasher, throttle: throttle, refreshLifetime: refreshLifetime, clock: clock,
-            dummyHash: dummyHash, logger: logger
+            metrics: metrics, dummyHash: dummyHash, logger: logger
         )
     }
 
     private init(
         storage: Storage, issuer: AccessTokenIssuer,
         pool: BlockingWorkPool, hasher: Argon2idHasher, throttle: ThrottlePolicy, refreshLifetime: Int,
-        clock: any WallClock, dummyHash: String, logger: Logger
+        clock: any WallClock, metrics: AuthMetrics, dummyHash: String, logger: Logger
     ) {
         self.storage = storage
         self.issuer = issuer
@@ -62,53 +65,88 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
         self.throttle = throttle
         self.refreshLifetime = refreshLifetime
         self.clock = clock
+        self.metrics = metrics
         self.dummyHash = dummyHash
         self.logger = logger
     }
 
-    /// Logs in.
+    /// Logs in. Every outcome is counted in ``metrics`` and, once the username is valid,
+    /// written to the audit log.
     /// - Throws: ``AuthError`` — `invalid_request`, `invalid_credentials`, `account_disabled`,
     ///   `too_many_attempts`, `service_unavailable`.
-    public func login(username rawUsername: String, password: String, clientAddress: String?) async throws -> TokenGrant {
+    public func login(username rawUsername: String, password: String, origin: RequestOrigin) async throws -> TokenGrant {
+        do {
+            let grant = try await checkedLogin(username: rawUsername, password: password, origin: origin)
+            metrics.login(result: "success")
+            return grant
+        } catch let error as AuthError {
+            metrics.login(result: error.code.rawValue)
+            throw error
+        } catch {
+            metrics.login(result: "error")
+            throw error
+        }
+    }
+
+    private func checkedLogin(username rawUsername: String, password: String, origin: RequestOrigin) async throws -> TokenGrant {
         let username = try Username(rawUsername)
         try PasswordPolicy.validatePresented(password)
 
-        let keys = throttle.keys(usernameKey: username.key, address: clientAddress)
+        let keys = throttle.keys(usernameKey: username.key, address: origin.clientAddress)
         let lookup = try await storage.loginLookup(usernameKey: username.key, throttle: keys.all, now: clock.now)
         if let wait = lookup.retryAfter {
+            metrics.throttled()
+            try await audit(.loginThrottled, user: nil, usernameKey: username.key, origin: origin)
             throw AuthError.tooManyAttempts(retryAfter: wait)
         }
 
         let user = lookup.user
         let storedHash = user?.passwordHash ?? dummyHash
         let hasher = self.hasher
-        let matches = try await pool.run { hasher.verify(password, against: storedHash) }
+        let (matches, took) = try await pool.run {
+            let start = ContinuousClock.now
+            let matches = hasher.verify(password, against: storedHash)
+            return (matches, ContinuousClock.now - start)
+        }
+        metrics.hashDuration(took)
 
         guard let user, matches else {
             try await storage.loginAttempts.recordFailure(for: keys.all, now: clock.now)
+            try await audit(.loginFailed, user: user, usernameKey: username.key, origin: origin, detail: user == nil ? "unknown_user" : "wrong_password")
             throw AuthError.invalidCredentials
         }
-        guard !user.isDisabled else { throw AuthError.accountDisabled }
+        guard !user.isDisabled else {
+            try await audit(.loginFailed, user: user, usernameKey: username.key, origin: origin, detail: "account_disabled")
+            throw AuthError.accountDisabled
+        }
         try await storage.loginAttempts.reset(keys.account)
 
         if hasher.needsRehash(user.passwordHash) {
             await rehash(user: user, password: password)
         }
-        return try await issueGrant(for: user)
+        let grant = try await issueGrant(for: user)
+        try await audit(.loginSucceeded, user: user, usernameKey: username.key, origin: origin)
+        return grant
     }
 
     /// Issues a new access token and a new refresh token family for `user`.
     public func issueGrant(for user: User) async throws -> TokenGrant {
         let access = try await issuer.issue(subject: user.id.uuidString.lowercased())
-        let refresh = Self.newRefreshToken()
+        let refresh = RefreshToken.generate()
         let record = RefreshTokenRecord(
-            tokenHash: SHA256.hexDigest(of: refresh),
+            tokenHash: refresh.hash,
             familyID: UUID(),
             userID: user.id,
             expiresAt: clock.now.addingTimeInterval(TimeInterval(refreshLifetime))
         )
         try await storage.refreshTokens.store(record)
-        return TokenGrant(accessToken: access.value, expiresIn: access.expiresIn, refreshToken: refresh, refreshExpiresIn: refreshLifetime)
+        return TokenGrant(accessToken: access.value, expiresIn: access.expiresIn, refreshToken: refresh.token, refreshExpiresIn: refreshLifetime)
+    }
+
+    private func audit(_ kind: SecurityEvent.Kind, user: User?, usernameKey: String, origin: RequestOrigin, detail: String? = nil) async throws {
+        try await storage.audit.record(
+            SecurityEvent(kind: kind, at: clock.now, userID: user?.id, usernameKey: usernameKey, origin: origin, detail: detail)
+        )
     }
 
     /// A re-hash is an improvement, not a condition of the login: failures are logged and skipped.
@@ -121,10 +159,5 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
         } catch {
             logger.warning("password re-hash skipped", metadata: ["user_id": "\(user.id)", "reason": "\(type(of: error))"])
         }
-    }
-
-    /// 32 random bytes, base64url.
-    static func newRefreshToken() -> String {
-        Data(SecureRandom.bytes(32)).base64URLEncodedString()
     }
 }

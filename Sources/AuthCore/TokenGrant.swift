@@ -1,7 +1,7 @@
 /// What a successful login returns: the wire body of `200 /login`.
 ///
 /// ```swift
-/// let grant = try await service.login(username: "alice", password: "…", clientAddress: nil)
+/// let grant = try await service.login(username: "alice", password: "…", origin: RequestOrigin(clientAddress: nil))
 /// grant.tokenType   // "Bearer"
 /// ```
 public struct TokenGrant: Codable, Sendable, Equatable {

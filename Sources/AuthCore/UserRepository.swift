@@ -11,6 +11,8 @@ import Foundation
 public protocol UserRepository: Sendable {
     /// The user whose ``Username/key`` is `key`, if any.
     func user(withKey key: String) async throws -> User?
+    /// The user with `id`, if any.
+    func user(withID id: UUID) async throws -> User?
     /// Creates an account. Throws ``RepositoryError/duplicateUsername`` when the name is taken
     /// (case-insensitively).
     func create(username: Username, passwordHash: String) async throws -> User
@@ -33,6 +35,14 @@ public protocol UserRepository: Sendable {
 public protocol RefreshTokenRepository: Sendable {
     /// Records a newly issued refresh token.
     func store(_ record: RefreshTokenRecord) async throws
+    /// Exchanges the token whose hash is `presentedHash` for `successor`, atomically: of
+    /// two concurrent calls with one token exactly one rotates, and the other sees a
+    /// reuse. A token already rotated revokes its whole family. A disabled owner changes
+    /// nothing.
+    func rotate(presentedHash: String, successor: RefreshSuccessor, now: Date) async throws -> RefreshRotation
+    /// Revokes the family of the token whose hash is `tokenHash`; returns the owner, or nil
+    /// when no such token exists. Revoking a revoked family is not an error.
+    func revokeFamily(ofTokenHash tokenHash: String, now: Date) async throws -> UUID?
 }
 
 /// Signing keys, kept in storage so several instances share them.
@@ -48,6 +58,8 @@ public protocol SigningKeyRepository: Sendable {
     func ensureSigningKey(_ make: @Sendable () throws -> SigningKey) async throws -> [SigningKey]
     /// Adds `key` as the new current key.
     func add(_ key: SigningKey) async throws
+    /// Every key ever made, newest first (the first ones are published).
+    func allKeys() async throws -> [SigningKey]
 }
 
 /// Failure counters for login throttling, shared by every instance.

@@ -29,6 +29,8 @@ public final class Database: Sendable {
     public let timeout: Duration
     /// Where queries log (never parameters).
     public let logger: Logger
+    /// Where failed operations are counted.
+    public let metrics: AuthMetrics
     /// How often the probe tries while the database is down.
     static let probeInterval: Duration = .milliseconds(250)
     /// How long an operation may wait before the probe is asked whether the database is there.
@@ -46,10 +48,14 @@ public final class Database: Sendable {
     }
 
     /// A database reached through `configuration`; nothing connects until ``runPool()`` runs.
-    public init(configuration: PostgresClient.Configuration, timeout: Duration = .seconds(5), logger: Logger = Logger(label: "authd.database")) {
+    public init(
+        configuration: PostgresClient.Configuration, timeout: Duration = .seconds(5),
+        logger: Logger = Logger(label: "authd.database"), metrics: AuthMetrics = AuthMetrics()
+    ) {
         self.configuration = configuration
         self.timeout = timeout
         self.logger = logger
+        self.metrics = metrics
         self.state = Mutex(State(client: PostgresClient(configuration: configuration, backgroundLogger: logger)))
         (probeRequests, requestProbe) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
@@ -93,7 +99,10 @@ public final class Database: Sendable {
     ///   the database cannot be reached in time; what `operation` throws otherwise.
     public func run<T: Sendable>(_ operation: @escaping @Sendable (PostgresClient) async throws -> T) async throws -> T {
         let (client, down) = state.withLock { ($0.client, $0.down) }
-        guard !down else { throw Self.unavailable }
+        guard !down else {
+            metrics.databaseError(kind: "unavailable")
+            throw Self.unavailable
+        }
         do {
             return try await withThrowingTaskGroup(of: T?.self) { group in
                 group.addTask { try await operation(client) }
@@ -110,7 +119,11 @@ public final class Database: Sendable {
         } catch let error where Self.isUnavailability(error) {
             if Self.isConnectionFailure(error) { markDown(reason: Self.reason(error)) }
             logger.warning("database unavailable", metadata: ["reason": "\(Self.reason(error))"])
+            metrics.databaseError(kind: "unavailable")
             throw Self.unavailable
+        } catch {
+            if !(error is AuthError) { metrics.databaseError(kind: "error") }
+            throw error
         }
     }
 

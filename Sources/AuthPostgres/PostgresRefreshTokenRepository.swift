@@ -28,4 +28,47 @@ public struct PostgresRefreshTokenRepository: RefreshTokenRepository {
             )
         }
     }
+
+    public func rotate(presentedHash: String, successor: RefreshSuccessor, now: Date) async throws -> RefreshRotation {
+        let logger = database.logger
+        return try await database.run { client in
+            let rows = try await client.query(
+                """
+                SELECT outcome, owner FROM rotate_refresh_token(
+                    \(presentedHash), \(successor.tokenHash), \(successor.expiresAt), \(now))
+                """,
+                logger: logger
+            )
+            for try await (outcome, owner) in rows.decode((String, UUID?).self) {
+                switch (outcome, owner) {
+                case ("rotated", let owner?): return .rotated(userID: owner)
+                case ("reused", let owner?): return .reused(userID: owner)
+                case ("disabled", let owner?): return .disabled(userID: owner)
+                case ("expired", _): return .expired
+                case ("revoked", _): return .revoked
+                default: return .unknown
+                }
+            }
+            return .unknown
+        }
+    }
+
+    public func revokeFamily(ofTokenHash tokenHash: String, now: Date) async throws -> UUID? {
+        let logger = database.logger
+        return try await database.run { client in
+            let rows = try await client.query(
+                """
+                WITH presented AS (SELECT family_id, user_id FROM refresh_tokens WHERE token_hash = \(tokenHash)),
+                     revoked AS (
+                         UPDATE refresh_tokens SET revoked_at = \(now)
+                         WHERE family_id = (SELECT family_id FROM presented) AND revoked_at IS NULL
+                     )
+                SELECT user_id FROM presented
+                """,
+                logger: logger
+            )
+            for try await owner in rows.decode(UUID.self) { return owner }
+            return nil
+        }
+    }
 }

@@ -51,6 +51,15 @@ public struct PostgresSigningKeyRepository: SigningKeyRepository {
         }
     }
 
+    public func allKeys() async throws -> [SigningKey] {
+        let logger = database.logger
+        return try await database.run { client in
+            try await client.withConnection { connection in
+                try await Self.keys(on: connection, limit: Int.max, logger: logger)
+            }
+        }
+    }
+
     private static func insert(_ key: SigningKey, on connection: PostgresConnection, logger: Logger) async throws {
         let material = ByteBuffer(bytes: key.privateKey)
         try await connection.query(
@@ -60,10 +69,14 @@ public struct PostgresSigningKeyRepository: SigningKeyRepository {
     }
 
     private static func published(on connection: PostgresConnection, logger: Logger) async throws -> [SigningKey] {
+        try await keys(on: connection, limit: publishedCount, logger: logger)
+    }
+
+    private static func keys(on connection: PostgresConnection, limit: Int, logger: Logger) async throws -> [SigningKey] {
         let rows = try await connection.query(
             """
             SELECT kid, private_key, created_at FROM signing_keys
-            ORDER BY created_at DESC, kid LIMIT \(publishedCount)
+            ORDER BY created_at DESC, kid LIMIT \(limit)
             """,
             logger: logger
         )

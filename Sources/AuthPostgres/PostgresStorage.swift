@@ -19,8 +19,11 @@ public struct PostgresStorage: AuthStorage {
 
     /// A storage on the database `configuration` reaches; `timeout` bounds each operation.
     /// Nothing connects until ``run()`` runs.
-    public init(configuration: PostgresClient.Configuration, timeout: Duration = .seconds(5), logger: Logger) {
-        self.database = Database(configuration: configuration, timeout: timeout, logger: logger)
+    public init(
+        configuration: PostgresClient.Configuration, timeout: Duration = .seconds(5), logger: Logger,
+        metrics: AuthMetrics = AuthMetrics()
+    ) {
+        self.database = Database(configuration: configuration, timeout: timeout, logger: logger, metrics: metrics)
     }
 
     public var users: PostgresUserRepository { PostgresUserRepository(database: database) }
@@ -28,6 +31,7 @@ public struct PostgresStorage: AuthStorage {
     public var loginAttempts: PostgresLoginAttemptStore { PostgresLoginAttemptStore(database: database) }
     public var signingKeys: PostgresSigningKeyRepository { PostgresSigningKeyRepository(database: database) }
     public var readiness: Database { database }
+    public var audit: PostgresAuditLog { PostgresAuditLog(database: database) }
 
     @discardableResult
     public func migrate() async throws -> [String] {

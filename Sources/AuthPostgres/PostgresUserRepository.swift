@@ -34,6 +34,23 @@ public struct PostgresUserRepository: UserRepository {
         }
     }
 
+    public func user(withID id: UUID) async throws -> User? {
+        let logger = database.logger
+        return try await database.run { client in
+            let rows = try await client.query(
+                """
+                SELECT id, username, password_hash, disabled_at, created_at
+                FROM users WHERE id = \(id)
+                """,
+                logger: logger
+            )
+            for try await row in rows.decode((UUID, String, String, Date?, Date).self) {
+                return User(id: row.0, username: row.1, passwordHash: row.2, isDisabled: row.3 != nil, createdAt: row.4)
+            }
+            return nil
+        }
+    }
+
     public func create(username: Username, passwordHash: String) async throws -> User {
         let logger = database.logger
         let id = UUID()

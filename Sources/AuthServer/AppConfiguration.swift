@@ -1,6 +1,8 @@
 import AuthCore
 import Foundation
 import Logging
+import NIOSSL
+import Prometheus
 
 /// Everything ``buildApplication(configuration:storage:)`` needs besides storage, with
 /// production defaults.
@@ -36,6 +38,19 @@ public struct AppConfiguration: Sendable {
     public var throttle = ThrottlePolicy()
     /// Largest accepted request body, bytes.
     public var maxBodySize = 64 * 1024
+    /// Proxies whose `X-Forwarded-For` is believed for the client's address.
+    public var trustedProxies = TrustedProxies.none
+    /// How often every instance reloads the signing keys from storage, so that a key made by
+    /// `authd keys rotate` signs and is published within this interval.
+    public var keyReloadInterval: Duration = .seconds(10)
+    /// `Cache-Control: max-age` of the JWKS, seconds. With the default reload interval a
+    /// relying party sees a rotated key within 30 s.
+    public var jwksMaxAge = 20
+    /// Where metrics are kept; `GET /metrics` shows it. Share it with the storage's
+    /// database (``metrics``) so database errors appear too.
+    public var metricsRegistry = PrometheusCollectorRegistry()
+    /// Serve HTTPS with this configuration instead of HTTP.
+    public var tls: TLSConfiguration?
     /// Time source (injected in tests).
     public var clock: any WallClock = SystemClock()
     /// Called once the server listens, with the bound port.
@@ -45,4 +60,9 @@ public struct AppConfiguration: Sendable {
 
     /// Every setting at its default.
     public init() {}
+
+    /// Metrics recorded into ``metricsRegistry``.
+    public var metrics: AuthMetrics {
+        AuthMetrics(factory: PrometheusMetricsFactory(registry: metricsRegistry))
+    }
 }

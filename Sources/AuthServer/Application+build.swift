@@ -1,5 +1,7 @@
 import AuthCore
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import Logging
 import ServiceLifecycle
 
@@ -31,15 +33,29 @@ public func buildApplication(configuration: AppConfiguration, storage: some Auth
         throttle: configuration.throttle,
         refreshLifetime: configuration.refreshTokenLifetime,
         clock: configuration.clock,
+        metrics: configuration.metrics,
         logger: logger
     )
-    let router = buildRouter(login: login, issuer: issuer, readiness: storage.readiness, maxBodySize: configuration.maxBodySize)
+    let sessions = SessionService(
+        storage: storage, issuer: issuer, refreshLifetime: configuration.refreshTokenLifetime,
+        clock: configuration.clock, metrics: configuration.metrics
+    )
+    let router = buildRouter(login: login, sessions: sessions, readiness: storage.readiness, configuration: configuration)
+    let server: HTTPServerBuilder =
+        if let tls = configuration.tls {
+            try .tls(.http1WithJSONErrors(), tlsConfiguration: tls)
+        } else {
+            .http1WithJSONErrors()
+        }
 
     var app = Application(
         router: router,
-        server: .http1WithJSONErrors(),
+        server: server,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
-        services: [StorageService(storage: storage)],
+        services: [
+            StorageService(storage: storage),
+            KeyReloadService(keys: storage.signingKeys, issuer: issuer, interval: configuration.keyReloadInterval, logger: logger),
+        ],
         onServerRunning: { channel in
             await configuration.onListening(configuration.host, channel.localAddress?.port ?? configuration.port)
         },
@@ -64,5 +80,39 @@ struct StorageService<Storage: AuthStorage>: Service {
         await cancelWhenGracefulShutdown { await storage.run() }
         // Storage with nothing to run stays up until the application shuts down.
         try? await gracefulShutdown()
+    }
+}
+
+/// Reloads the published signing keys every `interval`, so that a key added by
+/// `authd keys rotate` (on any instance) signs and is published here too. A failed reload
+/// (the database is away) keeps the keys in use and tries again next time.
+struct KeyReloadService<Keys: SigningKeyRepository>: Service {
+    let keys: Keys
+    let issuer: AccessTokenIssuer
+    let interval: Duration
+    let logger: Logger
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    try await Task.sleep(for: interval)
+                } catch {
+                    return
+                }
+                await reload()
+            }
+        }
+    }
+
+    private func reload() async {
+        do {
+            let published = try await keys.publishedKeys()
+            guard !published.isEmpty, published.map(\.kid) != (await issuer.kids) else { return }
+            try await issuer.install(published)
+            logger.info("signing keys reloaded", metadata: ["current_kid": "\(published[0].kid)"])
+        } catch {
+            logger.warning("signing key reload failed", metadata: ["reason": "\(type(of: error))"])
+        }
     }
 }

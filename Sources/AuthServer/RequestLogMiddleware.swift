@@ -3,16 +3,20 @@ import Hummingbird
 import Logging
 
 /// Logs one line per request: method, path (never the query or body), status, duration,
-/// and the request id, which is also returned as `X-Request-Id`.
+/// the client's address (as ``ClientAddressMiddleware`` resolved it) and the request id,
+/// which is also returned as `X-Request-Id`.
 ///
 /// ```swift
 /// router.add(middleware: RequestLogMiddleware())
 /// ```
-public struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
+public struct RequestLogMiddleware: RouterMiddleware {
     /// Creates the middleware.
     public init() {}
 
-    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    public func handle(
+        _ request: Request, context: AuthRequestContext,
+        next: (Request, AuthRequestContext) async throws -> Response
+    ) async throws -> Response {
         let start = ContinuousClock.now
         var response = try await next(request, context)
         let elapsed = ContinuousClock.now - start
@@ -24,6 +28,7 @@ public struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
                 "method": "\(request.method.rawValue)",
                 "path": "\(request.uri.path)",
                 "status": "\(response.status.code)",
+                "client": "\(context.clientAddress ?? "-")",
                 "ms": "\((milliseconds * 10).rounded() / 10)",
             ]
         )

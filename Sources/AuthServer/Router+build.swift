@@ -1,19 +1,24 @@
 import AuthCore
 import Hummingbird
+import Prometheus
 
 /// The routes of authd, generic over its storage so the composition root picks it.
 ///
 /// ```swift
-/// let router = buildRouter(login: login, issuer: issuer, readiness: database, maxBodySize: 64 * 1024)
+/// let router = buildRouter(login: login, sessions: sessions, readiness: storage.readiness, configuration: configuration)
 /// ```
 public func buildRouter<Storage: AuthStorage>(
     login: LoginService<Storage>,
-    issuer: AccessTokenIssuer,
+    sessions: SessionService<Storage>,
     readiness: some ReadinessProbe,
-    maxBodySize: Int
+    configuration: AppConfiguration
 ) -> Router<AuthRequestContext> {
+    let maxBodySize = configuration.maxBodySize
+    let issuer = login.issuer
     let router = Router(context: AuthRequestContext.self)
+    router.add(middleware: ClientAddressMiddleware(trusted: configuration.trustedProxies))
     router.add(middleware: RequestLogMiddleware())
+    router.add(middleware: HTTPMetricsMiddleware(metrics: configuration.metrics))
     let routes = RouteMethods()
     router.add(middleware: ErrorMiddleware(routes: routes))
 
@@ -21,12 +26,30 @@ public func buildRouter<Storage: AuthStorage>(
         let body = try await JSONRequestBody(request: request, limit: maxBodySize)
         let username = try body.string("username")
         let password = try body.string("password")
-        let grant = try await login.login(username: username, password: password, clientAddress: context.clientAddress)
+        let grant = try await login.login(username: username, password: password, origin: context.origin)
         return JSONResponse.make(status: .ok, body: grant)
     }
 
+    router.post("/token/refresh") { request, context in
+        let body = try await JSONRequestBody(request: request, limit: maxBodySize)
+        let grant = try await sessions.refresh(refreshToken: try body.string("refresh_token"), origin: context.origin)
+        return JSONResponse.make(status: .ok, body: grant)
+    }
+
+    router.post("/logout") { request, context in
+        let body = try await JSONRequestBody(request: request, limit: maxBodySize)
+        try await sessions.logout(refreshToken: try body.string("refresh_token"), origin: context.origin)
+        return Response(status: .noContent, headers: [.cacheControl: "no-store"])
+    }
+
+    router.get("/me") { request, _ in
+        let profile = try await sessions.profile(accessToken: try BearerToken(request.headers[.authorization]).value)
+        return JSONResponse.make(status: .ok, body: profile)
+    }
+
+    let jwksCacheControl = "public, max-age=\(configuration.jwksMaxAge)"
     router.get("/.well-known/jwks.json") { _, _ in
-        JSONResponse.make(status: .ok, body: await issuer.jwks, headers: [.cacheControl: "public, max-age=300"])
+        JSONResponse.make(status: .ok, body: await issuer.jwks, headers: [.cacheControl: jwksCacheControl])
     }
 
     router.get("/health/live") { _, _ in
@@ -37,7 +60,19 @@ public func buildRouter<Storage: AuthStorage>(
         try await readiness.check()
         return JSONResponse.make(status: .ok, body: ["status": "ok"])
     }
+
+    let registry = configuration.metricsRegistry
+    let metrics = configuration.metrics
+    let pool = login.pool
+    router.get("/metrics") { _, _ in
+        let load = await pool.load()
+        metrics.hashQueue(running: load.running, waiting: load.waiting)
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer()))
+        )
+    }
     routes.record(router.routes)
     return router
 }
-

@@ -3,6 +3,7 @@ import AuthPostgres
 import AuthServer
 import Foundation
 import Hummingbird
+import NIOSSL
 
 extension Authd {
     /// `authd serve`: migrate, then answer HTTP until SIGINT or SIGTERM.
@@ -29,6 +30,21 @@ extension Authd {
         @Option(name: .customLong("hash-queue"), help: "Logins that may wait for a hashing slot before others get 503.")
         var hashQueue = 64
 
+        @Option(
+            name: .customLong("trusted-proxy"),
+            help: ArgumentHelp("A proxy (CIDR or address) whose X-Forwarded-For is believed; repeatable.", valueName: "cidr")
+        )
+        var trustedProxies: [String] = []
+
+        @Option(name: .customLong("tls-cert"), help: ArgumentHelp("Serve HTTPS with this PEM certificate chain.", valueName: "file"))
+        var tlsCertificate: String?
+
+        @Option(name: .customLong("tls-key"), help: ArgumentHelp("The PEM private key of --tls-cert.", valueName: "file"))
+        var tlsKey: String?
+
+        @Option(name: .customLong("key-reload-interval"), help: "Seconds between reloads of the signing keys (a rotation is seen within this).")
+        var keyReloadInterval = 10
+
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var hashing: HashOptions
         @OptionGroup var logging: LoggingOptions
@@ -39,10 +55,36 @@ extension Authd {
                 throw ValidationError("token lifetimes must be positive.")
             }
             guard hashQueue >= 0 else { throw ValidationError("--hash-queue must not be negative.") }
+            guard (tlsCertificate == nil) == (tlsKey == nil) else {
+                throw ValidationError("--tls-cert and --tls-key go together.")
+            }
+            guard (1...30).contains(keyReloadInterval) else {
+                throw ValidationError("--key-reload-interval must be between 1 and 30 seconds.")
+            }
+            do {
+                _ = try TrustedProxies(trustedProxies)
+            } catch {
+                throw ValidationError("--trusted-proxy: \(error)")
+            }
+        }
+
+        /// The TLS configuration of --tls-cert and --tls-key, if given.
+        private func tlsConfiguration() throws -> TLSConfiguration? {
+            guard let tlsCertificate, let tlsKey else { return nil }
+            do {
+                let chain = try NIOSSLCertificate.fromPEMFile(tlsCertificate).map { NIOSSLCertificateSource.certificate($0) }
+                let key = try NIOSSLPrivateKey(file: tlsKey, format: .pem)
+                return TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key))
+            } catch {
+                throw CLIError("cannot load --tls-cert/--tls-key: \(error)")
+            }
         }
 
         func run() async throws {
             let logger = logging.makeLogger()
+            let tls = try tlsConfiguration()
+            let proxies = try TrustedProxies(trustedProxies)
+            let reload = Duration.seconds(keyReloadInterval)
             try await database.withDatabase(logger: logger) { databaseConfiguration in
                 var configuration = AppConfiguration()
                 configuration.host = host
@@ -53,11 +95,15 @@ extension Authd {
                 configuration.hashParameters = hashing.parameters
                 configuration.hashingQueueLimit = hashQueue
                 configuration.logger = logger
+                configuration.tls = tls
+                configuration.trustedProxies = proxies
+                configuration.keyReloadInterval = reload
+                let scheme = tls == nil ? "http" : "https"
                 configuration.onListening = { host, port in
                     // Unbuffered, so a supervisor (or a test) reading a pipe sees it at once.
-                    FileHandle.standardOutput.write(Data("authd listening on http://\(host):\(port)\n".utf8))
+                    FileHandle.standardOutput.write(Data("authd listening on \(scheme)://\(host):\(port)\n".utf8))
                 }
-                let storage = PostgresStorage(configuration: databaseConfiguration, logger: logger)
+                let storage = PostgresStorage(configuration: databaseConfiguration, logger: logger, metrics: configuration.metrics)
                 let app = try await buildApplication(configuration: configuration, storage: storage)
                 try await app.runService()
             }

@@ -146,7 +146,12 @@ extension Authd.UserCommand {
         }
         let logger = logging.makeLogger()
         let found = try await database.withMigratedStorage(logger: logger) { storage in
-            try await storage.users.setDisabled(disabled, usernameKey: username.key)
+            guard try await storage.users.setDisabled(disabled, usernameKey: username.key) else { return false }
+            let user = try await storage.users.user(withKey: username.key)
+            try await storage.audit.record(
+                SecurityEvent(kind: disabled ? .userDisabled : .userEnabled, at: Date(), userID: user?.id, usernameKey: username.key)
+            )
+            return true
         }
         guard found else { throw CLIError("no user named '\(username)'") }
     }

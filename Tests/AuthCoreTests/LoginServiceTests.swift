@@ -39,7 +39,7 @@ import Testing
 
     @Test func issuesATokenPairAndStoresOnlyTheRefreshHash() async throws {
         let alice = try await addUser("alice")
-        let grant = try await service().login(username: "ALICE", password: Self.password, clientAddress: "192.0.2.1")
+        let grant = try await service().login(username: "ALICE", password: Self.password, origin: RequestOrigin(clientAddress: "192.0.2.1"))
         #expect(grant.expiresIn == 900)
         let records = storage.refreshTokens.records
         #expect(records.count == 1)
@@ -51,7 +51,7 @@ import Testing
         let service = try await service()
         let before = await pool.load().completed
         await #expect(throws: AuthError.invalidCredentials) {
-            try await service.login(username: "nobody", password: Self.password, clientAddress: nil)
+            try await service.login(username: "nobody", password: Self.password, origin: RequestOrigin(clientAddress: nil))
         }
         // The same verification work as a wrong password: one hash job on the pool.
         #expect(await pool.load().completed == before + 1)
@@ -65,7 +65,7 @@ import Testing
         var errors: [AuthError] = []
         for name in ["alice", "nobody"] {
             do {
-                _ = try await service.login(username: name, password: "wrong password", clientAddress: nil)
+                _ = try await service.login(username: name, password: "wrong password", origin: RequestOrigin(clientAddress: nil))
             } catch let error as AuthError {
                 errors.append(error)
             }
@@ -78,18 +78,18 @@ import Testing
         let service = try await service(throttle: ThrottlePolicy(accountLimit: 3, addressLimit: 100, window: 60))
         for _ in 0..<3 {
             await #expect(throws: AuthError.invalidCredentials) {
-                try await service.login(username: "alice", password: "wrong", clientAddress: "192.0.2.1")
+                try await service.login(username: "alice", password: "wrong", origin: RequestOrigin(clientAddress: "192.0.2.1"))
             }
         }
         do {
-            _ = try await service.login(username: "alice", password: Self.password, clientAddress: "192.0.2.1")
+            _ = try await service.login(username: "alice", password: Self.password, origin: RequestOrigin(clientAddress: "192.0.2.1"))
             Issue.record("expected too_many_attempts")
         } catch let error as AuthError {
             #expect(error.code == .tooManyAttempts)
             #expect(error.retryAfter == 60)
         }
         clock.advance(by: 61)
-        _ = try await service.login(username: "alice", password: Self.password, clientAddress: "192.0.2.1")
+        _ = try await service.login(username: "alice", password: Self.password, origin: RequestOrigin(clientAddress: "192.0.2.1"))
     }
 
     @Test func aSuccessClearsTheAccountCounterButNotTheAddressCounter() async throws {
@@ -97,9 +97,9 @@ import Testing
         let policy = ThrottlePolicy(accountLimit: 3, addressLimit: 100, window: 60)
         let service = try await service(throttle: policy)
         for _ in 0..<2 {
-            _ = try? await service.login(username: "alice", password: "wrong", clientAddress: "192.0.2.1")
+            _ = try? await service.login(username: "alice", password: "wrong", origin: RequestOrigin(clientAddress: "192.0.2.1"))
         }
-        _ = try await service.login(username: "alice", password: Self.password, clientAddress: "192.0.2.1")
+        _ = try await service.login(username: "alice", password: Self.password, origin: RequestOrigin(clientAddress: "192.0.2.1"))
         let keys = policy.keys(usernameKey: "alice", address: "192.0.2.1")
         #expect(storage.loginAttempts.failures(for: keys.account) == 0)
         #expect(storage.loginAttempts.failures(for: keys.all[1]) == 2)
@@ -109,17 +109,17 @@ import Testing
         try await addUser("alice", disabled: true)
         let service = try await service()
         await #expect(throws: AuthError.accountDisabled) {
-            try await service.login(username: "alice", password: Self.password, clientAddress: nil)
+            try await service.login(username: "alice", password: Self.password, origin: RequestOrigin(clientAddress: nil))
         }
         await #expect(throws: AuthError.invalidCredentials) {
-            try await service.login(username: "alice", password: "wrong password", clientAddress: nil)
+            try await service.login(username: "alice", password: "wrong password", origin: RequestOrigin(clientAddress: nil))
         }
     }
 
     @Test func aWeakerHashIsReplacedAfterASuccessfulLogin() async throws {
         let weak = Argon2idHasher.Parameters(memoryKiB: 512, iterations: 1, parallelism: 1)
         try await addUser("alice", parameters: weak)
-        _ = try await service().login(username: "alice", password: Self.password, clientAddress: nil)
+        _ = try await service().login(username: "alice", password: Self.password, origin: RequestOrigin(clientAddress: nil))
         let stored = try #require(try await storage.users.user(withKey: "alice"))
         #expect(Argon2idHasher.parameters(of: stored.passwordHash) == Self.light)
         #expect(Argon2idHasher(parameters: Self.light).verify(Self.password, against: stored.passwordHash))
@@ -128,7 +128,7 @@ import Testing
     @Test func aStrongerHashIsKept() async throws {
         let strong = Argon2idHasher.Parameters(memoryKiB: 2048, iterations: 2, parallelism: 1)
         let alice = try await addUser("alice", parameters: strong)
-        _ = try await service().login(username: "alice", password: Self.password, clientAddress: nil)
+        _ = try await service().login(username: "alice", password: Self.password, origin: RequestOrigin(clientAddress: nil))
         let stored = try #require(try await storage.users.user(withKey: "alice"))
         #expect(stored.passwordHash == alice.passwordHash)
     }

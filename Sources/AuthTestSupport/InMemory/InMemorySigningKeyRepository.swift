@@ -27,4 +27,8 @@ public final class InMemorySigningKeyRepository: SigningKeyRepository {
     public func add(_ key: SigningKey) async throws {
         keys.withLock { $0.insert(key, at: 0) }
     }
+
+    public func allKeys() async throws -> [SigningKey] {
+        keys.withLock { $0 }
+    }
 }

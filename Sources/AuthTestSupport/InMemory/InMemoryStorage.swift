@@ -10,14 +10,16 @@ import AuthCore
 /// ```
 public struct InMemoryStorage: AuthStorage {
     public let users: InMemoryUserRepository
-    public let refreshTokens = InMemoryRefreshTokenRepository()
+    public let refreshTokens: InMemoryRefreshTokenRepository
     public let loginAttempts = InMemoryLoginAttemptStore()
     public let signingKeys = InMemorySigningKeyRepository()
     public let readiness = AlwaysReady()
+    public let audit = InMemoryAuditLog()
 
     /// Empty storage whose accounts take their creation time from `clock`.
     public init(clock: any WallClock = SystemClock()) {
         users = InMemoryUserRepository(clock: clock)
+        refreshTokens = InMemoryRefreshTokenRepository(users: users)
     }
 
     /// Nothing to migrate.

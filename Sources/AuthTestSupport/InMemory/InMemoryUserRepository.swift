@@ -22,6 +22,10 @@ public final class InMemoryUserRepository: UserRepository {
         byKey.withLock { $0[key] }
     }
 
+    public func user(withID id: UUID) async throws -> User? {
+        byKey.withLock { $0.values.first { $0.id == id } }
+    }
+
     public func create(username: Username, passwordHash: String) async throws -> User {
         let user = User(id: UUID(), username: username.value, passwordHash: passwordHash, isDisabled: false, createdAt: clock.now)
         return try byKey.withLock { users in

@@ -1,0 +1,65 @@
+import CoreMetrics
+
+/// authd's metrics, through swift-metrics with an injected factory (swift-prometheus's in
+/// `authd serve`, a no-op by default). The names are what `GET /metrics` shows.
+///
+/// ```swift
+/// let metrics = AuthMetrics(factory: PrometheusMetricsFactory(registry: registry))
+/// metrics.login(result: "success")   // authd_logins_total{result="success"} 1
+/// ```
+public struct AuthMetrics: Sendable {
+    /// Where the metrics go.
+    public let factory: any MetricsFactory
+
+    /// Metrics sent to `factory`.
+    public init(factory: any MetricsFactory = NOOPMetricsHandler.instance) {
+        self.factory = factory
+    }
+
+    /// One login ended: `success`, `invalid_credentials`, `account_disabled`,
+    /// `too_many_attempts`, `invalid_request` or `error`.
+    public func login(result: String) {
+        Counter(label: "authd_logins_total", dimensions: [("result", result)], factory: factory).increment()
+    }
+
+    /// One refresh ended: a ``RefreshRotation/label``, `invalid_request` or `error`.
+    public func refresh(result: String) {
+        Counter(label: "authd_refreshes_total", dimensions: [("result", result)], factory: factory).increment()
+    }
+
+    /// A rotated refresh token came back and its family was revoked.
+    public func reuseDetected() {
+        Counter(label: "authd_refresh_reuse_detected_total", factory: factory).increment()
+    }
+
+    /// A login was refused by throttling.
+    public func throttled() {
+        Counter(label: "authd_throttled_requests_total", factory: factory).increment()
+    }
+
+    /// One Argon2id computation took `duration`.
+    public func hashDuration(_ duration: Duration) {
+        let nanoseconds = duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
+        Timer(label: "authd_hash_duration_seconds", factory: factory).recordNanoseconds(nanoseconds)
+    }
+
+    /// Hash jobs running and waiting for a slot.
+    public func hashQueue(running: Int, waiting: Int) {
+        Gauge(label: "authd_hash_running", factory: factory).record(running)
+        Gauge(label: "authd_hash_queue_depth", factory: factory).record(waiting)
+    }
+
+    /// A database operation failed: `unavailable` (down or timed out) or `error`.
+    public func databaseError(kind: String) {
+        Counter(label: "authd_database_errors_total", dimensions: [("kind", kind)], factory: factory).increment()
+    }
+
+    /// An HTTP request was answered; `route` is the matched pattern (never the raw path).
+    public func httpRequest(method: String, route: String, status: Int) {
+        Counter(
+            label: "authd_http_requests_total",
+            dimensions: [("method", method), ("route", route), ("status", String(status))],
+            factory: factory
+        ).increment()
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// What presenting a refresh token did: the answer of
+/// ``RefreshTokenRepository/rotate(presentedHash:successor:now:)``.
+///
+/// ```swift
+/// switch try await tokens.rotate(presentedHash: hash, successor: next, now: clock.now) {
+/// case .rotated(let userID): issue(for: userID)
+/// case .reused: throw AuthError.invalidToken   // the family is revoked now
+/// default: throw AuthError.invalidToken
+/// }
+/// ```
+public enum RefreshRotation: Sendable, Equatable {
+    /// The token was current: it is now used and `successor` joined its family.
+    case rotated(userID: UUID)
+    /// The token had already been rotated: its whole family is revoked now.
+    case reused(userID: UUID)
+    /// No such token.
+    case unknown
+    /// The token expired.
+    case expired
+    /// The token's family was revoked (logout or an earlier reuse).
+    case revoked
+    /// The account is disabled; nothing changed.
+    case disabled(userID: UUID)
+
+    /// The metric and audit label: `rotated`, `reused`, `unknown`, `expired`, `revoked`, `disabled`.
+    public var label: String {
+        switch self {
+        case .rotated: "rotated"
+        case .reused: "reused"
+        case .unknown: "unknown"
+        case .expired: "expired"
+        case .revoked: "revoked"
+        case .disabled: "disabled"
+        }
+    }
+}
+
+/// The token that replaces a rotated one: its hash and expiry (the family and owner
+/// come from the presented token).
+///
+/// ```swift
+/// let next = RefreshSuccessor(tokenHash: SHA256.hexDigest(of: token), expiresAt: now + lifetime)
+/// ```
+public struct RefreshSuccessor: Sendable, Equatable {
+    /// Hex SHA-256 of the new token.
+    public var tokenHash: String
+    /// When it stops being accepted.
+    public var expiresAt: Date
+
+    /// Creates a successor.
+    public init(tokenHash: String, expiresAt: Date) {
+        self.tokenHash = tokenHash
+        self.expiresAt = expiresAt
+    }
+}

@@ -1,0 +1,19 @@
+/// Where a request came from, for throttling and the audit log: the client's address
+/// (the socket peer, or `X-Forwarded-For` from a trusted proxy) and the request id.
+///
+/// ```swift
+/// let origin = RequestOrigin(clientAddress: "203.0.113.9", requestID: "a1b2")
+/// let grant = try await service.login(username: "alice", password: "…", origin: origin)
+/// ```
+public struct RequestOrigin: Sendable, Equatable {
+    /// The client's IP address as text, if known.
+    public var clientAddress: String?
+    /// The id the server gave the request (`X-Request-Id`), if any.
+    public var requestID: String?
+
+    /// Creates an origin.
+    public init(clientAddress: String? = nil, requestID: String? = nil) {
+        self.clientAddress = clientAddress
+        self.requestID = requestID
+    }
+}

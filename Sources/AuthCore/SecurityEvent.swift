@@ -1,0 +1,61 @@
+import Foundation
+
+/// One row of the audit log: what happened, to whom, from where. Never a secret: no
+/// password, token, hash or key, only ids, the username key and public key ids.
+///
+/// ```swift
+/// let event = SecurityEvent(kind: .loginSucceeded, at: clock.now, userID: user.id, usernameKey: "alice")
+/// try await storage.audit.record(event)
+/// ```
+public struct SecurityEvent: Sendable, Equatable {
+    /// What happened; its ``rawValue`` is stored and printed by `authd audit`.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// A login with the right password for an enabled account.
+        case loginSucceeded = "login_succeeded"
+        /// A login refused: unknown user, wrong password or disabled account (see `detail`).
+        case loginFailed = "login_failed"
+        /// A login refused because a throttle key is over its limit.
+        case loginThrottled = "login_throttled"
+        /// A refresh token exchanged for a new pair.
+        case tokenRefreshed = "token_refreshed"
+        /// A rotated refresh token presented again: its family was revoked.
+        case refreshReuseDetected = "refresh_reuse_detected"
+        /// A logout revoked a token family.
+        case loggedOut = "logged_out"
+        /// An operator disabled an account.
+        case userDisabled = "user_disabled"
+        /// An operator enabled an account.
+        case userEnabled = "user_enabled"
+        /// An operator rotated the signing key (`detail` is the new `kid`).
+        case keyRotated = "key_rotated"
+    }
+
+    /// What happened.
+    public var kind: Kind
+    /// When.
+    public var at: Date
+    /// The account, when known.
+    public var userID: UUID?
+    /// The username key (lower-cased name), when known.
+    public var usernameKey: String?
+    /// The client's address, when the event came from a request.
+    public var clientAddress: String?
+    /// The request id, when the event came from a request.
+    public var requestID: String?
+    /// A short, secret-free detail (a failure reason, a key id).
+    public var detail: String?
+
+    /// Creates an event.
+    public init(
+        kind: Kind, at: Date, userID: UUID? = nil, usernameKey: String? = nil,
+        origin: RequestOrigin = RequestOrigin(), detail: String? = nil
+    ) {
+        self.kind = kind
+        self.at = at
+        self.userID = userID
+        self.usernameKey = usernameKey
+        self.clientAddress = origin.clientAddress
+        self.requestID = origin.requestID
+        self.detail = detail
+    }
+}
