@@ -5,11 +5,14 @@ import PostgresNIO
 /// Parses `postgres://` / `postgresql://` URLs into a PostgresNIO configuration.
 ///
 /// Supported: user, password, host, port (default 5432), database (default: the user name),
-/// `?host=/socket/dir` for a Unix socket, and `?sslmode=disable|prefer|require` (default
-/// `prefer`, as libpq; `require` also verifies the server certificate).
+/// `?host=/socket/dir` for a Unix socket, and `sslmode` as libpq reads it (default `prefer`):
+/// `disable`; `allow`/`prefer` (TLS when the server offers it, unverified); `require`
+/// (TLS, unverified); `verify-ca` (the certificate must chain to a trusted root);
+/// `verify-full` (and name the host). `sslrootcert=FILE` gives the trusted roots (PEM)
+/// instead of the system's.
 ///
 /// ```swift
-/// let config = try DatabaseURL.parse("postgres://app:secret@db.internal:5432/auth?sslmode=require")
+/// let config = try DatabaseURL.parse("postgres://app:secret@db.internal:5432/auth?sslmode=verify-full&sslrootcert=/etc/ssl/db-ca.pem")
 /// ```
 public enum DatabaseURL {
     /// A URL that cannot be used; the message never repeats the password.
@@ -48,10 +51,27 @@ public enum DatabaseURL {
         let tls: PostgresClient.Configuration.TLS
         switch query["sslmode"]?.lowercased() ?? "prefer" {
         case "disable": tls = .disable
-        case "allow", "prefer": tls = .prefer(.makeClientConfiguration())
-        case "require", "verify-ca", "verify-full": tls = .require(.makeClientConfiguration())
-        case let other: throw Invalid(description: "unsupported sslmode '\(other)' (use disable, prefer or require)")
+        case "allow", "prefer": tls = .prefer(try tlsConfiguration(verification: .none, rootFile: nil))
+        case "require": tls = .require(try tlsConfiguration(verification: .none, rootFile: nil))
+        case "verify-ca": tls = .require(try tlsConfiguration(verification: .noHostnameVerification, rootFile: query["sslrootcert"]))
+        case "verify-full": tls = .require(try tlsConfiguration(verification: .fullVerification, rootFile: query["sslrootcert"]))
+        case let other:
+            throw Invalid(description: "unsupported sslmode '\(other)' (use disable, allow, prefer, require, verify-ca or verify-full)")
         }
         return PostgresClient.Configuration(host: host, port: port, username: username, password: password, database: database, tls: tls)
+    }
+
+    private static func tlsConfiguration(verification: CertificateVerification, rootFile: String?) throws -> TLSConfiguration {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.certificateVerification = verification
+        if let rootFile {
+            do {
+                let roots = try NIOSSLCertificate.fromPEMFile(rootFile)
+                configuration.trustRoots = .certificates(roots)
+            } catch {
+                throw Invalid(description: "cannot read sslrootcert '\(rootFile)': \(error)")
+            }
+        }
+        return configuration
     }
 }

@@ -26,6 +26,8 @@ extension Migration {
         Migration(version: "0003_refresh_tokens", bytes: PackageResources._003_refresh_tokens_sql),
         Migration(version: "0004_login_failures", bytes: PackageResources._004_login_failures_sql),
         Migration(version: "0005_login_retry_after", bytes: PackageResources._005_login_retry_after_sql),
+        Migration(version: "0006_rotate_refresh_token", bytes: PackageResources._006_rotate_refresh_token_sql),
+        Migration(version: "0007_audit_events", bytes: PackageResources._007_audit_events_sql),
     ]
 
     private init(version: String, bytes: [UInt8]) {
