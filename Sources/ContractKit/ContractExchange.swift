@@ -92,6 +92,26 @@ extension RequestSpec {
 }
 
 extension ResponseSpec {
+    /// This expectation with templates in its literals (`user_id: "{{sub}}"`) replaced by
+    /// saved values; `undefined` lists the names no earlier interaction saved.
+    ///
+    /// ```swift
+    /// let (spec, undefined) = interaction.response.resolved(with: saved)
+    /// ```
+    public func resolved(with variables: [String: JSONValue]) -> (spec: ResponseSpec, undefined: [String]) {
+        var undefined: [String] = []
+        let resolvedHeaders = headers.mapValues { $0.resolved(with: variables, undefined: &undefined) }
+        let resolvedBody: ResponseBodySpec =
+            switch body {
+            case .unspecified: .unspecified
+            case .json(let matcher): .json(matcher.resolved(with: variables, undefined: &undefined))
+            case .text(let matcher): .text(matcher.resolved(with: variables, undefined: &undefined))
+            }
+        var seen = Set<String>()
+        undefined = undefined.filter { seen.insert($0).inserted }
+        return (ResponseSpec(status: status, headers: resolvedHeaders, body: resolvedBody, strict: strict), undefined)
+    }
+
     /// Every way `response` breaks this expectation: status, each declared header, each
     /// body path. Empty when it holds.
     public func mismatches(in response: ContractResponse) -> [Mismatch] {

@@ -1,4 +1,5 @@
-/// A path into a JSON value: `$`, `$.a.b`, `$.items[0].id`, `$["odd key"]`.
+/// A path into a JSON value: `$`, `$.a.b`, `$.items[0].id`, `$["odd key"]`. A key after a
+/// string that is a compact JWT reads its payload: `$.access_token.sub`.
 ///
 /// ```swift
 /// let path = try JSONPath("$.tokens[0].value")
@@ -65,6 +66,10 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
             case (.index(let index), .array(let elements)):
                 guard elements.indices.contains(index) else { return nil }
                 current = elements[index]
+            case (.key(let key), .string(let text)):
+                // A path may continue into a JWT: `$.access_token.sub` is its `sub` claim.
+                guard case .object(let claims)? = JWTShape.payload(of: text), let next = claims[key] else { return nil }
+                current = next
             default:
                 return nil
             }

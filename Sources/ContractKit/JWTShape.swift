@@ -10,4 +10,13 @@ enum JWTShape {
         }
         return Base64URL.decode(parts[2]) != nil
     }
+
+    /// The payload of a compact JWT, when `text` is one.
+    static func payload(of text: String) -> JSONValue? {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let data = Base64URL.decode(parts[1]), case .object(let claims) = try? JSONValue(parsing: data) else {
+            return nil
+        }
+        return .object(claims)
+    }
 }

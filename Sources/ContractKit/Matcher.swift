@@ -28,8 +28,10 @@ public struct Matcher: Sendable, Equatable {
         case uuid
         /// An RFC 3339 date-time string.
         case datetime
-        /// A compact JWT whose header and payload are JSON objects.
-        case jwt
+        /// A compact JWT whose header and payload are JSON objects, and whose payload's
+        /// claims match `claims` (claims not listed are free). The stub mints its tokens
+        /// with claims that satisfy them.
+        case jwt(claims: [String: Matcher])
         /// An array whose every element matches `of`, with a count in `min...max`.
         case each(of: Matcher, min: Int?, max: Int?)
         /// A JSON Web Key Set (RFC 7517) of `min...max` keys, each with `kty` and `kid`;
@@ -60,6 +62,41 @@ public struct Matcher: Sendable, Equatable {
 
     /// The matcher names accepted after `match:`.
     public static let names = ["string", "integer", "number", "boolean", "null", "any", "regex", "uuid", "datetime", "jwt", "jwks", "each"]
+
+    /// This matcher with every literal string that is a template (`"{{sub}}"`) replaced by
+    /// the saved value it names: a sole `{{name}}` takes the value with its JSON type, text
+    /// around variables is rendered as a string. Templates naming unsaved variables stay,
+    /// and their names are added to `undefined`.
+    ///
+    /// ```swift
+    /// let expected = Matcher.literal(.object(["user_id": .string("{{sub}}")]))
+    /// var undefined: [String] = []
+    /// expected.resolved(with: ["sub": .string("8c0e…")], undefined: &undefined)   // user_id: "8c0e…"
+    /// ```
+    public func resolved(with variables: [String: JSONValue], undefined: inout [String]) -> Matcher {
+        switch kind {
+        case .literal(.string(let text)) where Template.mayHavePlaceholders(text):
+            let template = Template(text)
+            let missing = template.variables.filter { variables[$0] == nil }
+            guard missing.isEmpty else {
+                undefined += missing
+                return self
+            }
+            if let name = template.soleVariable, let value = variables[name] { return Matcher(.literal(value), example: example) }
+            guard let rendered = try? template.render(variables) else { return self }
+            return Matcher(.literal(.string(rendered)), example: example)
+        case .object(let members):
+            return Matcher(.object(members.mapValues { $0.resolved(with: variables, undefined: &undefined) }), example: example)
+        case .array(let elements):
+            return Matcher(.array(elements.map { $0.resolved(with: variables, undefined: &undefined) }), example: example)
+        case .each(let element, let min, let max):
+            return Matcher(.each(of: element.resolved(with: variables, undefined: &undefined), min: min, max: max), example: example)
+        case .jwt(let claims):
+            return Matcher(.jwt(claims: claims.mapValues { $0.resolved(with: variables, undefined: &undefined) }), example: example)
+        default:
+            return self
+        }
+    }
 
     /// Every way `actual` fails this matcher, as `path: reason` lines; empty when it matches.
     /// - Parameter strict: forbid keys the contract does not list, in every object.
@@ -102,6 +139,11 @@ public struct Matcher: Sendable, Equatable {
             }
         case .jwks(let min, let max):
             return Self.jwksProblems(actual, at: path, min: min, max: max)
+        case .jwt(let claims):
+            guard case .string(let text) = actual, JWTShape.isJWT(text) else { return fail("a JWT (header.payload.signature)") }
+            guard !claims.isEmpty else { return [] }
+            let payload = JWTShape.payload(of: text) ?? .object([:])
+            return Matcher(.object(claims)).mismatches(in: payload, at: path, strict: false)
         default:
             return Self.scalarProblem(kind, actual).map(fail) ?? []
         }
@@ -153,7 +195,7 @@ public struct Matcher: Sendable, Equatable {
         case .regex(let pattern): "a string matching /\(pattern)/"
         case .uuid: "a UUID string"
         case .datetime: "an RFC 3339 date-time string"
-        case .jwt: "a JWT"
+        case .jwt(let claims): claims.isEmpty ? "a JWT" : "a JWT with claims \(claims.keys.sorted().joined(separator: ", "))"
         case .jwks: "a JWK Set"
         case .each(let element, _, _): "an array of \(element.summary)"
         }
@@ -197,10 +239,7 @@ public struct Matcher: Sendable, Equatable {
         case .datetime:
             guard case .string(let text) = actual, DateTimeFormat.parse(text) != nil else { return "an RFC 3339 date-time string" }
             return nil
-        case .jwt:
-            guard case .string(let text) = actual, JWTShape.isJWT(text) else { return "a JWT (header.payload.signature)" }
-            return nil
-        case .literal, .object, .array, .each, .jwks:
+        case .literal, .object, .array, .each, .jwks, .jwt:
             return nil
         }
     }

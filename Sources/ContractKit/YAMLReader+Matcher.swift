@@ -36,7 +36,7 @@ extension YAMLReader {
         guard let name = scalarText(nameNode, "match") else { return nil }
         let options: [String: [String]] = [
             "string": ["min_length", "max_length"], "integer": ["min", "max"], "number": ["min", "max"],
-            "boolean": [], "null": [], "any": [], "regex": ["pattern"], "uuid": [], "datetime": [], "jwt": [],
+            "boolean": [], "null": [], "any": [], "regex": ["pattern"], "uuid": [], "datetime": [], "jwt": ["claims"],
             "jwks": ["min", "max"], "each": ["of", "min", "max"],
         ]
         guard let allowed = options[name] else {
@@ -60,7 +60,16 @@ extension YAMLReader {
         case "any": kind = .any
         case "uuid": kind = .uuid
         case "datetime": kind = .datetime
-        case "jwt": kind = .jwt
+        case "jwt":
+            var claims: [String: Matcher] = [:]
+            if let claimsNode = values["claims"] {
+                guard let claimPairs = self.mapping(claimsNode, "'claims'") else { return nil }
+                for (claim, claimNode) in claimPairs {
+                    guard let claimMatcher = matcher(claimNode, "claim '\(claim)'") else { return nil }
+                    claims[claim] = claimMatcher
+                }
+            }
+            kind = .jwt(claims: claims)
         case "jwks": kind = .jwks(min: values["min"].flatMap { integer($0, "min") }, max: values["max"].flatMap { integer($0, "max") })
         case "regex":
             guard let patternNode = values["pattern"] else {

@@ -133,7 +133,12 @@ public struct ContractVerifier: Sendable {
             return side
         }
         side.response = response
-        let mismatches = interaction.response.mismatches(in: response) + interaction.captures(from: response).missing
+        let (spec, undefined) = interaction.response.resolved(with: variables)
+        if let name = undefined.first {
+            side.check = .error(VerificationError(.undefinedVariable, "the response expects '{{\(name)}}': an earlier interaction did not save it"))
+            return side
+        }
+        let mismatches = spec.mismatches(in: response) + interaction.captures(from: response).missing
         side.check = mismatches.isEmpty ? .held : .failed(mismatches)
         return side
     }

@@ -9,8 +9,12 @@ import Synchronization
 /// placeholders; method, path, query, declared headers and JSON body all count). Responses
 /// are built from the contract: literals as written, matchers from their `example` or a
 /// generated value; `jwt` is a real JWT signed by the stub's own key, whose JWKS answers
-/// JWKS requests. It is stateful where the contracts are: a value it handed out and a
-/// later request sends back (`{{name}}` in the contract) must be the same one. A request
+/// JWKS requests, with the `claims:` a contract asks for. It is stateful where the
+/// contracts are: a value it handed out and a later request sends back (`{{name}}` in the
+/// contract) must be the same one, and a response may repeat a saved value
+/// (`user_id: "{{sub}}"`). When several interactions fit a request equally (the same
+/// refresh token sent twice), the next one after the last it answered in that file
+/// answers, so a replay gets the file's answer to a replay. A request
 /// nothing matches gets 501 with the closest interaction and what differs, and is
 /// recorded in ``unmatched``.
 ///
@@ -56,10 +60,14 @@ public final class ContractStub: Sendable {
         let contract: Contract
         let interaction: Interaction
         let label: String
+        /// Position in its file, for the "next after the last answered" rule.
+        let index: Int
     }
 
     private struct State: Sendable {
         var variables: [String: [String: JSONValue]] = [:]
+        /// Per file, the index of the interaction answered last.
+        var lastAnswered: [String: Int] = [:]
         var exchanges: [Exchange] = []
         var unmatched: [Unmatched] = []
     }
@@ -78,14 +86,14 @@ public final class ContractStub: Sendable {
         var problems: [String] = []
         let generator = ResponseGenerator(signer: signer)
         for contract in contracts {
-            for interaction in contract.interactions {
+            for (index, interaction) in contract.interactions.enumerated() {
                 if let activeStates, !interaction.given.allSatisfy({ activeStates.contains($0.state) }) { continue }
                 do {
-                    _ = try Self.build(interaction, generator: generator)
+                    _ = try Self.build(interaction.response, generator: generator)
                 } catch {
                     problems.append("\(interaction.location): \(error)")
                 }
-                entries.append(Entry(contract: contract, interaction: interaction, label: "\(interaction.name) (\(interaction.location))"))
+                entries.append(Entry(contract: contract, interaction: interaction, label: "\(interaction.name) (\(interaction.location))", index: index))
             }
         }
         guard problems.isEmpty else { throw BuildError(description: problems.joined(separator: "\n")) }
@@ -118,13 +126,19 @@ public final class ContractStub: Sendable {
     public func respond(to request: ContractRequest) -> ContractResponse {
         let parsed = ParsedRequest(request)
         return state.withLock { state in
-            var best: (entry: Entry, score: Int)?
+            var best: (entry: Entry, score: Int, distance: Int)?
             var closest: (entry: Entry, difference: Difference)?
             for entry in entries {
                 let matcher = RequestMatcher(known: state.variables[entry.contract.file] ?? [:])
                 switch matcher.fit(entry.interaction.request, parsed) {
                 case .success(let fit):
-                    if best == nil || fit.score > (best?.score ?? 0) { best = (entry, fit.score) }
+                    // Equal fits: the next one after the last answered in the same file wins,
+                    // so a replayed request gets the answer its file gives a replay.
+                    let count = entry.contract.interactions.count
+                    let distance = state.lastAnswered[entry.contract.file].map { (entry.index - $0 - 1 + count) % count } ?? entry.index
+                    if best == nil || fit.score > (best?.score ?? 0) || (fit.score == best?.score && distance < (best?.distance ?? 0)) {
+                        best = (entry, fit.score, distance)
+                    }
                 case .failure(let difference):
                     if difference.weight > 0, closest == nil || difference.weight > (closest?.difference.weight ?? 0) {
                         closest = (entry, difference)
@@ -142,21 +156,23 @@ public final class ContractStub: Sendable {
                 return response
             }
             let response: ContractResponse
+            let file = best.entry.contract.file
             do {
-                response = try Self.build(best.entry.interaction, generator: ResponseGenerator(signer: signer))
+                let spec = best.entry.interaction.response.resolved(with: state.variables[file] ?? [:]).spec
+                response = try Self.build(spec, generator: ResponseGenerator(signer: signer))
             } catch {
                 // Checked when the stub was made; kept as a 501 rather than a crash.
                 response = Self.notStubbed(Unmatched(request: request, closest: best.entry.label, difference: "\(error)"))
             }
             let captured = best.entry.interaction.captures(from: response).values
-            state.variables[best.entry.contract.file, default: [:]].merge(captured) { _, new in new }
+            state.variables[file, default: [:]].merge(captured) { _, new in new }
+            state.lastAnswered[file] = best.entry.index
             state.exchanges.append(Exchange(request: request, response: response, interaction: best.entry.interaction.name))
             return response
         }
     }
 
-    private static func build(_ interaction: Interaction, generator: ResponseGenerator) throws -> ContractResponse {
-        let spec = interaction.response
+    private static func build(_ spec: ResponseSpec, generator: ResponseGenerator) throws -> ContractResponse {
         var headers: [(name: String, value: String)] = []
         for name in spec.headers.keys.sorted() {
             guard let matcher = spec.headers[name] else { continue }

@@ -18,8 +18,15 @@ struct ResponseGenerator {
             return .object(object)
         case .array(let elements):
             return .array(try elements.enumerated().map { try value(for: $1, at: "\(path)[\($0)]") })
-        case .jwt:
-            return .string(signer.token(subject: "stub-user", lifetime: 900))
+        case .jwt(let claims):
+            // The signer's own claims where they satisfy the contract (a live `exp`), the
+            // contract's example or a generated value where they do not.
+            var standard = signer.claims(subject: "stub-user", lifetime: 900)
+            for (name, claim) in claims.sorted(by: { $0.key < $1.key }) {
+                if let current = standard[name], claim.mismatches(in: current).isEmpty { continue }
+                standard[name] = try value(for: claim, at: "\(path).\(name)")
+            }
+            return .string(signer.token(claims: standard))
         case .jwks:
             return signer.jwks
         case .each(let element, let min, _):

@@ -33,15 +33,30 @@ public struct StubSigner: Sendable {
         ])
     }
 
-    /// A signed compact JWT with `iss: contract-stub`, `sub`, `iat`, `exp` and `jti`.
-    public func token(subject: String, lifetime: Int, now: Date = Date()) -> String {
+    /// The standard claims of a stub token: `iss: contract-stub`, `sub`, `iat`, `exp`, `jti`.
+    public func claims(subject: String, lifetime: Int, now: Date = Date()) -> [String: JSONValue] {
         let issued = Int(now.timeIntervalSince1970)
-        let header = JSONValue.object(["alg": .string("EdDSA"), "typ": .string("JWT"), "kid": .string(kid)])
-        let claims = JSONValue.object([
+        return [
             "iss": .string("contract-stub"), "sub": .string(subject), "iat": .integer(issued),
             "exp": .integer(issued + lifetime), "jti": .string(UUID().uuidString.lowercased()),
-        ])
-        let signingInput = Base64URL.encode(Data(header.description.utf8)) + "." + Base64URL.encode(Data(claims.description.utf8))
+        ]
+    }
+
+    /// A signed compact JWT with `iss: contract-stub`, `sub`, `iat`, `exp` and `jti`.
+    public func token(subject: String, lifetime: Int, now: Date = Date()) -> String {
+        token(claims: claims(subject: subject, lifetime: lifetime, now: now))
+    }
+
+    /// A signed compact JWT (EdDSA, this signer's `kid`) carrying `claims`.
+    ///
+    /// ```swift
+    /// var claims = signer.claims(subject: "stub-user", lifetime: 900)
+    /// claims["sub"] = .string(UUID().uuidString.lowercased())
+    /// let token = signer.token(claims: claims)
+    /// ```
+    public func token(claims: [String: JSONValue]) -> String {
+        let header = JSONValue.object(["alg": .string("EdDSA"), "typ": .string("JWT"), "kid": .string(kid)])
+        let signingInput = Base64URL.encode(Data(header.description.utf8)) + "." + Base64URL.encode(Data(JSONValue.object(claims).description.utf8))
         let signature = (try? key.signature(for: Data(signingInput.utf8))) ?? Data()
         return signingInput + "." + Base64URL.encode(signature)
     }
