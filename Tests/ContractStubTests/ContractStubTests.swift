@@ -248,4 +248,114 @@ func post(_ path: String, _ json: String, headers: [(name: String, value: String
         #expect(wrong.status == 401)
         #expect(wrong.header("www-authenticate") == #"Bearer realm="authd""#)
     }
+
+    static let sequence = """
+        name: Sequence
+        interactions:
+          - name: login
+            request:
+              method: POST
+              path: /login
+              json: { username: carol, password: secret }
+            response:
+              status: 200
+              json:
+                access_token: { match: jwt, claims: { sub: { match: uuid }, exp: { match: integer, min: 1 } } }
+                refresh_token: { match: string, min_length: 43, max_length: 43 }
+            save: { access: $.access_token, sub: $.access_token.sub, first: $.refresh_token }
+          - name: me
+            request:
+              method: GET
+              path: /me
+              headers: { Authorization: "Bearer {{access}}" }
+            response:
+              status: 200
+              json: { user_id: "{{sub}}" }
+          - name: refresh
+            request:
+              method: POST
+              path: /token/refresh
+              json: { refresh_token: "{{first}}" }
+            response:
+              status: 200
+              json:
+                access_token: { match: jwt, claims: { sub: "{{sub}}" } }
+                refresh_token: { match: string, min_length: 43, max_length: 43 }
+            save: { second: $.refresh_token }
+          - name: replay
+            request:
+              method: POST
+              path: /token/refresh
+              json: { refresh_token: "{{first}}" }
+            response:
+              status: 401
+              json: { error: invalid_token }
+          - name: newest after the replay
+            request:
+              method: POST
+              path: /token/refresh
+              json: { refresh_token: "{{second}}" }
+            response:
+              status: 401
+              json: { error: invalid_token }
+        """
+
+    @Test func equalFitsAnswerInFileOrderSoAReplayIsRefused() throws {
+        let stub = try ContractStub(contracts: [try loadContract(Self.sequence)])
+        let login = try #require(stub.respond(to: post("/login", #"{"username": "carol", "password": "secret"}"#)).json)
+        guard case .string(let first)? = login["refresh_token"] else {
+            Issue.record("no refresh token")
+            return
+        }
+        let refreshed = stub.respond(to: post("/token/refresh", #"{"refresh_token": "\#(first)"}"#))
+        #expect(refreshed.status == 200)
+        guard case .string(let second)? = refreshed.json?["refresh_token"] else {
+            Issue.record("no second refresh token")
+            return
+        }
+        #expect(second != first)
+        // The same token again: "refresh" and "replay" fit equally; the next in the file answers.
+        #expect(stub.respond(to: post("/token/refresh", #"{"refresh_token": "\#(first)"}"#)).status == 401)
+        #expect(stub.respond(to: post("/token/refresh", #"{"refresh_token": "\#(second)"}"#)).status == 401)
+        #expect(stub.exchanges.map(\.interaction) == ["login", "refresh", "replay", "newest after the replay"])
+
+        // After the end of the file, the order starts again at the top.
+        stub.reset()
+        let again = try #require(stub.respond(to: post("/login", #"{"username": "carol", "password": "secret"}"#)).json)
+        guard case .string(let fresh)? = again["refresh_token"] else {
+            Issue.record("no refresh token")
+            return
+        }
+        #expect(stub.respond(to: post("/token/refresh", #"{"refresh_token": "\#(fresh)"}"#)).status == 200)
+    }
+
+    @Test func mintedTokensCarryTheClaimsTheContractAsksForAndResponsesRepeatSavedValues() throws {
+        let stub = try ContractStub(contracts: [try loadContract(Self.sequence)])
+        let login = try #require(stub.respond(to: post("/login", #"{"username": "carol", "password": "secret"}"#)).json)
+        guard case .string(let token)? = login["access_token"], case .string(let first)? = login["refresh_token"] else {
+            Issue.record("no tokens")
+            return
+        }
+        let sub = try JSONPath("$.t.sub").value(in: .object(["t": .string(token)]))
+        guard case .string(let subject)? = sub else {
+            Issue.record("no sub claim")
+            return
+        }
+        #expect(UUID(uuidString: subject) != nil)
+        // The signer's live expiry satisfies `exp: integer >= 1`, so it is kept.
+        guard case .integer(let exp)? = try JSONPath("$.t.exp").value(in: .object(["t": .string(token)])) else {
+            Issue.record("no exp claim")
+            return
+        }
+        #expect(exp > Int(Date().timeIntervalSince1970))
+
+        let me = stub.respond(to: ContractRequest(method: "GET", target: "/me", headers: [("Authorization", "Bearer \(token)")]))
+        #expect(me.json?["user_id"] == .string(subject))
+        let refreshed = try #require(stub.respond(to: post("/token/refresh", #"{"refresh_token": "\#(first)"}"#)).json)
+        guard case .string(let next)? = refreshed["access_token"] else {
+            Issue.record("no refreshed token")
+            return
+        }
+        #expect(try JSONPath("$.t.sub").value(in: .object(["t": .string(next)])) == .string(subject))
+    }
 }
