@@ -241,7 +241,12 @@ let package = Package(
         ),
         .testTarget(
             name: "authdTests",
-            dependencies: ["authd", "AuthPostgres", "AuthTestSupport", "PostgresEmbedded", "ProcessKit"]
+            dependencies: [
+                "authd", "AuthPostgres", "AuthTestSupport", "PostgresEmbedded", "ProcessKit",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
         ),
         // The example client (Examples/LoginClient is a package of its own, to copy) is built
         // and tested here too, so the test suite compiles the dependencies once.

@@ -1,0 +1,131 @@
+import AsyncHTTPClient
+import AuthPostgres
+import AuthTestSupport
+import Foundation
+import NIOSSL
+import PostgresEmbedded
+import PostgresNIO
+import ProcessKit
+import Testing
+
+/// HTTPS from `authd serve --tls-cert --tls-key`, and `sslmode=verify-full` towards
+/// PostgreSQL, each with a throwaway certificate made here.
+@Suite struct TLSTests {
+    @Test func serveAnswersHTTPSWithTheGivenCertificate() async throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (cert, key) = try Self.certificate(in: folder, name: "server", subjectAltName: "IP:127.0.0.1,DNS:localhost")
+        let database = try await TestCluster.newDatabase()
+        let (server, base) = try await AuthdBinary.serve(["--database-url", database.url, "--tls-cert", cert, "--tls-key", key])
+        #expect(base.scheme == "https")
+
+        var trusting = TLSConfiguration.makeClientConfiguration()
+        trusting.trustRoots = .file(cert)
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: trusting))
+        let request = HTTPClientRequest(url: base.absoluteString + "/health/live")
+        let response = try await client.execute(request, timeout: .seconds(5))
+        #expect(response.status == .ok)
+        let body = try await response.body.collect(upTo: 1024)
+        #expect(String(buffer: body) == #"{"status":"ok"}"#)
+
+        // Without the certificate among its roots a client refuses the server.
+        let strict = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: .makeClientConfiguration()))
+        await #expect(throws: (any Error).self) { _ = try await strict.execute(request, timeout: .seconds(2)) }
+        // Plain HTTP on the TLS port gets no HTTP answer.
+        var plain = URLComponents(url: base, resolvingAgainstBaseURL: false)
+        plain?.scheme = "http"
+        let plainURL = try #require(plain?.url).absoluteString + "/health/live"
+        await #expect(throws: (any Error).self) { _ = try await client.execute(HTTPClientRequest(url: plainURL), timeout: .seconds(2)) }
+
+        try await client.shutdown()
+        try await strict.shutdown()
+        #expect(try await AuthdBinary.stop(server) == 0)
+    }
+
+    @Test func verifyFullChecksThePostgreSQLServersCertificateAndName() async throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A cluster of its own that listens on 127.0.0.2 (any loopback address works on Linux).
+        let cluster = try EmbeddedPostgres(directory: folder.appendingPathComponent("pg"), durable: false, settings: ["listen_addresses": "127.0.0.2"])
+        try cluster.start()
+        defer { try? cluster.stop() }
+        var owner = stat()
+        #expect(stat(cluster.directory, &owner) == 0)
+        let (cert, key) = try Self.certificate(in: URL(fileURLWithPath: cluster.directory), name: "server", subjectAltName: "IP:127.0.0.2")
+        let (otherCert, _) = try Self.certificate(in: folder, name: "other", subjectAltName: "IP:127.0.0.2")
+        let (wrongNameCert, wrongNameKey) = try Self.certificate(in: URL(fileURLWithPath: cluster.directory), name: "wrong-name", subjectAltName: "DNS:db.example")
+        for file in [cert, key, wrongNameCert, wrongNameKey] {
+            #expect(chown(file, owner.st_uid, owner.st_gid) == 0)
+        }
+        // TLS connections from loopback are let in, ahead of initdb's "reject" lines (the
+        // file keeps its owner: it is rewritten in place).
+        let hbaPath = cluster.dataDirectory + "/pg_hba.conf"
+        let rules = try String(contentsOfFile: hbaPath, encoding: .utf8)
+        let hba = try FileHandle(forWritingTo: URL(fileURLWithPath: hbaPath))
+        try hba.write(contentsOf: Data(("hostssl all all 127.0.0.0/8 trust\n" + rules).utf8))
+        try hba.close()
+        try await Self.serverCertificate(cluster, cert: cert, key: key)
+
+        func connect(_ query: String) async throws -> Int {
+            let configuration = try DatabaseURL.parse("postgres://\(cluster.user)@127.0.0.2:5432/postgres?\(query)")
+            return try await TestCluster.withDatabase(configuration, timeout: .seconds(3)) { database async throws in
+                try await database.run { client in
+                    var value = 0
+                    let rows = try await client.query("SELECT ssl::int FROM pg_stat_ssl WHERE pid = pg_backend_pid()", logger: TestCluster.logger)
+                    for try await (ssl,) in rows.decode((Int,).self) {
+                        value = ssl
+                    }
+                    return value
+                }
+            }
+        }
+        #expect(try await connect("sslmode=verify-full&sslrootcert=\(cert)") == 1)
+        #expect(try await connect("sslmode=require") == 1)
+        // Another authority's root: refused.
+        await #expect(throws: (any Error).self) { _ = try await connect("sslmode=verify-full&sslrootcert=\(otherCert)") }
+
+        // A certificate for another name: verify-ca accepts it, verify-full does not.
+        try await Self.serverCertificate(cluster, cert: wrongNameCert, key: wrongNameKey)
+        #expect(try await connect("sslmode=verify-ca&sslrootcert=\(wrongNameCert)") == 1)
+        await #expect(throws: (any Error).self) { _ = try await connect("sslmode=verify-full&sslrootcert=\(wrongNameCert)") }
+    }
+
+    /// Points the cluster at `cert` and `key` and reloads it (ALTER SYSTEM takes no bind
+    /// parameters; the paths are this test's own).
+    static func serverCertificate(_ cluster: EmbeddedPostgres, cert: String, key: String) async throws {
+        try await TestCluster.withDatabase(cluster.configuration(database: "postgres")) { database async throws in
+            for statement in [
+                "ALTER SYSTEM SET ssl_cert_file = '\(cert)'", "ALTER SYSTEM SET ssl_key_file = '\(key)'",
+                "ALTER SYSTEM SET ssl = on", "SELECT pg_reload_conf()",
+            ] {
+                _ = try await database.client.query(PostgresQuery(unsafeSQL: statement), logger: TestCluster.logger)
+            }
+        }
+        // The reload is asynchronous.
+        try await Task.sleep(for: .milliseconds(500))
+    }
+
+    /// A self-signed certificate and its key, made with openssl.
+    static func certificate(in folder: URL, name: String, subjectAltName: String) throws -> (cert: String, key: String) {
+        let cert = folder.appendingPathComponent("\(name).crt").path
+        let key = folder.appendingPathComponent("\(name).key").path
+        let openssl = try #require(CommandRunner.which("openssl"), "openssl is not installed (scripts/system-packages installs it)")
+        let result = try CommandRunner.run(
+            openssl,
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1",
+                "-subj", "/CN=authd test", "-addext", "subjectAltName=\(subjectAltName)", "-keyout", key, "-out", cert,
+            ]
+        )
+        #expect(result.status == 0, "\(result.output)")
+        chmod(key, 0o600)
+        return (cert, key)
+    }
+
+    static func temporaryFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("authd-tls-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        chmod(folder.path, 0o755)
+        return folder
+    }
+}
