@@ -16,10 +16,12 @@ import FoundationNetworking
     @Test func twoInstancesShareSessionsThrottlingAndKeys() async throws {
         let database = try await TestCluster.newDatabase()
         let url = ["--database-url", database.url]
-        #expect(try AuthdBinary.run(["user", "add", "alice", "--password-stdin"] + url, input: Self.password).status == 0)
-        #expect(try AuthdBinary.run(["user", "add", "mallory", "--password-stdin"] + url, input: Self.password).status == 0)
-        let (a, baseA) = try await AuthdBinary.serve(url + ["--key-reload-interval", "1", "--trusted-proxy", "127.0.0.1/32"])
-        let (b, baseB) = try await AuthdBinary.serve(url + ["--key-reload-interval", "1"])
+        // A light hash: this test is about sharing, and the suite runs beside it on 2 cores.
+        let light = ["--argon2-memory", "1024", "--argon2-iterations", "1"]
+        #expect(try AuthdBinary.run(["user", "add", "alice", "--password-stdin"] + url + light, input: Self.password).status == 0)
+        #expect(try AuthdBinary.run(["user", "add", "mallory", "--password-stdin"] + url + light, input: Self.password).status == 0)
+        let (a, baseA) = try await AuthdBinary.serve(url + light + ["--key-reload-interval", "1", "--trusted-proxy", "127.0.0.1/32"])
+        let (b, baseB) = try await AuthdBinary.serve(url + light + ["--key-reload-interval", "1"])
 
         // Refresh on one, replay on the other: the family is revoked everywhere.
         let login = try await HTTP.json(baseA, "POST", "/login", ["username": "alice", "password": Self.password])

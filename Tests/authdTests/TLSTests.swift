@@ -16,7 +16,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let (cert, key) = try Self.certificate(in: folder, name: "server", subjectAltName: "IP:127.0.0.1,DNS:localhost")
         let database = try await TestCluster.newDatabase()
-        let (server, base) = try await AuthdBinary.serve(["--database-url", database.url, "--tls-cert", cert, "--tls-key", key])
+        let (server, base) = try await AuthdBinary.serve(["--database-url", database.url, "--tls-cert", cert, "--tls-key", key, "--argon2-memory", "1024", "--argon2-iterations", "1"])
         #expect(base.scheme == "https")
 
         var trusting = TLSConfiguration.makeClientConfiguration()
