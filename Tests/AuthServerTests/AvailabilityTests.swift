@@ -114,7 +114,9 @@ import Testing
         var configuration = AppConfiguration()
         configuration.hashParameters = ServerFixture.lightHash
         configuration.logger = TestCluster.logger
-        let storage = PostgresStorage(configuration: cluster.configuration(database: "authd"), timeout: .seconds(5), logger: TestCluster.logger)
+        let storage = PostgresStorage(
+            configuration: cluster.configuration(database: "authd"), timeout: .seconds(5), logger: TestCluster.logger, metrics: configuration.metrics
+        )
         let app = try await buildApplication(configuration: configuration, storage: storage)
         try await TestCluster.withDatabase(cluster.configuration(database: "authd")) { database async throws in
             try await MigrationRunner(database: database).migrate()
@@ -146,6 +148,9 @@ import Testing
                 #expect(response.headers[.retryAfter] == "1")
             }
             #expect(latencies.allSatisfy { $0 < .seconds(1) }, "\(latencies)")
+            let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
+            #expect(metrics.contains(#"authd_database_errors_total{kind="unavailable"} "#))
+            #expect(metrics.contains(#"authd_logins_total{result="service_unavailable"} 21"#))
             let ready = try await client.execute(uri: "/health/ready", method: .get)
             #expect(ready.status == .serviceUnavailable)
             #expect(try await client.execute(uri: "/health/live", method: .get).status == .ok)

@@ -70,6 +70,15 @@ import Testing
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("no user named 'nobody'"))
 
+        // Account changes are in the audit log, newest first.
+        #expect(try AuthdBinary.run(["user", "enable", "alice"] + url).status == 0)
+        let audit = try AuthdBinary.run(["audit", "--user", "alice"] + url)
+        #expect(audit.status == 0)
+        let kinds = audit.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: " ", omittingEmptySubsequences: true)[1] }
+        #expect(kinds.prefix(3) == ["user_enabled", "user_disabled", "login_failed"])
+        #expect(kinds.contains("user_disabled") && kinds.contains("login_succeeded"))
+        #expect(try AuthdBinary.run(["audit", "--limit", "0"] + url).stderr.contains("--limit must be between 1 and 10000"))
+
         // No secret is ever printed.
         for output in [added, duplicate, weak, listed].flatMap({ [$0.stdout, $0.stderr] }) {
             #expect(!output.contains(password))
