@@ -104,18 +104,7 @@ public final class Database: Sendable {
             throw Self.unavailable
         }
         do {
-            return try await withThrowingTaskGroup(of: T?.self) { group in
-                group.addTask { try await operation(client) }
-                group.addTask {
-                    try await self.watch()
-                    return nil
-                }
-                defer { group.cancelAll() }
-                guard let first = try await group.next(), let value = first else {
-                    throw DatabaseUnavailable()
-                }
-                return value
-            }
+            return try await Self.first(of: { try await operation(client) }, orUnavailableWhen: { try await self.watch() })
         } catch let error where Self.isUnavailability(error) {
             if Self.isConnectionFailure(error) { markDown(reason: Self.reason(error)) }
             logger.warning("database unavailable", metadata: ["reason": "\(Self.reason(error))"])
@@ -124,6 +113,76 @@ public final class Database: Sendable {
         } catch {
             if !(error is AuthError) { metrics.databaseError(kind: "error") }
             throw error
+        }
+    }
+
+    /// The result of `operation`, or `DatabaseUnavailable` as soon as `giveUp` returns,
+    /// whichever comes first. The caller never waits for an operation that ignores
+    /// cancellation: one waiting in a pool that an outage replaced may never end, and a
+    /// task group would wait for it forever. It is cancelled and left to end by itself.
+    private static func first<T: Sendable>(
+        of operation: @escaping @Sendable () async throws -> T,
+        orUnavailableWhen giveUp: @escaping @Sendable () async throws -> Void
+    ) async throws -> T {
+        let race = Race<T>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                race.start(
+                    continuation,
+                    Task {
+                        do {
+                            race.finish(.success(try await operation()))
+                        } catch {
+                            race.finish(.failure(error))
+                        }
+                    },
+                    Task {
+                        do {
+                            try await giveUp()
+                            race.finish(.failure(DatabaseUnavailable()))
+                        } catch {}
+                    }
+                )
+            }
+        } onCancel: {
+            race.finish(.failure(CancellationError()))
+        }
+    }
+
+    /// The first of two tasks to finish resumes the caller; the other is cancelled.
+    private final class Race<T: Sendable>: Sendable {
+        private struct State {
+            var continuation: CheckedContinuation<T, any Error>?
+            var tasks: [Task<Void, Never>] = []
+            var result: Result<T, any Error>?
+        }
+
+        private let state = Mutex(State())
+
+        func start(_ continuation: CheckedContinuation<T, any Error>, _ tasks: Task<Void, Never>...) {
+            let early = state.withLock { state -> Result<T, any Error>? in
+                state.tasks = tasks
+                guard let result = state.result else {
+                    state.continuation = continuation
+                    return nil
+                }
+                return result
+            }
+            if let early {
+                tasks.forEach { $0.cancel() }
+                continuation.resume(with: early)
+            }
+        }
+
+        func finish(_ result: Result<T, any Error>) {
+            let (continuation, tasks) = state.withLock { state -> (CheckedContinuation<T, any Error>?, [Task<Void, Never>]) in
+                guard state.result == nil else { return (nil, []) }
+                state.result = result
+                defer { state.continuation = nil }
+                return (state.continuation, state.tasks)
+            }
+            tasks.forEach { $0.cancel() }
+            continuation?.resume(with: result)
         }
     }
 
@@ -148,23 +207,35 @@ public final class Database: Sendable {
     }
 
     /// Tries a direct connection; while it fails, the breaker is open and it tries again
-    /// every ``probeInterval``. Once through, a fresh pool replaces the old one.
+    /// every ``probeInterval``. Once through, a fresh pool replaces the old one. A connection
+    /// that is only slow (the 1 s connect timeout passes, as on a saturated machine) proves
+    /// nothing: it does not open the breaker, nor close an open one.
     private func probeUntilReachable() async {
         var failed = false
         while !Task.isCancelled {
-            if await isReachable() {
+            switch await reachability() {
+            case .reachable:
                 if failed || !isAvailable { replacePool() }
                 return
+            case .unknown:
+                if isAvailable { return }
+            case .unreachable(let why):
+                failed = true
+                markDown(reason: "a direct connection failed: \(why)")
             }
-            failed = true
-            markDown(reason: "a direct connection failed")
             try? await Task.sleep(for: Self.probeInterval)
         }
     }
 
+    private enum Reachability {
+        case reachable, unknown
+        case unreachable(String)
+    }
+
     /// Whether PostgreSQL answers a new connection (any answer from the server but "shutting
-    /// down", "starting up" or "too many connections" counts).
-    private func isReachable() async -> Bool {
+    /// down", "starting up" or "too many connections" counts); `unknown` when the attempt
+    /// timed out or was cancelled.
+    private func reachability() async -> Reachability {
         var probe: PostgresConnection.Configuration
         if let socket = configuration.unixSocketPath {
             probe = .init(unixSocketPath: socket, username: configuration.username, password: configuration.password, database: configuration.database)
@@ -178,11 +249,15 @@ public final class Database: Sendable {
         do {
             let connection = try await PostgresConnection.connect(configuration: probe, id: 0, logger: logger)
             try? await connection.close()
-            return true
+            return .reachable
         } catch let error as PSQLError where error.code == .server {
-            return !Self.isConnectionFailure(error)
+            return Self.isConnectionFailure(error) ? .unreachable(Self.reason(error)) : .reachable
+        } catch let error as PSQLError where error.code == .clientClosedConnection {
+            return .unknown
+        } catch is CancellationError {
+            return .unknown
         } catch {
-            return false
+            return .unreachable(Self.reason(error))
         }
     }
 
@@ -241,7 +316,8 @@ public final class Database: Sendable {
     /// A description of an error without any query parameter or server detail text.
     static func reason(_ error: any Error) -> String {
         if let error = error as? PSQLError {
-            return "\(error.code)" + (error.serverInfo?[.sqlState].map { " sqlstate=\($0)" } ?? "")
+            let underlying = error.underlying.map { " (\(String(describing: $0).prefix(120)))" } ?? ""
+            return "\(error.code)" + (error.serverInfo?[.sqlState].map { " sqlstate=\($0)" } ?? "") + underlying
         }
         return String(describing: type(of: error))
     }

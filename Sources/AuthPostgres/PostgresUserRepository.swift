@@ -18,32 +18,19 @@ public struct PostgresUserRepository: UserRepository {
     }
 
     public func user(withKey key: String) async throws -> User? {
-        let logger = database.logger
-        return try await database.run { client in
-            let rows = try await client.query(
-                """
-                SELECT id, username, password_hash, disabled_at, created_at
-                FROM users WHERE username_key = \(key)
-                """,
-                logger: logger
-            )
-            for try await row in rows.decode((UUID, String, String, Date?, Date).self) {
-                return User(id: row.0, username: row.1, passwordHash: row.2, isDisabled: row.3 != nil, createdAt: row.4)
-            }
-            return nil
-        }
+        try await firstUser("SELECT id, username, password_hash, disabled_at, created_at FROM users WHERE username_key = \(key)")
     }
 
     public func user(withID id: UUID) async throws -> User? {
+        try await firstUser("SELECT id, username, password_hash, disabled_at, created_at FROM users WHERE id = \(id)")
+    }
+
+    /// The first account `query` returns; it selects id, username, password_hash,
+    /// disabled_at and created_at.
+    private func firstUser(_ query: PostgresQuery) async throws -> User? {
         let logger = database.logger
         return try await database.run { client in
-            let rows = try await client.query(
-                """
-                SELECT id, username, password_hash, disabled_at, created_at
-                FROM users WHERE id = \(id)
-                """,
-                logger: logger
-            )
+            let rows = try await client.query(query, logger: logger)
             for try await row in rows.decode((UUID, String, String, Date?, Date).self) {
                 return User(id: row.0, username: row.1, passwordHash: row.2, isDisabled: row.3 != nil, createdAt: row.4)
             }

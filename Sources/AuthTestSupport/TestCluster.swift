@@ -14,9 +14,14 @@ import Glibc
 ///
 /// ```swift
 /// let database = try await TestCluster.newDatabase()
-/// let storage = PostgresStorage(configuration: database.configuration, logger: TestCluster.logger)
+/// let storage = PostgresStorage(configuration: database.configuration, timeout: TestCluster.operationTimeout, logger: TestCluster.logger)
 /// ```
 public enum TestCluster {
+    /// The deadline of the tests' database operations: long, because the suite runs many
+    /// tests at once on few cores and a test asserts behaviour, not speed (the outage
+    /// tests set their own).
+    public static let operationTimeout: Duration = .seconds(30)
+
     /// The tests' logger: warnings and worse only.
     public static let logger: Logger = {
         var logger = Logger(label: "tests")
@@ -76,7 +81,7 @@ public enum TestCluster {
     /// Runs `body` with a ``AuthPostgres/Database`` whose client runs for the duration.
     public static func withDatabase<T: Sendable>(
         _ configuration: PostgresClient.Configuration,
-        timeout: Duration = .seconds(5),
+        timeout: Duration = operationTimeout,
         _ body: @Sendable (Database) async throws -> T
     ) async throws -> T {
         try await PostgresStorage(configuration: configuration, timeout: timeout, logger: logger).withRunning { storage in

@@ -13,7 +13,11 @@ import Testing
                 group.addTask {
                     try await pool.run {
                         peak.state.withLock { $0.running += 1; $0.peak = max($0.peak, $0.running) }
-                        Thread.sleep(forTimeInterval: 0.01)
+                        // Hold the slot until a second job runs beside it (or 5 s pass), so
+                        // the test does not depend on how a loaded machine schedules threads.
+                        let deadline = Date().addingTimeInterval(5)
+                        while peak.state.withLock({ $0.peak }) < 2, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
+                        Thread.sleep(forTimeInterval: 0.005)
                         peak.state.withLock { $0.running -= 1 }
                     }
                 }

@@ -143,7 +143,7 @@ import Testing
 
     @Test func theLoginLookupGivesTheWaitAndTheAccountInOneAnswer() async throws {
         let testDatabase = try await TestCluster.newDatabase()
-        try await PostgresStorage(configuration: testDatabase.configuration, logger: TestCluster.logger).withRunning { storage in
+        try await PostgresStorage(configuration: testDatabase.configuration, timeout: TestCluster.operationTimeout, logger: TestCluster.logger).withRunning { storage in
             try await storage.migrate()
             let harry = try await storage.users.create(username: try Username("Harry"), passwordHash: "$argon2id$stored")
             let keys = ThrottlePolicy(accountLimit: 1, addressLimit: 5, window: 60).keys(usernameKey: "harry", address: "192.0.2.9")

@@ -25,7 +25,7 @@ struct ServerFixture {
 
     /// The application on the fixture's database.
     func application() async throws -> some ApplicationProtocol {
-        try await buildApplication(configuration: configuration, storage: PostgresStorage(configuration: testDatabase.configuration, logger: TestCluster.logger))
+        try await buildApplication(configuration: configuration, storage: PostgresStorage(configuration: testDatabase.configuration, timeout: TestCluster.operationTimeout, logger: TestCluster.logger))
     }
 
     /// Creates a user directly in storage (migrating first), hashed with `parameters`.
