@@ -73,6 +73,11 @@ public final class ContractStub: Sendable {
     }
 
     private let entries: [Entry]
+    /// Entries with a literal path, by `METHOD path`, and entries whose path has
+    /// placeholders, by method: a request is fitted against these candidates only, in the
+    /// entries' order, so the cost of an answer does not grow with unrelated interactions.
+    private let byRoute: [String: [Int]]
+    private let byMethod: [String: [Int]]
     private let state = Mutex(State())
     /// The key that signs the stub's JWTs.
     public let signer: StubSigner
@@ -98,6 +103,18 @@ public final class ContractStub: Sendable {
         }
         guard problems.isEmpty else { throw BuildError(description: problems.joined(separator: "\n")) }
         self.entries = entries
+        var byRoute: [String: [Int]] = [:]
+        var byMethod: [String: [Int]] = [:]
+        for (position, entry) in entries.enumerated() {
+            let request = entry.interaction.request
+            if request.path.variables.isEmpty {
+                byRoute[Self.routeKey(request.method, request.path.text), default: []].append(position)
+            } else {
+                byMethod[request.method, default: []].append(position)
+            }
+        }
+        self.byRoute = byRoute
+        self.byMethod = byMethod
     }
 
     /// A stub from the contracts in `directory`.
@@ -127,25 +144,29 @@ public final class ContractStub: Sendable {
         let parsed = ParsedRequest(request)
         return state.withLock { state in
             var best: (entry: Entry, score: Int, distance: Int)?
-            var closest: (entry: Entry, difference: Difference)?
-            for entry in entries {
+            for position in candidates(for: parsed) {
+                let entry = entries[position]
                 let matcher = RequestMatcher(known: state.variables[entry.contract.file] ?? [:])
-                switch matcher.fit(entry.interaction.request, parsed) {
-                case .success(let fit):
-                    // Equal fits: the next one after the last answered in the same file wins,
-                    // so a replayed request gets the answer its file gives a replay.
-                    let count = entry.contract.interactions.count
-                    let distance = state.lastAnswered[entry.contract.file].map { (entry.index - $0 - 1 + count) % count } ?? entry.index
-                    if best == nil || fit.score > (best?.score ?? 0) || (fit.score == best?.score && distance < (best?.distance ?? 0)) {
-                        best = (entry, fit.score, distance)
-                    }
-                case .failure(let difference):
-                    if difference.weight > 0, closest == nil || difference.weight > (closest?.difference.weight ?? 0) {
-                        closest = (entry, difference)
-                    }
+                guard case .success(let fit) = matcher.fit(entry.interaction.request, parsed) else { continue }
+                // Equal fits: the next one after the last answered in the same file wins,
+                // so a replayed request gets the answer its file gives a replay.
+                let count = entry.contract.interactions.count
+                let distance = state.lastAnswered[entry.contract.file].map { (entry.index - $0 - 1 + count) % count } ?? entry.index
+                if best == nil || fit.score > (best?.score ?? 0) || (fit.score == best?.score && distance < (best?.distance ?? 0)) {
+                    best = (entry, fit.score, distance)
                 }
             }
             guard let best else {
+                // Nothing fits: look at every interaction for the closest one to name.
+                var closest: (entry: Entry, difference: Difference)?
+                for entry in entries {
+                    let matcher = RequestMatcher(known: state.variables[entry.contract.file] ?? [:])
+                    if case .failure(let difference) = matcher.fit(entry.interaction.request, parsed), difference.weight > 0,
+                        closest == nil || difference.weight > (closest?.difference.weight ?? 0)
+                    {
+                        closest = (entry, difference)
+                    }
+                }
                 let unmatched = Unmatched(
                     request: request, closest: closest?.entry.label,
                     difference: closest?.difference.text ?? "no interaction has method \(request.method)"
@@ -191,6 +212,19 @@ public final class ContractStub: Sendable {
             if case .string(let text) = value { body = Data(text.utf8) } else { body = Data(value.description.utf8) }
         }
         return ContractResponse(status: spec.status, headers: headers, body: body)
+    }
+
+    /// The positions of the entries that can fit `parsed`, in ascending order.
+    private func candidates(for parsed: ParsedRequest) -> [Int] {
+        let literal = byRoute[Self.routeKey(parsed.method, parsed.path)] ?? []
+        let templated = byMethod[parsed.method] ?? []
+        if templated.isEmpty { return literal }
+        if literal.isEmpty { return templated }
+        return (literal + templated).sorted()
+    }
+
+    private static func routeKey(_ method: String, _ path: String) -> String {
+        method + " " + path
     }
 
     private static func notStubbed(_ unmatched: Unmatched) -> ContractResponse {

@@ -358,4 +358,35 @@ func post(_ path: String, _ json: String, headers: [(name: String, value: String
         }
         #expect(try JSONPath("$.t.sub").value(in: .object(["t": .string(next)])) == .string(subject))
     }
+
+    @Test func requestsFindLiteralAndPlaceholderPathsAmongManyInteractions() throws {
+        let stub = try ContractStub(contracts: [
+            try loadContract(
+                """
+                name: Items
+                interactions:
+                  - name: create
+                    request: { method: POST, path: /items, json: { name: x } }
+                    response: { status: 201, json: { id: { match: string, example: "8" } } }
+                    save: { id: $.id }
+                  - name: the created item
+                    request: { method: GET, path: "/items/{{id}}" }
+                    response: { status: 200, json: { kind: created } }
+                  - name: item 7
+                    request: { method: GET, path: /items/7 }
+                    response: { status: 200, json: { kind: seven } }
+                  - name: item 7 deleted
+                    request: { method: DELETE, path: /items/7 }
+                    response: { status: 204 }
+                """
+            )
+        ])
+        #expect(stub.respond(to: post("/items", #"{"name": "x"}"#)).status == 201)
+        #expect(stub.respond(to: ContractRequest(method: "GET", target: "/items/7")).json?["kind"] == .string("seven"))
+        #expect(stub.respond(to: ContractRequest(method: "GET", target: "/items/8")).json?["kind"] == .string("created"))
+        #expect(stub.respond(to: ContractRequest(method: "DELETE", target: "/items/7")).status == 204)
+        let unmatched = stub.respond(to: ContractRequest(method: "DELETE", target: "/items/8"))
+        #expect(unmatched.status == 501)
+        #expect(stub.unmatched.last?.closest?.hasPrefix("item 7 deleted") == true)
+    }
 }
