@@ -38,10 +38,8 @@ public struct SecurityEvent: Sendable, Equatable {
     public var userID: UUID?
     /// The username key (lower-cased name), when known.
     public var usernameKey: String?
-    /// The client's address, when the event came from a request.
-    public var clientAddress: String?
-    /// The request id, when the event came from a request.
-    public var requestID: String?
+    /// The client's address and the request id, when the event came from a request.
+    public var origin: RequestOrigin
     /// A short, secret-free detail (a failure reason, a key id).
     public var detail: String?
 
@@ -54,8 +52,7 @@ public struct SecurityEvent: Sendable, Equatable {
         self.at = at
         self.userID = userID
         self.usernameKey = usernameKey
-        self.clientAddress = origin.clientAddress
-        self.requestID = origin.requestID
+        self.origin = origin
         self.detail = detail
     }
 }

@@ -23,7 +23,7 @@ public struct PostgresAuditLog: AuditLog {
                 """
                 INSERT INTO audit_events (at, kind, user_id, username_key, client_address, request_id, detail)
                 VALUES (\(event.at), \(event.kind.rawValue), \(event.userID), \(event.usernameKey),
-                        \(event.clientAddress), \(event.requestID), \(event.detail))
+                        \(event.origin.clientAddress), \(event.origin.requestID), \(event.detail))
                 """,
                 logger: logger
             )

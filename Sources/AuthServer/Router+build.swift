@@ -16,7 +16,10 @@ public func buildRouter<Storage: AuthStorage>(
     let maxBodySize = configuration.maxBodySize
     let issuer = login.issuer
     let router = Router(context: AuthRequestContext.self)
-    router.add(middleware: ClientAddressMiddleware(trusted: configuration.trustedProxies))
+    // Without trusted proxies the context's socket peer is the client: nothing to rewrite.
+    if configuration.trustedProxies != .none {
+        router.add(middleware: ClientAddressMiddleware(trusted: configuration.trustedProxies))
+    }
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: HTTPMetricsMiddleware(metrics: configuration.metrics))
     let routes = RouteMethods()

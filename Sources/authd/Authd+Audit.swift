@@ -46,8 +46,8 @@ extension Authd {
                     (event.kind.rawValue, 22),
                     (event.userID?.uuidString.lowercased() ?? "-", 36),
                     (event.usernameKey ?? "-", 12),
-                    (event.clientAddress ?? "-", 15),
-                    (event.requestID ?? "-", 16),
+                    (event.origin.clientAddress ?? "-", 15),
+                    (event.origin.requestID ?? "-", 16),
                 ]
                 let line = columns.map { $0.0.padding(toLength: max($0.1, $0.0.count), withPad: " ", startingAt: 0) }.joined(separator: "  ")
                 print(line + "  " + (event.detail ?? "-"))
