@@ -242,7 +242,7 @@ let package = Package(
         .testTarget(
             name: "authdTests",
             dependencies: [
-                "authd", "AuthPostgres", "AuthTestSupport", "PostgresEmbedded", "ProcessKit",
+                "authd", "AuthCore", "AuthPostgres", "AuthTestSupport", "PostgresEmbedded", "ProcessKit",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

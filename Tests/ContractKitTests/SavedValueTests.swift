@@ -16,19 +16,7 @@ import Testing
     }
 
     @Test func claimsAreCheckedWithTheirPaths() throws {
-        let (contract, diagnostics) = ContractLoader.parse(
-            yaml: """
-                name: Claims
-                interactions:
-                  - name: a token
-                    request: { method: GET, path: /t }
-                    response:
-                      status: 200
-                      json:
-                        token: { match: jwt, claims: { sub: { match: uuid }, exp: { match: integer } } }
-                """,
-            file: "claims.yaml"
-        )
+        let (contract, diagnostics) = Self.parseToken(claims: "{ sub: { match: uuid }, exp: { match: integer } }")
         #expect(diagnostics == [])
         guard case .json(let matcher)? = try #require(contract).interactions.first.map(\.response.body) else {
             Issue.record("no JSON matcher")
@@ -40,19 +28,7 @@ import Testing
     }
 
     @Test func unknownClaimOptionsAreReportedWithTheirLine() {
-        let (_, diagnostics) = ContractLoader.parse(
-            yaml: """
-                name: Claims
-                interactions:
-                  - name: a token
-                    request: { method: GET, path: /t }
-                    response:
-                      status: 200
-                      json:
-                        token: { match: jwt, claims: { sub: { match: nonsense } } }
-                """,
-            file: "claims.yaml"
-        )
+        let (_, diagnostics) = Self.parseToken(claims: "{ sub: { match: nonsense } }")
         #expect(diagnostics.count == 1)
         #expect(diagnostics.first?.line == 8)
         #expect(diagnostics.first?.message.contains("unknown matcher 'nonsense'") == true)
@@ -73,5 +49,22 @@ import Testing
         }
         #expect(matcher.mismatches(in: .object(["user_id": .string("u1"), "count": .integer(3), "other": .string("{{unsaved}}")])) == [])
         #expect(matcher.mismatches(in: .object(["user_id": .string("u2"), "count": .integer(3), "other": .string("{{unsaved}}")])).map(\.path) == ["$.user_id"])
+    }
+
+    /// A contract whose one response is `token: { match: jwt, claims: CLAIMS }`, on line 8.
+    static func parseToken(claims: String) -> (Contract?, [ContractDiagnostic]) {
+        ContractLoader.parse(
+            yaml: """
+                name: Claims
+                interactions:
+                  - name: a token
+                    request: { method: GET, path: /t }
+                    response:
+                      status: 200
+                      json:
+                        token: { match: jwt, claims: \(claims) }
+                """,
+            file: "claims.yaml"
+        )
     }
 }

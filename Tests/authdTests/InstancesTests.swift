@@ -1,3 +1,4 @@
+import AuthCore
 import AuthPostgres
 import AuthTestSupport
 import Foundation
@@ -116,10 +117,7 @@ import FoundationNetworking
     }
 
     static func kid(of token: String) -> String? {
-        guard let header = token.split(separator: ".").first else { return nil }
-        var base64 = header.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64), let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+        guard let header = token.split(separator: ".").first, let data = Data(base64URLEncoded: header), let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
         return object["kid"] as? String
     }
 }
