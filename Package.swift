@@ -36,10 +36,18 @@ let package = Package(
             pkgConfig: "libargon2",
             providers: [.apt(["libargon2-dev"]), .brew(["argon2"])]
         ),
+        // libsodium's Argon2id picks SIMD code at run time: it verifies every hash and makes
+        // the one-lane ones; libargon2 makes those with more lanes (libsodium cannot).
+        .systemLibrary(
+            name: "CSodium",
+            pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
+        ),
         .target(
             name: "AuthCore",
             dependencies: [
                 "CArgon2",
+                "CSodium",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
@@ -183,7 +191,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AuthCoreTests",
-            dependencies: ["AuthCore", "AuthTestSupport", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["AuthCore", "AuthTestSupport", "CArgon2", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(
             name: "AuthPostgresTests",

@@ -1,4 +1,5 @@
 import AuthCore
+import CArgon2
 import Testing
 
 @Suite struct Argon2idHasherTests {
@@ -48,5 +49,35 @@ import Testing
         let phc = try light.hash("pässwörd\u{0}tail")
         #expect(light.verify("pässwörd\u{0}tail", against: phc))
         #expect(!light.verify("pässwörd", against: phc))
+    }
+
+    /// A hash made by the reference library with a fixed salt, before authd moved to
+    /// libsodium: stored hashes like it must keep verifying.
+    @Test func verifiesAKnownHashFromTheReferenceLibrary() {
+        let known = "$argon2id$v=19$m=19456,t=2,p=1$AQIDBAUGBwgJCgsMDQ4PEA$u7HkQc8NFEyI1fGa9gfr7DIUnvi/UM/saRdXcmsbkMA"
+        #expect(Argon2idHasher().verify("correct horse battery staple", against: known))
+        #expect(!Argon2idHasher().verify("correct horse battery stapler", against: known))
+    }
+
+    @Test func referenceHashesVerifyHereAndOursVerifyInTheReferenceLibrary() throws {
+        let password = Array("correct horse battery staple".utf8)
+        let salt = Array("sixteen byte slt".utf8)
+        var reference = [CChar](repeating: 0, count: 128)
+        let made = argon2id_hash_encoded(1, 1024, 1, password, password.count, salt, salt.count, 32, &reference, reference.count)
+        #expect(made == ARGON2_OK.rawValue)
+        #expect(light.verify("correct horse battery staple", against: String(cString: reference)))
+
+        let ours = try light.hash("correct horse battery staple")
+        #expect(argon2id_verify(ours, password, password.count) == ARGON2_OK.rawValue)
+        #expect(argon2id_verify(ours, Array("wrong".utf8), 5) != ARGON2_OK.rawValue)
+    }
+
+    @Test func hashesWithSeveralLanesAreMadeAndVerified() throws {
+        let lanes = Argon2idHasher(parameters: .init(memoryKiB: 1024, iterations: 1, parallelism: 4))
+        let phc = try lanes.hash("correct horse battery staple")
+        #expect(phc.hasPrefix("$argon2id$v=19$m=1024,t=1,p=4$"))
+        #expect(lanes.verify("correct horse battery staple", against: phc))
+        #expect(light.verify("correct horse battery staple", against: phc))
+        #expect(!lanes.verify("correct horse battery stapler", against: phc))
     }
 }
