@@ -165,6 +165,11 @@ let package = Package(
             path: "Benchmarks/ContractRunnerBenchmark"
         ),
         .executableTarget(
+            name: "HashBenchmark",
+            dependencies: ["AuthCore", "CArgon2"],
+            path: "Benchmarks/HashBenchmark"
+        ),
+        .executableTarget(
             name: "ContractStubBenchmark",
             dependencies: ["ContractKit", "ContractStub", "ContractStubServer"],
             path: "Benchmarks/ContractStubBenchmark"

@@ -3,7 +3,8 @@ import Foundation
 
 /// Runs blocking, CPU-heavy work (password hashing) on dedicated threads, never on the
 /// caller's executor, with at most ``width`` jobs at once and at most ``queueLimit``
-/// jobs waiting. A job that finds the queue full fails at once with
+/// jobs waiting. The threads run at a lower CPU priority (nice ``niceness``) so that a
+/// saturated pool does not delay the event loops answering other requests. A job that finds the queue full fails at once with
 /// ``AuthError/serviceUnavailable(_:retryAfter:)`` instead of piling up memory.
 ///
 /// ```swift
@@ -15,15 +16,18 @@ public final class BlockingWorkPool: Sendable {
     public let width: Int
     /// How many jobs may wait for a free slot.
     public let queueLimit: Int
-    private let queue: DispatchQueue
+    /// The nice value of the pool's threads (0 to 19; higher yields the CPU sooner).
+    public let niceness: Int32
+    private let threads: WorkerThreads
     private let gate: Gate
 
     /// Creates a pool running `width` jobs at once (default: the number of cores) with up
-    /// to `queueLimit` waiting.
-    public init(width: Int = ProcessInfo.processInfo.activeProcessorCount, queueLimit: Int = 64) {
+    /// to `queueLimit` waiting, on `width` threads at nice value `niceness`.
+    public init(width: Int = ProcessInfo.processInfo.activeProcessorCount, queueLimit: Int = 64, niceness: Int32 = 19) {
         self.width = max(1, width)
         self.queueLimit = max(0, queueLimit)
-        self.queue = DispatchQueue(label: "authd.blocking-work", attributes: .concurrent)
+        self.niceness = min(max(niceness, 0), 19)
+        self.threads = WorkerThreads(count: self.width, niceness: self.niceness, label: "authd-blocking")
         self.gate = Gate(width: self.width, queueLimit: self.queueLimit)
     }
 
@@ -33,7 +37,7 @@ public final class BlockingWorkPool: Sendable {
     public func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await gate.enter()
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, any Error>, Never>) in
-            queue.async {
+            threads.submit {
                 continuation.resume(returning: Result { try work() })
             }
         }

@@ -57,4 +57,14 @@ import Testing
         let isMain = try await pool.run { Thread.isMainThread }
         #expect(!isMain)
     }
+
+    #if os(Linux)
+    @Test func jobsRunAtTheLowerPriorityAndTheCallerKeepsItsOwn() async throws {
+        let callerBefore = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        let pool = BlockingWorkPool(width: 2, niceness: 15)
+        let inside = try await pool.run { getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) }
+        #expect(inside == 15)
+        #expect(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) == callerBefore)
+    }
+    #endif
 }

@@ -1,0 +1,67 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A fixed set of threads running submitted jobs in order, at a lowered CPU priority
+/// (a higher nice value) so that event loops sharing the cores are scheduled first.
+///
+/// The threads stop once the value is released and the jobs already submitted have run.
+///
+/// ```swift
+/// let threads = WorkerThreads(count: 2, niceness: 19, label: "hashing")
+/// threads.submit { expensiveWork() }
+/// ```
+final class WorkerThreads: Sendable {
+    private final class Shared: Sendable {
+        let jobs = Mutex<(pending: [@Sendable () -> Void], stopping: Bool)>(([], false))
+        let available = DispatchSemaphore(value: 0)
+
+        /// The next job, or nil when the threads are stopping and nothing is left.
+        func next() -> (@Sendable () -> Void)? {
+            available.wait()
+            return jobs.withLock { state in state.pending.isEmpty ? nil : state.pending.removeFirst() }
+        }
+    }
+
+    private let shared = Shared()
+    private let count: Int
+
+    /// Starts `count` threads named `label` with the given nice value (0 leaves it as is).
+    init(count: Int, niceness: Int32, label: String) {
+        self.count = count
+        for index in 0..<count {
+            let shared = self.shared
+            let thread = Thread {
+                Self.lowerPriority(niceness)
+                while let job = shared.next() { job() }
+            }
+            thread.name = "\(label)-\(index)"
+            thread.start()
+        }
+    }
+
+    deinit {
+        shared.jobs.withLock { $0.stopping = true }
+        for _ in 0..<count { shared.available.signal() }
+    }
+
+    /// Runs `job` on one of the threads.
+    func submit(_ job: @escaping @Sendable () -> Void) {
+        shared.jobs.withLock { $0.pending.append(job) }
+        shared.available.signal()
+    }
+
+    /// Raises the calling thread's nice value. Linux keeps a nice value per thread, and
+    /// `who` 0 names the calling one.
+    private static func lowerPriority(_ niceness: Int32) {
+        guard niceness > 0 else { return }
+        #if os(Linux)
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
+        #else
+        _ = setpriority(PRIO_DARWIN_THREAD, 0, PRIO_DARWIN_BG)
+        #endif
+    }
+}
