@@ -27,7 +27,7 @@ public final class BlockingWorkPool: Sendable {
         self.width = max(1, width)
         self.queueLimit = max(0, queueLimit)
         self.niceness = min(max(niceness, 0), 19)
-        self.threads = WorkerThreads(count: self.width, niceness: self.niceness, label: "authd-blocking")
+        self.threads = WorkerThreads(count: self.width, niceness: self.niceness, label: "authd-hash")
         self.gate = Gate(width: self.width, queueLimit: self.queueLimit)
     }
 

@@ -34,12 +34,12 @@ final class WorkerThreads: Sendable {
         self.count = count
         for index in 0..<count {
             let shared = self.shared
-            let thread = Thread {
+            let name = "\(label)-\(index)"
+            Thread {
+                Thread.current.name = name  // set from inside: Linux names the running thread
                 Self.lowerPriority(niceness)
                 while let job = shared.next() { job() }
-            }
-            thread.name = "\(label)-\(index)"
-            thread.start()
+            }.start()
         }
     }
 

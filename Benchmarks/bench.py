@@ -1,0 +1,432 @@
+#!/usr/bin/env python3
+"""Measures every hot path of authd and its contract tools against its limit or a peer
+measured in the same run, and prints one Markdown table.
+
+Run it through scripts/bench, which installs the tools and builds release first. It starts
+a throwaway PostgreSQL cluster (fsync off), authd on it, `contract stub` and WireMock, and
+drives them with wrk on loopback. Environment: DURATION (wrk run length, default 10s).
+Arguments name the sections to run (logins, fastapi, verify, stub, library); default all.
+"""
+import json
+import os
+import pathlib
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+RELEASE = ROOT / ".build" / "release"
+DURATION = os.environ.get("DURATION", "10s")
+PASSWORD = "correct horse battery staple"
+rows = []
+
+
+def row(figure, value, limit="", ratio="", target=""):
+    rows.append((figure, value, limit, ratio, target))
+    print(f"  {figure}: {value}" + (f" | {limit}" if limit else "") + (f" | {ratio}" if ratio else ""), file=sys.stderr)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_http(url, timeout=60):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except urllib.error.HTTPError:
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"{url} did not answer within {timeout} s")
+
+
+def post_json(url, body, headers=None):
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json", **(headers or {})})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read() or b"{}")
+
+
+# --- wrk -------------------------------------------------------------------------------
+
+def _ms(text):
+    value, unit = re.fullmatch(r"([\d.]+)(us|ms|s|m)", text).groups()
+    return float(value) * {"us": 0.001, "ms": 1, "s": 1000, "m": 60000}[unit]
+
+
+def wrk(url, connections, threads=2, script=None, duration=None, headers=()):
+    command = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{duration or DURATION}", "--latency", "--timeout", "10s"]
+    for header in headers:
+        command += ["-H", header]
+    if script:
+        command += ["-s", str(script)]
+    run = subprocess.run(command + [url], capture_output=True, text=True)
+    if run.returncode != 0:
+        raise RuntimeError(f"wrk failed on {url}: {run.stdout}{run.stderr}")
+    output = run.stdout
+    result = {"rps": float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))}
+    for label, key in (("50%", "p50"), ("99%", "p99")):
+        result[key] = _ms(re.search(rf"^\s+{re.escape(label)}\s+(\S+)", output, re.M).group(1))
+    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+    errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", output)
+    result["errors"] = (int(bad.group(1)) if bad else 0) + (sum(map(int, errors.groups())) if errors else 0)
+    return result
+
+
+def note_errors(result):
+    return f" ({result['errors']} errors)" if result["errors"] else ""
+
+
+# --- processes -------------------------------------------------------------------------
+
+def as_unprivileged(command):
+    if os.geteuid() != 0:
+        return command
+    try:
+        import pwd
+        pwd.getpwnam("postgres")
+        return ["runuser", "-u", "postgres", "--"] + command
+    except KeyError:
+        return ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"] + command
+
+
+def postgres_bin(name):
+    found = shutil.which(name)
+    if found:
+        return found
+    candidates = sorted(pathlib.Path("/usr/lib/postgresql").glob(f"*/bin/{name}"))
+    if not candidates:
+        raise RuntimeError(f"{name} not found")
+    return str(candidates[-1])
+
+
+class Cluster:
+    """A throwaway PostgreSQL cluster with fsync off, on a loopback TCP port."""
+
+    def __init__(self, work):
+        self.dir = work / "pg"
+        self.dir.mkdir()
+        os.chmod(self.dir, 0o777)
+        self.port = free_port()
+        subprocess.run(as_unprivileged([postgres_bin("initdb"), "-D", str(self.dir / "data"), "-U", "authd",
+                                        "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"]),
+                       check=True, capture_output=True)
+        options = (f"-k {self.dir} -p {self.port} -c listen_addresses=127.0.0.1 -c fsync=off "
+                   "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
+        subprocess.run(as_unprivileged([postgres_bin("pg_ctl"), "-D", str(self.dir / "data"), "-l",
+                                        str(self.dir / "log"), "-w", "-o", options, "start"]),
+                       check=True, capture_output=True)
+        self.url = f"postgres://authd@127.0.0.1:{self.port}/postgres"
+
+    def stop(self):
+        subprocess.run(as_unprivileged([postgres_bin("pg_ctl"), "-D", str(self.dir / "data"), "-m", "immediate", "stop"]),
+                       capture_output=True)
+
+
+class Service:
+    """A child process, stopped with SIGTERM at the end."""
+
+    def __init__(self, command, log):
+        self.log = open(log, "w")
+        self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT)
+
+    def rss_mib(self, field="VmRSS"):
+        with open(f"/proc/{self.process.pid}/status") as status:
+            for line in status:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1]) / 1024
+        return float("nan")
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+        self.log.close()
+
+
+class Authd(Service):
+    def __init__(self, work, cluster, name, hash_options=()):
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.database = ["--database-url", cluster.url]
+        self.hash_options = list(hash_options)
+        super().__init__([str(RELEASE / "authd"), "serve", "--port", str(self.port), "--log-level", "warning",
+                          *self.database, *self.hash_options], work / f"{name}.log")
+        wait_http(self.base + "/health/ready")
+
+    def add_user(self, name):
+        subprocess.run([str(RELEASE / "authd"), "user", "add", name, "--password-stdin", "--log-level", "warning",
+                        *self.database, *self.hash_options], input=PASSWORD, text=True, check=True, capture_output=True)
+
+    def login(self, name):
+        return post_json(self.base + "/login", {"username": name, "password": PASSWORD})
+
+
+def probe(port, seconds, interval=0.01):
+    """Latencies of GET /health/live sent every `interval` seconds on one keep-alive
+    connection, like a load balancer's health check: (p50, p99) in milliseconds."""
+    import http.client
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    samples = []
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        start = time.monotonic()
+        connection.request("GET", "/health/live")
+        response = connection.getresponse()
+        response.read()
+        if response.status != 200:
+            raise RuntimeError(f"/health/live answered {response.status}")
+        samples.append((time.monotonic() - start) * 1000)
+        time.sleep(max(0, interval - (time.monotonic() - start)))
+    connection.close()
+    samples.sort()
+    return samples[len(samples) // 2], samples[len(samples) * 99 // 100]
+
+
+def lua(work, name, text):
+    path = work / name
+    path.write_text(text)
+    return path
+
+
+def login_script(work, user):
+    return lua(work, f"login-{user}.lua", f"""
+wrk.method = "POST"
+wrk.body = '{{"username": "{user}", "password": "{PASSWORD}"}}'
+wrk.headers["Content-Type"] = "application/json"
+""")
+
+
+# --- the rows --------------------------------------------------------------------------
+
+def hashing():
+    output = subprocess.run([str(RELEASE / "HashBenchmark")], check=True, capture_output=True, text=True).stdout
+    figures = {line.split()[0]: line.split()[1] for line in output.splitlines() if line.strip()}
+    verify = {lib: float(figures[f"verify_ms.{lib}"]) for lib in ("libsodium", "libargon2")}
+    ceiling = {lib: float(figures[f"ceiling_per_s.{lib}"]) for lib in ("libsodium", "libargon2")}
+    row("Argon2id verify, one thread, m=19456 t=2 p=1 (libsodium, linked)", f"{verify['libsodium']:.1f} ms",
+        f"Debian libargon2: {verify['libargon2']:.1f} ms", f"{verify['libargon2'] / verify['libsodium']:.2f}× faster")
+    row("Argon2id ceiling, every core, no HTTP (libsodium)", f"{ceiling['libsodium']:.1f} /s",
+        f"libargon2: {ceiling['libargon2']:.1f} /s", f"{ceiling['libsodium'] / ceiling['libargon2']:.2f}")
+    return verify["libsodium"], ceiling["libsodium"], max(ceiling.values())
+
+
+def logins(work, cluster, verify_ms, ceiling, fastest):
+    authd = Authd(work, cluster, "authd")
+    try:
+        authd.add_user("bench")
+        authd.login("bench")
+        time.sleep(1)
+        idle = authd.rss_mib()
+        script = login_script(work, "bench")
+
+        peak = [0.0]
+        sampling = threading.Event()
+
+        def sample():
+            while not sampling.is_set():
+                peak[0] = max(peak[0], authd.rss_mib())
+                time.sleep(0.2)
+
+        sampler = threading.Thread(target=sample)
+        sampler.start()
+        result = wrk(authd.base + "/login", 16, script=script)
+        sampling.set()
+        sampler.join()
+        ratio = result["rps"] / ceiling
+        row("logins/s, 16 connections", f"{result['rps']:.1f} (p50 {result['p50']:.0f} ms, p99 {result['p99']:.0f} ms){note_errors(result)}",
+            f"Argon2id ceiling {ceiling:.1f} /s (fastest on the machine {fastest:.1f})",
+            f"{ratio:.2f} ({result['rps'] / fastest:.2f} of the fastest)", "≥ 0.95")
+        row("authd RSS", f"idle {idle:.0f} MiB, under login load {peak[0]:.0f} MiB (peak {authd.rss_mib('VmHWM'):.0f})",
+            "100 MiB", f"{peak[0] / 100:.2f}", "< 1")
+
+        alone = wrk(authd.base + "/login", 1, threads=1, script=script)
+        row("one login alone (1 connection), p50", f"{alone['p50']:.1f} ms{note_errors(alone)}",
+            f"the verification alone: {verify_ms:.1f} ms", f"+{alone['p50'] - verify_ms:.1f} ms of other work")
+
+        health_alone = wrk(authd.base + "/health/live", 16)
+        quiet = probe(authd.port, seconds=3)
+        background = subprocess.Popen(["wrk", "-t1", "-c16", f"-d{DURATION}", "-s", str(script), authd.base + "/login"],
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(1)
+        loaded = probe(authd.port, seconds=max(1, int(DURATION.rstrip("s")) - 2))
+        background.wait()
+        row("/health/live p99, probed 100 times a second while 16 connections log in",
+            f"{loaded[1]:.2f} ms (p50 {loaded[0]:.2f} ms)", f"goal 5 ms; idle server: p99 {quiet[1]:.2f} ms",
+            f"{loaded[1] / 5:.2f}", "< 1")
+        token = authd.login("bench")["access_token"]
+        me = wrk(authd.base + "/me", 16, headers=[f"Authorization: Bearer {token}"])
+        row("GET /me, 16 connections", f"{me['rps']:.0f} req/s (p99 {me['p99']:.1f} ms){note_errors(me)}",
+            f"/health/live, same server: {health_alone['rps']:.0f} req/s", f"{me['rps'] / health_alone['rps']:.2f}")
+
+        # One more token than connections: wrk calls request() once before the run starts.
+        tokens = [authd.login("bench")["refresh_token"] for _ in range(17)]
+        refresh = lua(work, "refresh.lua", """
+local tokens = {%s}
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+request = function()
+    local token = table.remove(tokens)
+    return wrk.format(nil, "/token/refresh", nil, '{"refresh_token": "' .. token .. '"}')
+end
+response = function(status, headers, body)
+    local token = body:match('"refresh_token"%%s*:%%s*"([^"]+)"')
+    if token then table.insert(tokens, token) end
+end
+""" % ", ".join(f'"{t}"' for t in tokens))
+        rotated = wrk(authd.base + "/token/refresh", 16, threads=1, script=refresh)
+        row("POST /token/refresh, 16 connections", f"{rotated['rps']:.0f} req/s (p99 {rotated['p99']:.1f} ms){note_errors(rotated)}",
+            f"/health/live, same server: {health_alone['rps']:.0f} req/s", f"{rotated['rps'] / health_alone['rps']:.2f}")
+    finally:
+        authd.stop()
+
+
+def fastapi_parameters(work, cluster):
+    options = ["--argon2-memory", "65536", "--argon2-iterations", "3", "--argon2-parallelism", "4"]
+    authd = Authd(work, cluster, "authd-fastapi", options)
+    try:
+        authd.add_user("fastapi")
+        result = wrk(authd.base + "/login", 16, script=login_script(work, "fastapi"))
+        row("logins/s at fastapi-users' hash (m=65536 t=3 p=4), 16 connections",
+            f"{result['rps']:.2f} (p50 {result['p50'] / 1000:.2f} s, p99 {result['p99'] / 1000:.2f} s){note_errors(result)}",
+            "fastapi-users: skipped (not installed by this script)", "", "≥ 1.0, p99 ≤ ½")
+    finally:
+        authd.stop()
+
+
+def contract_verify():
+    output = subprocess.run([str(RELEASE / "ContractRunnerBenchmark"), "1000"], check=True, capture_output=True, text=True).stdout
+    rates = dict(re.findall(r"^(.*?): \d+ interactions, median (\d+) interactions/s", output, re.M))
+    http, direct = float(rates["loopback HTTP (Hummingbird)"]), float(rates["in-process responder"])
+    row("contract verify, 1,000 interactions, trivial provider over loopback", f"{http:.0f} interactions/s",
+        f"the same verification in process: {direct:.0f} interactions/s", f"{http / direct:.2f}")
+
+
+def items_yaml(size):
+    lines = ["name: Items", "interactions:"]
+    for index in range(size):
+        lines += [f"  - name: item {index}", f"    request: {{ method: GET, path: /items/{index} }}",
+                  "    response:", "      status: 200", f"      json: {{ id: {index}, name: item }}"]
+    return "\n".join(lines) + "\n"
+
+
+def wiremock_jar():
+    venv = ROOT / ".build" / "bench-venv"
+    jars = sorted(venv.glob("lib/python*/site-packages/wiremock/server/wiremock-standalone-*.jar"))
+    return jars[-1] if jars and shutil.which("java") else None
+
+
+def stub_servers(work):
+    jar = wiremock_jar()
+    stub_rates = {}
+    for size in (10, 200, 1000):
+        folder = work / f"items-{size}"
+        folder.mkdir()
+        (folder / "items.yaml").write_text(items_yaml(size))
+        port = free_port()
+        stub = Service([str(RELEASE / "contract"), "stub", str(folder), "--port", str(port)], work / f"stub-{size}.log")
+        try:
+            wait_http(f"http://127.0.0.1:{port}/items/0")
+            url = f"http://127.0.0.1:{port}/items/{size - 1}"
+            wrk(url, 16, duration="2s")
+            stub_rates[size] = wrk(url, 16)
+        finally:
+            stub.stop()
+        peer = "WireMock: skipped (needs java and the wiremock package)"
+        ratio = ""
+        if jar:
+            root = work / f"wiremock-{size}"
+            (root / "mappings").mkdir(parents=True)
+            (root / "mappings" / "items.json").write_text(json.dumps({"mappings": [
+                {"request": {"method": "GET", "url": f"/items/{index}"},
+                 "response": {"status": 200, "jsonBody": {"id": index, "name": "item"}}} for index in range(size)]}))
+            port = free_port()
+            wiremock = Service(["java", "-jar", str(jar), "--port", str(port), "--root-dir", str(root),
+                                "--no-request-journal", "--disable-banner"], work / f"wiremock-{size}.log")
+            try:
+                wait_http(f"http://127.0.0.1:{port}/items/0", timeout=120)
+                url = f"http://127.0.0.1:{port}/items/{size - 1}"
+                wrk(url, 16, duration="5s")  # the JIT warms up
+                theirs = wrk(url, 16)
+                peer = f"WireMock {jar.stem.split('-')[-1]}: {theirs['rps']:.0f} req/s{note_errors(theirs)}"
+                ratio = f"{stub_rates[size]['rps'] / theirs['rps']:.2f}"
+            finally:
+                wiremock.stop()
+        mine = stub_rates[size]
+        row(f"`contract stub` req/s, {size} interactions", f"{mine['rps']:.0f} (p99 {mine['p99']:.1f} ms){note_errors(mine)}",
+            peer, ratio, "≥ 1")
+    flat = stub_rates[1000]["rps"] / stub_rates[10]["rps"]
+    row("`contract stub` flatness, 1,000 vs 10 interactions", f"{flat:.2f}", "within 20 %", "", "≥ 0.8")
+
+
+def stub_library():
+    output = subprocess.run([str(RELEASE / "ContractStubBenchmark"), "5000"], check=True, capture_output=True, text=True).stdout
+    medians = {label: float(value) for label, value in re.findall(r"^(.*?): median ([\d.]+) µs", output, re.M)}
+    sizes = [medians[f"stub.respond with {size} interactions"] for size in (10, 200, 1000)]
+    row("in-process stub, median, 10 / 200 / 1,000 interactions", " / ".join(f"{value:.1f} µs" for value in sizes),
+        "10 interactions", f"{sizes[2] / sizes[0]:.2f}", "≤ 1.2")
+    row("stub login round trip in process (no adapter), median", f"{medians['stub.respond (no adapter)']:.0f} µs")
+    adapter, floor = medians["URLProtocol adapter"], medians["URLSession with an empty URLProtocol (the platform's floor)"]
+    direct = medians["stub.respond (no adapter)"]
+    row("stub login through URLProtocol, median", f"{adapter:.0f} µs (the adapter's own share: {adapter - floor - direct:.0f} µs)",
+        f"URLSession with an empty URLProtocol: {floor:.0f} µs", f"+{(adapter / floor - 1) * 100:.0f} %", "≤ +25 %")
+    server = re.search(r"local server: ([\d.]+) requests/s", output)
+    row("stub login through the local server, median", f"{medians['local server (URLSession client)']:.0f} µs"
+        + (f" ({server.group(1)} req/s, 8 clients)" if server else ""))
+
+
+def wanted(*sections):
+    """Whether to run these sections: all by default, else those named as arguments."""
+    chosen = sys.argv[1:]
+    return not chosen or any(section in chosen for section in sections)
+
+
+def main():
+    if not shutil.which("wrk"):
+        sys.exit("wrk is missing: run scripts/bench, which installs it")
+    work = pathlib.Path(tempfile.mkdtemp(prefix="authd-bench-"))
+    os.chmod(work, 0o755)
+    cluster = None
+    try:
+        print(f"== {os.cpu_count()} cores; wrk runs of {DURATION}; this takes about 6 minutes", file=sys.stderr)
+        verify_ms, ceiling, fastest = hashing()
+        if wanted("logins", "fastapi"):
+            cluster = Cluster(work)
+        if wanted("logins"):
+            logins(work, cluster, verify_ms, ceiling, fastest)
+        if wanted("fastapi"):
+            fastapi_parameters(work, cluster)
+        if wanted("verify"):
+            contract_verify()
+        if wanted("stub"):
+            stub_servers(work)
+        if wanted("library"):
+            stub_library()
+    finally:
+        if cluster:
+            cluster.stop()
+        shutil.rmtree(work, ignore_errors=True)
+    cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "?")
+    print(f"\nMachine: {os.cpu_count()} cores ({cpu}); release build; wrk on loopback; PostgreSQL with fsync off.\n")
+    print("| figure | value | limit or peer, same run | ratio | target |")
+    print("|---|---|---|---|---|")
+    for figure in rows:
+        print("| " + " | ".join(figure) + " |")
+
+
+if __name__ == "__main__":
+    main()
