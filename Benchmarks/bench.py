@@ -402,7 +402,7 @@ def main():
     os.chmod(work, 0o755)
     cluster = None
     try:
-        print(f"== {os.cpu_count()} cores; wrk runs of {DURATION}; this takes about 6 minutes", file=sys.stderr)
+        print(f"== {os.cpu_count()} cores; wrk runs of {DURATION}; this takes about 4 minutes", file=sys.stderr)
         verify_ms, ceiling, fastest = hashing()
         if wanted("logins", "fastapi"):
             cluster = Cluster(work)
