@@ -24,7 +24,16 @@ func microseconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12
 }
 
-func report(_ label: String, _ samples: [Double]) {
+/// Times `once` `count` times and prints the median and p99 under `label`. It stays on
+/// the main actor, where the closures are made, so no executor hop enters the timings.
+@MainActor
+func measure(_ label: String, _ once: () async throws -> Void) async rethrows {
+    var samples: [Double] = []
+    for _ in 0..<count {
+        let start = ContinuousClock.now
+        try await once()
+        samples.append(microseconds(ContinuousClock.now - start))
+    }
     let sorted = samples.sorted()
     print(String(format: "%@: median %.1f µs, p99 %.1f µs (%d requests)", label, sorted[sorted.count / 2], sorted[sorted.count * 99 / 100], sorted.count))
 }
@@ -52,26 +61,16 @@ func generated(_ size: Int) throws -> ContractStub {
 for size in [10, 200, 1000] {
     let sized = try generated(size)
     let request = ContractRequest(method: "GET", target: "/items/\(size - 1)")
-    var samples: [Double] = []
-    for _ in 0..<count {
-        let start = ContinuousClock.now
-        let response = sized.respond(to: request)
-        samples.append(microseconds(ContinuousClock.now - start))
-        precondition(response.status == 200)
+    await measure("stub.respond with \(size) interactions") {
+        precondition(sized.respond(to: request).status == 200)
     }
-    report("stub.respond with \(size) interactions", samples)
 }
 
 // Directly.
-var direct: [Double] = []
 let contractRequest = ContractRequest(method: "POST", target: "/login", headers: [("Content-Type", "application/json")], body: body)
-for _ in 0..<count {
-    let start = ContinuousClock.now
-    let response = stub.respond(to: contractRequest)
-    direct.append(microseconds(ContinuousClock.now - start))
-    precondition(response.status == 200)
+await measure("stub.respond (no adapter)") {
+    precondition(stub.respond(to: contractRequest).status == 200)
 }
-report("stub.respond (no adapter)", direct)
 
 // The floor: a URLProtocol that answers at once, without any stub.
 final class InstantProtocol: URLProtocol {
@@ -92,33 +91,20 @@ let instantSession = URLSession(configuration: instantConfiguration)
 // URLProtocol.
 let session = stub.urlSession
 guard let anyHost = URL(string: "https://auth.example") else { exit(1) }
-var viaProtocol: [Double] = []
-for _ in 0..<count {
-    let start = ContinuousClock.now
+try await measure("URLProtocol adapter") {
     let (_, response) = try await session.data(for: loginRequest(anyHost))
-    viaProtocol.append(microseconds(ContinuousClock.now - start))
     precondition((response as? HTTPURLResponse)?.statusCode == 200)
 }
-report("URLProtocol adapter", viaProtocol)
-
-var floor: [Double] = []
-for _ in 0..<count {
-    let start = ContinuousClock.now
+try await measure("URLSession with an empty URLProtocol (the platform's floor)") {
     _ = try await instantSession.data(for: loginRequest(anyHost))
-    floor.append(microseconds(ContinuousClock.now - start))
 }
-report("URLSession with an empty URLProtocol (the platform's floor)", floor)
 
 // Local server.
 try await ContractStubServer.withRunning(stub) { base in
-    var viaServer: [Double] = []
-    for _ in 0..<count {
-        let start = ContinuousClock.now
+    try await measure("local server (URLSession client)") {
         let (_, response) = try await URLSession.shared.data(for: loginRequest(base))
-        viaServer.append(microseconds(ContinuousClock.now - start))
         precondition((response as? HTTPURLResponse)?.statusCode == 200)
     }
-    report("local server (URLSession client)", viaServer)
 
     let clients = 8
     let start = ContinuousClock.now
