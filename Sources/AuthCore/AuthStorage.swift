@@ -48,6 +48,11 @@ public protocol AuthStorage: Sendable {
     /// its limit, and the account. Storage that can answer both in one round trip does
     /// (PostgreSQL: one statement); the default asks the two stores.
     func loginLookup(usernameKey: String, throttle keys: [ThrottleKey], now: Date) async throws -> LoginLookup
+
+    /// What a successful login writes: the account's failure counter cleared, the new
+    /// refresh token, the audit event. Storage that can do all three in one round trip does
+    /// (PostgreSQL: one statement, so one transaction); the default asks the three stores.
+    func recordLoginSuccess(_ success: LoginSuccess) async throws
 }
 
 extension AuthStorage {
@@ -56,6 +61,12 @@ extension AuthStorage {
             return LoginLookup(retryAfter: wait, user: nil)
         }
         return LoginLookup(retryAfter: nil, user: try await users.user(withKey: usernameKey))
+    }
+
+    public func recordLoginSuccess(_ success: LoginSuccess) async throws {
+        try await loginAttempts.reset(success.clearedKey)
+        try await refreshTokens.store(success.refreshToken)
+        try await audit.record(success.event)
     }
 }
 
@@ -75,5 +86,26 @@ public struct LoginLookup: Sendable, Equatable {
     public init(retryAfter: Int?, user: User?) {
         self.retryAfter = retryAfter
         self.user = user
+    }
+}
+
+/// The writes of a successful login, for ``AuthStorage/recordLoginSuccess(_:)``.
+///
+/// ```swift
+/// try await storage.recordLoginSuccess(LoginSuccess(clearedKey: keys.account, refreshToken: record, event: event))
+/// ```
+public struct LoginSuccess: Sendable, Equatable {
+    /// The throttle key whose failure counter the login clears (the account's).
+    public var clearedKey: ThrottleKey
+    /// The refresh token the login issued.
+    public var refreshToken: RefreshTokenRecord
+    /// The `login_succeeded` audit event.
+    public var event: SecurityEvent
+
+    /// Creates the set of writes.
+    public init(clearedKey: ThrottleKey, refreshToken: RefreshTokenRecord, event: SecurityEvent) {
+        self.clearedKey = clearedKey
+        self.refreshToken = refreshToken
+        self.event = event
     }
 }

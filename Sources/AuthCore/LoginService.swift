@@ -119,18 +119,28 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
             try await audit(.loginFailed, user: user, usernameKey: username.key, origin: origin, detail: "account_disabled")
             throw AuthError.accountDisabled
         }
-        try await storage.loginAttempts.reset(keys.account)
-
         if hasher.needsRehash(user.passwordHash) {
             await rehash(user: user, password: password)
         }
-        let grant = try await issueGrant(for: user)
-        try await audit(.loginSucceeded, user: user, usernameKey: username.key, origin: origin)
+        // The counter reset, the refresh token and the audit row go in one write.
+        let (grant, record) = try await makeGrant(for: user)
+        try await storage.recordLoginSuccess(LoginSuccess(
+            clearedKey: keys.account,
+            refreshToken: record,
+            event: SecurityEvent(kind: .loginSucceeded, at: clock.now, userID: user.id, usernameKey: username.key, origin: origin)
+        ))
         return grant
     }
 
     /// Issues a new access token and a new refresh token family for `user`.
     public func issueGrant(for user: User) async throws -> TokenGrant {
+        let (grant, record) = try await makeGrant(for: user)
+        try await storage.refreshTokens.store(record)
+        return grant
+    }
+
+    /// A new token pair for `user` and the refresh token's record, not yet stored.
+    private func makeGrant(for user: User) async throws -> (TokenGrant, RefreshTokenRecord) {
         let access = try await issuer.issue(subject: user.id.uuidString.lowercased())
         let refresh = RefreshToken.generate()
         let record = RefreshTokenRecord(
@@ -139,8 +149,8 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
             userID: user.id,
             expiresAt: clock.now.addingTimeInterval(TimeInterval(refreshLifetime))
         )
-        try await storage.refreshTokens.store(record)
-        return TokenGrant(accessToken: access.value, expiresIn: access.expiresIn, refreshToken: refresh.token, refreshExpiresIn: refreshLifetime)
+        let grant = TokenGrant(accessToken: access.value, expiresIn: access.expiresIn, refreshToken: refresh.token, refreshExpiresIn: refreshLifetime)
+        return (grant, record)
     }
 
     private func audit(_ kind: SecurityEvent.Kind, user: User?, usernameKey: String, origin: RequestOrigin, detail: String? = nil) async throws {

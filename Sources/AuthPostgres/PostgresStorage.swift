@@ -67,6 +67,29 @@ public struct PostgresStorage: AuthStorage {
         }
     }
 
+    /// The writes of a successful login in one statement, so one round trip and one
+    /// transaction: data-modifying CTEs always run, whether or not the outer query reads them.
+    public func recordLoginSuccess(_ success: LoginSuccess) async throws {
+        let logger = database.logger
+        let (key, token, event) = (success.clearedKey, success.refreshToken, success.event)
+        try await database.run { client in
+            _ = try await client.query(
+                """
+                WITH cleared AS (
+                    DELETE FROM login_failures WHERE scope = \(key.scope.rawValue) AND subject_digest = \(key.subjectDigest)
+                ), token AS (
+                    INSERT INTO refresh_tokens (token_hash, family_id, user_id, expires_at)
+                    VALUES (\(token.tokenHash), \(token.familyID), \(token.userID), \(token.expiresAt))
+                )
+                INSERT INTO audit_events (at, kind, user_id, username_key, client_address, request_id, detail)
+                VALUES (\(event.at), \(event.kind.rawValue), \(event.userID), \(event.usernameKey),
+                        \(event.origin.clientAddress), \(event.origin.requestID), \(event.detail))
+                """,
+                logger: logger
+            )
+        }
+    }
+
     /// Runs `body` while the pool runs, and stops the pool afterwards.
     public func withRunning<T: Sendable>(_ body: @Sendable (Self) async throws -> T) async throws -> T {
         try await withThrowingTaskGroup(of: Void.self) { group in

@@ -155,4 +155,40 @@ import Testing
             #expect(throttled.retryAfter == 50)
         }
     }
+
+    /// The three writes of a successful login happen together, and not at all when one
+    /// fails; the in-memory storage (the default, three calls) ends in the same state.
+    @Test func aLoginSuccessWritesTheResetTheTokenAndTheEventAsOne() async throws {
+        let testDatabase = try await TestCluster.newDatabase()
+        try await PostgresStorage(configuration: testDatabase.configuration, timeout: TestCluster.operationTimeout, logger: TestCluster.logger).withRunning { postgres in
+            try await postgres.migrate()
+            try await Self.checkLoginSuccess(postgres)
+            try await Self.checkLoginSuccess(InMemoryStorage())
+        }
+    }
+
+    private static func checkLoginSuccess(_ storage: some AuthStorage) async throws {
+        let ida = try await storage.users.create(username: try Username("Ida"), passwordHash: "$argon2id$stored")
+        let keys = ThrottlePolicy(accountLimit: 1, addressLimit: 5, window: 60).keys(usernameKey: "ida", address: "192.0.2.10")
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        try await storage.loginAttempts.recordFailure(for: keys.all, now: now)
+        #expect(try await storage.loginAttempts.retryAfter(for: [keys.account], now: now) == 60)
+
+        let token = RefreshTokenRecord(tokenHash: String(repeating: "ab", count: 32), familyID: UUID(), userID: ida.id, expiresAt: now.addingTimeInterval(600))
+        let event = SecurityEvent(kind: .loginSucceeded, at: now, userID: ida.id, usernameKey: "ida", origin: RequestOrigin(clientAddress: "192.0.2.10", requestID: "r-1"))
+        try await storage.recordLoginSuccess(LoginSuccess(clearedKey: keys.account, refreshToken: token, event: event))
+        #expect(try await storage.loginAttempts.retryAfter(for: [keys.account], now: now) == nil)
+        #expect(try await storage.audit.recent(limit: 10, usernameKey: "ida") == [event])
+        let successor = RefreshSuccessor(tokenHash: String(repeating: "cd", count: 32), expiresAt: now.addingTimeInterval(600))
+        #expect(try await storage.refreshTokens.rotate(presentedHash: token.tokenHash, successor: successor, now: now) == .rotated(userID: ida.id))
+
+        guard storage is PostgresStorage else { return }
+        // A token hash already stored fails the insert: the counter and the log stay as they were.
+        try await storage.loginAttempts.recordFailure(for: keys.all, now: now)
+        await #expect(throws: (any Error).self) {
+            try await storage.recordLoginSuccess(LoginSuccess(clearedKey: keys.account, refreshToken: token, event: event))
+        }
+        #expect(try await storage.loginAttempts.retryAfter(for: [keys.account], now: now) == 60)
+        #expect(try await storage.audit.recent(limit: 10, usernameKey: "ida") == [event])
+    }
 }
