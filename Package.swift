@@ -31,13 +31,15 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
-        .systemLibrary(
+        // Argon2id: the reference implementation (P-H-C/phc-winner-argon2 at f57e61e, 2021;
+        // CC0 or Apache-2.0, upstream/LICENSE) under upstream/, unchanged, with its SIMD block filling compiled for SSSE3 and AVX2 and
+        // picked at run time. Lanes are filled one after the other on the caller's thread.
+        .target(
             name: "CArgon2",
-            pkgConfig: "libargon2",
-            providers: [.apt(["libargon2-dev"]), .brew(["argon2"])]
+            exclude: ["upstream/ref.c", "upstream/opt.c", "upstream/LICENSE"],
+            cSettings: [.define("ARGON2_NO_THREADS")]
         ),
-        // libsodium's Argon2id picks SIMD code at run time: it verifies every hash and makes
-        // the one-lane ones; libargon2 makes those with more lanes (libsodium cannot).
+        // libsodium: an independent Argon2id that tests and HashBenchmark check ours against.
         .systemLibrary(
             name: "CSodium",
             pkgConfig: "libsodium",
@@ -47,7 +49,6 @@ let package = Package(
             name: "AuthCore",
             dependencies: [
                 "CArgon2",
-                "CSodium",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
@@ -166,7 +167,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "HashBenchmark",
-            dependencies: ["AuthCore", "CArgon2"],
+            dependencies: ["AuthCore", "CArgon2", "CSodium"],
             path: "Benchmarks/HashBenchmark"
         ),
         .executableTarget(
@@ -196,7 +197,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AuthCoreTests",
-            dependencies: ["AuthCore", "AuthTestSupport", "CArgon2", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["AuthCore", "AuthTestSupport", "CArgon2", "CSodium", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(
             name: "AuthPostgresTests",

@@ -1,13 +1,15 @@
-// Prints what Argon2id verification costs with the library authd links (libsodium, through
-// AuthCore's Argon2idHasher) and with Debian's reference build (libargon2), at the same
-// parameters: one verification alone, and the ceiling — verifications per second with one
-// thread per core, no HTTP, no database.
+// Prints what Argon2id verification costs with the implementation authd links (through
+// AuthCore's Argon2idHasher: the reference code with SIMD picked at run time), with the same
+// code forced to its portable variant (what a distribution's generic build runs), and with
+// libsodium, at the same parameters: one verification alone, and the ceiling —
+// verifications per second with one thread per core, no HTTP, no database.
 //
 //   swift run -c release HashBenchmark [memoryKiB iterations parallelism [seconds]]
 //
 // Each line is `name value unit`, for scripts/bench to read.
 import AuthCore
 import CArgon2
+import CSodium
 import Foundation
 import Synchronization
 
@@ -19,12 +21,14 @@ let seconds = arguments.count >= 4 ? Double(arguments[3]) : 5
 let password = "correct horse battery staple"
 let hasher = Argon2idHasher(parameters: parameters)
 let stored = try hasher.hash(password)
+precondition(sodium_init() >= 0, "libsodium failed to initialise")
 
-let libraries: [(name: String, verify: @Sendable () -> Bool)] = [
-    ("libsodium", { hasher.verify(password, against: stored) }),
-    ("libargon2", {
-        let bytes = Array(password.utf8)
-        return argon2id_verify(stored, bytes, bytes.count) == ARGON2_OK.rawValue
+/// Each implementation: its name, the block-filling variant it forces (nil: none), a verification.
+let libraries: [(name: String, simd: argon2_simd, verify: @Sendable () -> Bool)] = [
+    ("authd", ARGON2_SIMD_BEST, { hasher.verify(password, against: stored) }),
+    ("portable", ARGON2_SIMD_NONE, { hasher.verify(password, against: stored) }),
+    ("libsodium", ARGON2_SIMD_BEST, {
+        crypto_pwhash_argon2id_str_verify(stored, password, UInt64(password.utf8.count)) == 0
     }),
 ]
 
@@ -35,7 +39,10 @@ func milliseconds(_ duration: Duration) -> Double {
 let cores = ProcessInfo.processInfo.activeProcessorCount
 print("parameters \(parameters) -")
 print("cores \(cores) -")
+print("simd \(argon2_simd_in_use().rawValue) (1 portable, 2 SSSE3, 3 AVX2)")
 for library in libraries {
+    precondition(argon2_simd_use(library.simd) != 0)
+    defer { _ = argon2_simd_use(ARGON2_SIMD_BEST) }
     precondition(library.verify(), "\(library.name) did not verify the hash")
     var samples: [Double] = []
     for _ in 0..<15 {

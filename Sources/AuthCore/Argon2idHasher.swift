@@ -1,14 +1,13 @@
 import CArgon2
-import CSodium
 import Foundation
 
 /// Hashes and verifies passwords with Argon2id, producing PHC strings such as
 /// `$argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>`.
 ///
-/// libsodium does the work: it picks SSSE3/AVX2 code at run time and is about a fifth
-/// faster than the portable reference build. It verifies hashes with any number of lanes
-/// but makes only one-lane ones, so hashes with `p` > 1 are made by the reference library
-/// (libargon2). The two read and write the same PHC strings.
+/// The work is done by the reference implementation, built into authd with its block
+/// filling compiled for AVX2 and SSSE3 and picked at run time (the portable code elsewhere).
+/// It reads and writes the PHC strings of every other Argon2 library. Lanes are filled one
+/// after the other on the calling thread, so one verification never takes more than one core.
 ///
 /// Both operations are CPU- and memory-heavy: run them through a ``BlockingWorkPool``,
 /// never on an event loop.
@@ -77,32 +76,6 @@ public struct Argon2idHasher: Sendable {
 
     /// Hashes `password` with a fresh random salt and returns the PHC string.
     public func hash(_ password: String) throws -> String {
-        guard parameters.parallelism == 1 else { return try referenceHash(password) }
-        try Self.requireSodium()
-        var encoded = [CChar](repeating: 0, count: Int(crypto_pwhash_argon2id_STRBYTES))
-        // withCString passes the whole UTF-8, NULs included: the length says where it ends.
-        let length = UInt64(password.utf8.count)
-        let result = password.withCString { passwordChars in
-            crypto_pwhash_argon2id_str(
-                &encoded, passwordChars, length,
-                UInt64(parameters.iterations), Int(parameters.memoryKiB) * 1024
-            )
-        }
-        guard result == 0 else {
-            throw HashingError(description: "libsodium could not hash with \(parameters) (out of memory or parameters out of range)")
-        }
-        return String(decoding: encoded.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    /// libsodium must be initialised once (it picks its CPU-specific code then).
-    private static let sodiumReady = sodium_init() >= 0
-
-    private static func requireSodium() throws {
-        guard sodiumReady else { throw HashingError(description: "libsodium failed to initialise") }
-    }
-
-    /// Hashes with the reference library, which can make hashes with several lanes.
-    private func referenceHash(_ password: String) throws -> String {
         let salt = SecureRandom.bytes(saltLength)
         let encodedLength = argon2_encodedlen(
             parameters.iterations, parameters.memoryKiB, parameters.parallelism,
@@ -130,14 +103,12 @@ public struct Argon2idHasher: Sendable {
     ///
     /// The comparison inside the library is constant-time.
     public func verify(_ password: String, against phc: String) -> Bool {
-        guard Self.sodiumReady, phc.hasPrefix("$argon2id$"), Self.parameters(of: phc) != nil else { return false }
-        let length = UInt64(password.utf8.count)
-        let result = password.withCString { passwordChars in
-            phc.withCString { encoded in
-                crypto_pwhash_argon2id_str_verify(encoded, passwordChars, length)
-            }
+        guard phc.hasPrefix("$argon2id$"), Self.parameters(of: phc) != nil else { return false }
+        let password = Array(password.utf8)
+        let result = password.withUnsafeBytes { passwordBytes in
+            argon2id_verify(phc, passwordBytes.baseAddress, passwordBytes.count)
         }
-        return result == 0
+        return result == ARGON2_OK.rawValue
     }
 
     /// Whether `phc` is weaker than what ``parameters`` would make: another algorithm, or

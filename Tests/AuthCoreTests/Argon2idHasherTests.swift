@@ -1,5 +1,7 @@
 import AuthCore
 import CArgon2
+import CSodium
+import Foundation
 import Testing
 
 @Suite struct Argon2idHasherTests {
@@ -51,25 +53,65 @@ import Testing
         #expect(!light.verify("pässwörd", against: phc))
     }
 
-    /// A hash made by the reference library with a fixed salt, before authd moved to
-    /// libsodium: stored hashes like it must keep verifying.
-    @Test func verifiesAKnownHashFromTheReferenceLibrary() {
+    /// A hash made by Debian's libargon2 with a fixed salt, when authd linked it: stored
+    /// hashes like it must keep verifying.
+    @Test func verifiesAKnownHashFromDebiansLibrary() {
         let known = "$argon2id$v=19$m=19456,t=2,p=1$AQIDBAUGBwgJCgsMDQ4PEA$u7HkQc8NFEyI1fGa9gfr7DIUnvi/UM/saRdXcmsbkMA"
         #expect(Argon2idHasher().verify("correct horse battery staple", against: known))
         #expect(!Argon2idHasher().verify("correct horse battery stapler", against: known))
     }
 
-    @Test func referenceHashesVerifyHereAndOursVerifyInTheReferenceLibrary() throws {
-        let password = Array("correct horse battery staple".utf8)
-        let salt = Array("sixteen byte slt".utf8)
-        var reference = [CChar](repeating: 0, count: 128)
-        let made = argon2id_hash_encoded(1, 1024, 1, password, password.count, salt, salt.count, 32, &reference, reference.count)
-        #expect(made == ARGON2_OK.rawValue)
-        #expect(light.verify("correct horse battery staple", against: String(decoding: reference.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)))
+    /// libsodium, an independent implementation (and what authd verified with before):
+    /// its hashes verify here, and ours verify there, with one lane and with four.
+    @Test func hashesCrossVerifyWithLibsodium() throws {
+        #expect(sodium_init() >= 0)
+        let password = "correct horse battery staple"
+        var theirs = [CChar](repeating: 0, count: Int(crypto_pwhash_argon2id_STRBYTES))
+        #expect(crypto_pwhash_argon2id_str(&theirs, password, UInt64(password.utf8.count), 1, 1024 * 1024) == 0)
+        let sodiumHash = String(decoding: theirs.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        #expect(light.verify(password, against: sodiumHash))
+        #expect(!light.verify("wrong", against: sodiumHash))
 
-        let ours = try light.hash("correct horse battery staple")
-        #expect(argon2id_verify(ours, password, password.count) == ARGON2_OK.rawValue)
-        #expect(argon2id_verify(ours, Array("wrong".utf8), 5) != ARGON2_OK.rawValue)
+        let lanes = Argon2idHasher(parameters: .init(memoryKiB: 1024, iterations: 1, parallelism: 4))
+        for ours in [try light.hash(password), try lanes.hash(password)] {
+            #expect(crypto_pwhash_argon2id_str_verify(ours, password, UInt64(password.utf8.count)) == 0, "\(ours)")
+            #expect(crypto_pwhash_argon2id_str_verify(ours, "wrong", 5) != 0)
+        }
+    }
+
+    /// RFC 9106's Argon2id test vector (5.3), computed by every block-filling variant this
+    /// CPU runs: the portable code, SSSE3, AVX2 (those it lacks are never picked).
+    @Test(arguments: [ARGON2_SIMD_NONE, ARGON2_SIMD_SSSE3, ARGON2_SIMD_AVX2].filter { argon2_simd_supported($0) != 0 })
+    func everySIMDVariantComputesTheRFCVector(simd: argon2_simd) throws {
+        defer { _ = argon2_simd_use(ARGON2_SIMD_BEST) }
+        #expect(argon2_simd_use(simd) != 0)
+        #expect(argon2_simd_in_use() == simd)
+
+        var password = [UInt8](repeating: 1, count: 32)
+        var salt = [UInt8](repeating: 2, count: 16)
+        var secret = [UInt8](repeating: 3, count: 8)
+        var associated = [UInt8](repeating: 4, count: 12)
+        var tag = [UInt8](repeating: 0, count: 32)
+        let result = tag.withUnsafeMutableBufferPointer { out in
+            password.withUnsafeMutableBufferPointer { pwd in
+                salt.withUnsafeMutableBufferPointer { salt in
+                    secret.withUnsafeMutableBufferPointer { secret in
+                        associated.withUnsafeMutableBufferPointer { ad in
+                            var context = argon2_context(
+                                out: out.baseAddress, outlen: 32, pwd: pwd.baseAddress, pwdlen: 32,
+                                salt: salt.baseAddress, saltlen: 16, secret: secret.baseAddress, secretlen: 8,
+                                ad: ad.baseAddress, adlen: 12, t_cost: 3, m_cost: 32, lanes: 4, threads: 1,
+                                version: UInt32(ARGON2_VERSION_13.rawValue), allocate_cbk: nil, free_cbk: nil, flags: 0
+                            )
+                            return argon2_ctx(&context, Argon2_id)
+                        }
+                    }
+                }
+            }
+        }
+        #expect(result == ARGON2_OK.rawValue)
+        let expected = "0d640df58d78766c08c037a34a8b53c9d01ef0452d75b65eb52520e96b01e659"
+        #expect(tag.map { String(format: "%02x", $0) }.joined() == expected)
     }
 
     @Test func hashesWithSeveralLanesAreMadeAndVerified() throws {
