@@ -106,7 +106,7 @@ public struct Argon2idHasher: Sendable {
         guard phc.hasPrefix("$argon2id$"), Self.parameters(of: phc) != nil else { return false }
         let password = Array(password.utf8)
         let result = password.withUnsafeBytes { passwordBytes in
-            argon2id_verify(phc, passwordBytes.baseAddress, passwordBytes.count)
+            argon2id_verify_reusing_memory(phc, passwordBytes.baseAddress, passwordBytes.count)
         }
         return result == ARGON2_OK.rawValue
     }

@@ -79,6 +79,17 @@ import Testing
         }
     }
 
+    /// Verification fills a region the thread keeps: hashes of growing and shrinking sizes,
+    /// one after the other on one thread, each still verify and still reject a wrong password.
+    @Test func theKeptRegionServesHashesOfEverySize() throws {
+        let sizes: [UInt32] = [1024, 4096, 2048, 8192, 1024]
+        let hashes = try sizes.map { try Argon2idHasher(parameters: .init(memoryKiB: $0, iterations: 1, parallelism: 2)).hash("pw-\($0)") }
+        for (size, phc) in zip(sizes, hashes) {
+            #expect(light.verify("pw-\(size)", against: phc))
+            #expect(!light.verify("pw-\(size)x", against: phc))
+        }
+    }
+
     /// RFC 9106's Argon2id test vector (5.3), computed by every block-filling variant this
     /// CPU runs: the portable code, SSSE3, AVX2 (those it lacks are never picked).
     @Test(arguments: [ARGON2_SIMD_NONE, ARGON2_SIMD_SSSE3, ARGON2_SIMD_AVX2].filter { argon2_simd_supported($0) != 0 })
