@@ -37,7 +37,12 @@ let package = Package(
         .target(
             name: "CArgon2",
             exclude: ["upstream/ref.c", "upstream/opt.c", "upstream/LICENSE"],
-            cSettings: [.define("ARGON2_NO_THREADS")]
+            cSettings: [
+                .define("ARGON2_NO_THREADS"),
+                // Optimised in debug builds too: unoptimised, one verification takes half a
+                // second, and `scripts/serve` and the tests run debug builds.
+                .unsafeFlags(["-O2"], .when(configuration: .debug)),
+            ]
         ),
         // libsodium: an independent Argon2id that tests and HashBenchmark check ours against.
         .systemLibrary(
