@@ -44,6 +44,7 @@ public final class Database: Sendable {
     private struct State {
         var client: PostgresClient
         var running: Task<Void, Never>?
+        var started = false
         var down = false
     }
 
@@ -71,7 +72,10 @@ public final class Database: Sendable {
     public func runPool() async {
         state.withLock { state in
             let client = state.client
-            state.running = Task { await client.run() }
+            state.running = Task { [self] in
+                self.state.withLock { $0.started = true }
+                await client.run()
+            }
         }
         await withTaskCancellationHandler {
             for await _ in probeRequests {
@@ -92,6 +96,16 @@ public final class Database: Sendable {
             await group.next()
             group.cancelAll()
         }
+    }
+
+    /// Returns once ``runPool()`` has started the pool (within a second), so that a first
+    /// operation does not find it not yet running (PostgresNIO warns about that).
+    public func waitUntilPoolStarts() async {
+        let deadline = ContinuousClock.now + .seconds(1)
+        while !state.withLock({ $0.started }), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        await Task.yield()
     }
 
     /// Runs `operation` within ``timeout``.

@@ -95,6 +95,7 @@ public struct PostgresStorage: AuthStorage {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await self.run() }
             defer { group.cancelAll() }
+            await database.waitUntilPoolStarts()
             return try await body(self)
         }
     }
