@@ -69,6 +69,7 @@ let package = Package(
                 // ConnectionPoolError: what a pool that cannot connect, or was replaced, throws.
                 .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             // `migrations` is a link to the top-level migrations/ folder: the SQL lives there

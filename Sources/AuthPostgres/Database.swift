@@ -1,5 +1,6 @@
 import AuthCore
 import Logging
+import NIOCore
 import PostgresNIO
 import Synchronization
 import _ConnectionPoolModule
@@ -268,11 +269,19 @@ public final class Database: Sendable {
             return Self.isConnectionFailure(error) ? .unreachable(Self.reason(error)) : .reachable
         } catch let error as PSQLError where error.code == .clientClosedConnection {
             return .unknown
+        } catch let error as PSQLError where error.code == .connectionError && Self.isConnectTimeout(error.underlying) {
+            // Only slow (a saturated machine, a full accept queue): proves nothing either way.
+            return .unknown
         } catch is CancellationError {
             return .unknown
         } catch {
             return .unreachable(Self.reason(error))
         }
+    }
+
+    private static func isConnectTimeout(_ error: (any Error)?) -> Bool {
+        if case .connectTimeout? = error as? ChannelError { return true }
+        return false
     }
 
     private func markDown(reason: String) {

@@ -20,6 +20,56 @@ import Testing
         stuck.release()
     }
 
+    /// A server that accepts TCP connections too slowly (its accept queue is full, so the
+    /// kernel drops new handshakes) is not a server that is down: the probe's connect timing
+    /// out leaves the breaker closed, so a saturated machine does not turn into 503s.
+    @Test func aProbeThatOnlyTimesOutLeavesTheBreakerClosed() async throws {
+        let listener = try FullBacklogListener()
+        defer { listener.close() }
+        let configuration = PostgresClient.Configuration(
+            host: "127.0.0.1", port: listener.port, username: "nobody", password: nil, database: "none", tls: .disable
+        )
+        let database = Database(configuration: configuration, timeout: .seconds(3), logger: TestCluster.logger)
+        let pool = Task { await database.runPool() }
+        defer { pool.cancel() }
+        await #expect(throws: AuthError.self) {
+            try await database.run { client in try await client.query("SELECT 1") }
+        }
+        #expect(database.isAvailable)
+    }
+
+    /// A loopback listener whose one-place accept queue is filled by a connection nobody
+    /// accepts: further connection attempts hang until their timeout.
+    final class FullBacklogListener: Sendable {
+        let port: Int
+        private let sockets: [Int32]
+
+        init() throws {
+            let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafeMutablePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                    bind(server, generic, length) == 0 && listen(server, 0) == 0 && getsockname(server, generic, &length) == 0
+                }
+            }
+            try #require(bound)
+            let filler = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let connected = withUnsafePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(filler, $0, length) == 0 }
+            }
+            try #require(connected)
+            port = Int(UInt16(bigEndian: address.sin_port))
+            sockets = [server, filler]
+        }
+
+        func close() {
+            for socket in sockets { _ = Glibc.close(socket) }
+        }
+    }
+
     /// A wait that cancellation does not end.
     final class Stuck: Sendable {
         private let continuation = Mutex<CheckedContinuation<Void, Never>?>(nil)
