@@ -32,8 +32,9 @@ let package = Package(
     ],
     targets: [
         // Argon2id: the reference implementation (P-H-C/phc-winner-argon2 at f57e61e, 2021;
-        // CC0 or Apache-2.0, upstream/LICENSE) under upstream/, unchanged, with its SIMD block filling compiled for SSSE3 and AVX2 and
-        // picked at run time. Lanes are filled one after the other on the caller's thread.
+        // CC0 or Apache-2.0, upstream/LICENSE) in upstream/ and include/argon2.h, unchanged,
+        // with its SIMD block filling compiled for SSSE3 and AVX2 and picked at run time.
+        // Lanes are filled one after the other on the caller's thread.
         .target(
             name: "CArgon2",
             exclude: ["upstream/ref.c", "upstream/opt.c", "upstream/LICENSE"],

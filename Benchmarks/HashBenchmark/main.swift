@@ -23,7 +23,7 @@ let hasher = Argon2idHasher(parameters: parameters)
 let stored = try hasher.hash(password)
 precondition(sodium_init() >= 0, "libsodium failed to initialise")
 
-/// Each implementation: its name, the block-filling variant it forces (nil: none), a verification.
+/// Each implementation: its name, the block-filling variant it forces (BEST: the run-time choice), a verification.
 let libraries: [(name: String, simd: argon2_simd, verify: @Sendable () -> Bool)] = [
     ("authd", ARGON2_SIMD_BEST, { hasher.verify(password, against: stored) }),
     ("portable", ARGON2_SIMD_NONE, { hasher.verify(password, against: stored) }),

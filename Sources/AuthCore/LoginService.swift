@@ -127,7 +127,7 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
         try await storage.recordLoginSuccess(LoginSuccess(
             clearedKey: keys.account,
             refreshToken: record,
-            event: SecurityEvent(kind: .loginSucceeded, at: clock.now, userID: user.id, usernameKey: username.key, origin: origin)
+            event: event(.loginSucceeded, user: user, usernameKey: username.key, origin: origin)
         ))
         return grant
     }
@@ -154,9 +154,12 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
     }
 
     private func audit(_ kind: SecurityEvent.Kind, user: User?, usernameKey: String, origin: RequestOrigin, detail: String? = nil) async throws {
-        try await storage.audit.record(
-            SecurityEvent(kind: kind, at: clock.now, userID: user?.id, usernameKey: usernameKey, origin: origin, detail: detail)
-        )
+        try await storage.audit.record(event(kind, user: user, usernameKey: usernameKey, origin: origin, detail: detail))
+    }
+
+    /// The security event of this login, stamped now.
+    private func event(_ kind: SecurityEvent.Kind, user: User?, usernameKey: String, origin: RequestOrigin, detail: String? = nil) -> SecurityEvent {
+        SecurityEvent(kind: kind, at: clock.now, userID: user?.id, usernameKey: usernameKey, origin: origin, detail: detail)
     }
 
     /// A re-hash is an improvement, not a condition of the login: failures are logged and skipped.
