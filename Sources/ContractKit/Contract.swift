@@ -32,11 +32,12 @@ public struct Interaction: Sendable, Equatable {
     public let request: RequestSpec
     /// What must come back.
     public let response: ResponseSpec
-    /// Variables captured from the response body for later interactions.
-    public let save: [String: JSONPath]
+    /// Variables captured from the exchange (the response body by default, or what the
+    /// request sent) for later interactions.
+    public let save: [String: SaveSource]
 
     /// Creates an interaction.
-    public init(name: String, location: SourceLocation, given: [ProviderStateUse], request: RequestSpec, response: ResponseSpec, save: [String: JSONPath]) {
+    public init(name: String, location: SourceLocation, given: [ProviderStateUse], request: RequestSpec, response: ResponseSpec, save: [String: SaveSource]) {
         self.name = name
         self.location = location
         self.given = given
@@ -64,27 +65,30 @@ public struct ProviderStateUse: Sendable, Equatable {
 public enum RequestBody: Sendable, Equatable {
     /// No body.
     case none
-    /// JSON, with `{{var}}` placeholders in its strings.
-    case json(JSONValue)
+    /// JSON: literals (strings may hold `{{var}}` placeholders) and matchers.
+    case json(Matcher)
     /// Raw text (may be malformed JSON on purpose).
     case text(Template)
 }
 
-/// The request of an interaction; every text may hold `{{var}}` placeholders.
+/// The request of an interaction. Every value is a ``Matcher``: a literal (whose text may
+/// hold `{{var}}` placeholders) or a typed matcher such as `{ match: uuid }`, which the
+/// stub accepts any satisfying value for and the verifier sends the `example` of (or a
+/// generated value).
 public struct RequestSpec: Sendable, Equatable {
     /// HTTP method, upper case.
     public let method: String
-    /// Path, starting with `/`.
-    public let path: Template
+    /// Path, starting with `/`; `{name}` segments are ``pathParams``.
+    public let path: RequestPath
     /// Query parameters, in order.
-    public let query: [(name: String, value: Template)]
+    public let query: [(name: String, value: Matcher)]
     /// Headers, in order.
-    public let headers: [(name: String, value: Template)]
+    public let headers: [(name: String, value: Matcher)]
     /// The body.
     public let body: RequestBody
 
     /// Creates a request.
-    public init(method: String, path: Template, query: [(name: String, value: Template)] = [], headers: [(name: String, value: Template)] = [], body: RequestBody = .none) {
+    public init(method: String, path: RequestPath, query: [(name: String, value: Matcher)] = [], headers: [(name: String, value: Matcher)] = [], body: RequestBody = .none) {
         self.method = method
         self.path = path
         self.query = query
@@ -100,13 +104,86 @@ public struct RequestSpec: Sendable, Equatable {
 
     /// Every variable the request uses.
     public var variables: [String] {
-        var names = path.variables + query.flatMap(\.value.variables) + headers.flatMap(\.value.variables)
+        var names = path.variables + query.flatMap(\.value.templateVariables) + headers.flatMap(\.value.templateVariables)
         switch body {
         case .none: break
-        case .json(let value): names += value.templateVariables
+        case .json(let matcher): names += matcher.templateVariables
         case .text(let template): names += template.variables
         }
         return names
+    }
+}
+
+/// Where a saved value comes from.
+///
+/// ```yaml
+/// save:
+///   refresh: $.refresh_token                 # the response's JSON body
+///   location: response.headers.Location     # a response header
+///   sent_name: request.json.username        # what the request's JSON body held
+///   note: request.path.id                   # a path parameter's value
+///   page: request.query.page                # a query parameter
+///   client: request.headers.X-Client-Id     # a request header
+/// ```
+public enum SaveSource: Sendable, Hashable, CustomStringConvertible {
+    /// A path into the response's JSON body.
+    case responseBody(JSONPath)
+    /// A response header (case-insensitive name).
+    case responseHeader(String)
+    /// A path into the request's JSON body.
+    case requestBody(JSONPath)
+    /// A path parameter (`{name}` in the request's path).
+    case requestPath(String)
+    /// A query parameter of the request.
+    case requestQuery(String)
+    /// A request header (case-insensitive name).
+    case requestHeader(String)
+
+    /// Whether the value comes from the request (else from the response).
+    public var isFromRequest: Bool {
+        switch self {
+        case .responseBody, .responseHeader: false
+        case .requestBody, .requestPath, .requestQuery, .requestHeader: true
+        }
+    }
+
+    /// As written in a contract.
+    public var description: String {
+        switch self {
+        case .responseBody(let path): path.description
+        case .responseHeader(let name): "response.headers.\(name)"
+        case .requestBody(let path): "request.json" + path.description.dropFirst()
+        case .requestPath(let name): "request.path.\(name)"
+        case .requestQuery(let name): "request.query.\(name)"
+        case .requestHeader(let name): "request.headers.\(name)"
+        }
+    }
+
+    /// Parses a `save` source.
+    /// - Throws: ``JSONPath/Invalid`` with the reason.
+    public init(_ text: String) throws {
+        func name(after prefix: String) throws -> String {
+            let name = String(text.dropFirst(prefix.count))
+            guard !name.isEmpty else { throw JSONPath.Invalid(description: "a name must follow '\(prefix)'") }
+            return name
+        }
+        if text.hasPrefix("$") {
+            self = .responseBody(try JSONPath(text))
+        } else if text == "request.json" || text.hasPrefix("request.json.") || text.hasPrefix("request.json[") {
+            self = .requestBody(try JSONPath("$" + text.dropFirst("request.json".count)))
+        } else if text.hasPrefix("request.path.") {
+            self = .requestPath(try name(after: "request.path."))
+        } else if text.hasPrefix("request.query.") {
+            self = .requestQuery(try name(after: "request.query."))
+        } else if text.hasPrefix("request.headers.") {
+            self = .requestHeader(try name(after: "request.headers."))
+        } else if text.hasPrefix("response.headers.") {
+            self = .responseHeader(try name(after: "response.headers."))
+        } else {
+            throw JSONPath.Invalid(
+                description: "'\(text)' is neither a JSON path ($.a.b) nor request.json…, request.path.NAME, request.query.NAME, request.headers.NAME or response.headers.NAME"
+            )
+        }
     }
 }
 

@@ -53,8 +53,7 @@ public struct ContractResponse: Sendable {
 
     /// The first value of header `name`, compared case-insensitively.
     public func header(_ name: String) -> String? {
-        let lowered = name.lowercased()
-        return headers.first { $0.name.lowercased() == lowered }?.value
+        firstHeader(name, in: headers)
     }
 
     /// The body as JSON, nil when it is not JSON.
@@ -63,24 +62,49 @@ public struct ContractResponse: Sendable {
     }
 }
 
+extension ContractRequest {
+    /// The path (percent-decoded) and the decoded query items of ``target``.
+    ///
+    /// ```swift
+    /// ContractRequest(method: "GET", target: "/notes/a%20b?page=2").pathAndQuery   // ("/notes/a b", [("page", "2")])
+    /// ```
+    public var pathAndQuery: (path: String, query: [(name: String, value: String)]) {
+        guard let mark = target.firstIndex(of: "?") else { return (target.removingPercentEncoding ?? target, []) }
+        let path = String(target[..<mark])
+        var components = URLComponents()
+        components.percentEncodedQuery = String(target[target.index(after: mark)...])
+        let items = (components.queryItems ?? []).map { (name: $0.name, value: $0.value ?? "") }
+        return (path.removingPercentEncoding ?? path, items)
+    }
+
+    /// The first value of header `name`, compared case-insensitively.
+    public func header(_ name: String) -> String? {
+        firstHeader(name, in: headers)
+    }
+}
+
 extension RequestSpec {
-    /// The request with `variables` filled in; a `json` body also gets
-    /// `Content-Type: application/json` unless the contract sets one.
-    /// - Throws: ``Template/UndefinedVariable``.
+    /// The request with `variables` filled in and every matcher replaced by its `example`
+    /// (or a generated value); a `json` body also gets `Content-Type: application/json`
+    /// unless the contract sets one.
+    /// - Throws: ``Template/UndefinedVariable``, ``MatcherSampleError``.
     public func render(with variables: [String: JSONValue]) throws -> ContractRequest {
-        var target = try path.render(variables)
+        var target = try path.render(with: variables)
         if !query.isEmpty {
             var components = URLComponents()
-            components.queryItems = try query.map { URLQueryItem(name: $0.name, value: try $0.value.render(variables)) }
+            components.queryItems = try query.map { URLQueryItem(name: $0.name, value: try $0.value.sampleText(with: variables, at: "query \($0.name)")) }
             target += "?" + (components.percentEncodedQuery ?? "")
         }
-        var headers = try self.headers.map { (name: $0.name, value: try $0.value.render(variables)) }
+        var headers = try self.headers.map { (name: $0.name, value: try $0.value.sampleText(with: variables, at: "header \($0.name)")) }
         var data: Data?
         switch body {
         case .none:
             break
-        case .json(let value):
-            data = Data(try value.rendered(variables).description.utf8)
+        case .json(let matcher):
+            var undefined: [String] = []
+            let value = try matcher.resolved(with: variables, undefined: &undefined).sampleValue()
+            if let name = undefined.first { throw Template.UndefinedVariable(name: name) }
+            data = Data(value.description.utf8)
             if !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
                 headers.append((name: "Content-Type", value: "application/json"))
             }
@@ -149,21 +173,41 @@ extension ResponseSpec {
 }
 
 extension Interaction {
-    /// The variables this interaction's `save` captures from `response`, and a ``Mismatch``
-    /// for each path that is absent.
-    public func captures(from response: ContractResponse) -> (values: [String: JSONValue], missing: [Mismatch]) {
+    /// The variables this interaction's `save` captures from the exchange — `response`'s
+    /// body and headers, and what `request` sent — and a ``Mismatch`` for each source that
+    /// is absent. Sources on a side passed as nil are left out: a stub saves what the
+    /// request sent before it builds the answer, which may repeat it.
+    public func captures(request: ContractRequest?, response: ContractResponse?) -> (values: [String: JSONValue], missing: [Mismatch]) {
         guard !save.isEmpty else { return ([:], []) }
-        let json = response.json ?? .null
         var values: [String: JSONValue] = [:]
         var missing: [Mismatch] = []
+        lazy var responseJSON = response?.json ?? .null
+        lazy var requestJSON = request?.body.flatMap { try? JSONValue(parsing: $0) } ?? .null
+        lazy var pathAndQuery = request?.pathAndQuery
         for name in save.keys.sorted() {
-            guard let path = save[name] else { continue }
-            if let value = path.value(in: json) {
+            guard let source = save[name], source.isFromRequest ? request != nil : response != nil else { continue }
+            let value: JSONValue? =
+                switch source {
+                case .responseBody(let path): path.value(in: responseJSON)
+                case .responseHeader(let header): response?.header(header).map(JSONValue.string)
+                case .requestBody(let path): path.value(in: requestJSON)
+                case .requestHeader(let header): request?.header(header).map(JSONValue.string)
+                case .requestQuery(let item): pathAndQuery?.query.first { $0.name == item }.map { .string($0.value) }
+                case .requestPath(let parameter):
+                    pathAndQuery.flatMap { self.request.path.match($0.path, known: [:])?[parameter] }.map(JSONValue.string)
+                }
+            if let value {
                 values[name] = value
             } else {
-                missing.append(Mismatch(path: path.description, expected: "a value to save as '\(name)'", actual: "nothing"))
+                missing.append(Mismatch(path: source.description, expected: "a value to save as '\(name)'", actual: "nothing"))
             }
         }
         return (values, missing)
     }
+}
+
+/// The first value of header `name` in `headers`, compared case-insensitively.
+func firstHeader(_ name: String, in headers: [(name: String, value: String)]) -> String? {
+    let lowered = name.lowercased()
+    return headers.first { $0.name.lowercased() == lowered }?.value
 }

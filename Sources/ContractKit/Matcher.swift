@@ -77,7 +77,7 @@ public struct Matcher: Sendable, Equatable {
         switch kind {
         case .literal(.string(let text)) where Template.mayHavePlaceholders(text):
             let template = Template(text)
-            let missing = template.variables.filter { variables[$0] == nil }
+            let missing = template.requiredVariables.filter { variables[$0] == nil }
             guard missing.isEmpty else {
                 undefined += missing
                 return self

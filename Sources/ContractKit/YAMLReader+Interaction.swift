@@ -15,18 +15,38 @@ extension YAMLReader {
         let given = values["given"].map { providerStates($0) } ?? []
         let request = values["request"].flatMap { self.request($0, defined: defined) }
         let response = values["response"].flatMap { self.response($0) }
-        var save: [String: JSONPath] = [:]
+        var save: [String: SaveSource] = [:]
         if let saveNode = values["save"] {
-            for (variable, pathNode) in mapping(saveNode, "save") ?? [] {
-                guard let text = string(pathNode, "save '\(variable)'") else { continue }
+            for (variable, sourceNode) in mapping(saveNode, "save") ?? [] {
+                guard let text = string(sourceNode, "save '\(variable)'") else { continue }
+                let source: SaveSource
                 do {
-                    save[variable] = try JSONPath(text)
+                    source = try SaveSource(text)
                 } catch {
-                    self.error(pathNode, "invalid path for '\(variable)': \(error)")
+                    self.error(sourceNode, "invalid source for '\(variable)': \(error)")
+                    continue
                 }
-            }
-            if case .text? = response?.body {
-                error(saveNode, "save needs a JSON response body")
+                switch source {
+                case .responseBody:
+                    if case .text? = response?.body { error(sourceNode, "saving \(text) needs a JSON response body") }
+                case .requestBody:
+                    if let request, case .json = request.body {} else if request != nil { error(sourceNode, "saving \(text) needs a JSON request body") }
+                case .requestPath(let name):
+                    if let request, request.path.params[name] == nil {
+                        error(sourceNode, "the request's path has no parameter {\(name)}")
+                    }
+                case .requestQuery(let name):
+                    if let request, !request.query.contains(where: { $0.name == name }) {
+                        error(sourceNode, "the request has no query parameter '\(name)'")
+                    }
+                case .requestHeader(let name):
+                    if let request, !request.headers.contains(where: { $0.name.lowercased() == name.lowercased() }) {
+                        error(sourceNode, "the request has no header '\(name)'")
+                    }
+                case .responseHeader:
+                    break
+                }
+                save[variable] = source
             }
         }
         defined.formUnion(save.keys)
@@ -66,15 +86,19 @@ extension YAMLReader {
     }
 
     private mutating func request(_ node: Node, defined: Set<String>) -> RequestSpec? {
-        guard let pairs = mapping(node, "request", allowed: ["method", "path", "query", "headers", "json", "body"], required: ["method", "path"]) else {
+        let keys = ["method", "path", "path_params", "query", "headers", "json", "body"]
+        guard let pairs = mapping(node, "request", allowed: keys, required: ["method", "path"]) else {
             return nil
         }
         var method: String?
-        var path: Template?
-        var query: [(name: String, value: Template)] = []
-        var headers: [(name: String, value: Template)] = []
+        var pathText: String?
+        var pathNode: Node?
+        var params: [String: Matcher] = [:]
+        var query: [(name: String, value: Matcher)] = []
+        var headers: [(name: String, value: Matcher)] = []
         var body = RequestBody.none
         var bodyNode: Node?
+        var ok = true
         for (key, value) in pairs {
             switch key {
             case "method":
@@ -83,23 +107,28 @@ extension YAMLReader {
                     if upper.allSatisfy({ $0.isLetter }) && !upper.isEmpty { method = upper } else { error(value, "'\(text)' is not an HTTP method") }
                 }
             case "path":
+                pathNode = value
                 if let text = string(value, "path") {
-                    if text.hasPrefix("/") { path = Template(text) } else { error(value, "path must start with '/'") }
+                    if text.hasPrefix("/") { pathText = text } else { error(value, "path must start with '/'") }
                     checkVariables(Template(text).requiredVariables, at: value, defined: defined)
                 }
-            case "query", "headers":
+            case "path_params", "query", "headers":
+                let what = ["path_params": "path parameter", "query": "query parameter", "headers": "header"][key] ?? key
                 for (name, valueNode) in mapping(value, key) ?? [] {
-                    guard let text = scalarText(valueNode, "\(key) '\(name)'") else { continue }
-                    checkVariables(Template(text).requiredVariables, at: valueNode, defined: defined)
-                    if key == "query" { query.append((name, Template(text))) } else { headers.append((name, Template(text))) }
+                    guard let matcher = requestMatcher(valueNode, "\(what) '\(name)'", text: true, defined: defined) else {
+                        ok = false
+                        continue
+                    }
+                    switch key {
+                    case "path_params": params[name] = matcher
+                    case "query": query.append((name, matcher))
+                    default: headers.append((name, matcher))
+                    }
                 }
             case "json":
                 if bodyNode != nil { error(value, "a request has either json or body, not both") }
                 bodyNode = value
-                if let json = json(value, "json") {
-                    body = .json(json)
-                    checkVariables(json.templateVariables, at: value, defined: defined)
-                }
+                if let matcher = requestMatcher(value, "json", text: false, defined: defined) { body = .json(matcher) } else { ok = false }
             default:
                 if bodyNode != nil { error(value, "a request has either json or body, not both") }
                 bodyNode = value
@@ -109,12 +138,47 @@ extension YAMLReader {
                 }
             }
         }
-        guard let method, let path else { return nil }
-        return RequestSpec(method: method, path: path, query: query, headers: headers, body: body)
+        guard let method, let pathText, let pathNode, ok else { return nil }
+        do {
+            return RequestSpec(method: method, path: try RequestPath(pathText, params: params), query: query, headers: headers, body: body)
+        } catch {
+            self.error(pathNode, "\(error)")
+            return nil
+        }
+    }
+
+    /// A request value: a literal (text with `{{var}}` placeholders) or a matcher the
+    /// verifier can send a value for. `text`: a header, query or path value, so scalars only.
+    private mutating func requestMatcher(_ node: Node, _ what: String, text: Bool, defined: Set<String>) -> Matcher? {
+        let matcher: Matcher
+        if text, case .scalar = node {
+            guard let value = scalarText(node, what) else { return nil }
+            matcher = Matcher(.literal(.string(value)))
+        } else {
+            guard let read = self.matcher(node, what) else { return nil }
+            matcher = read
+        }
+        if text && !matcher.appliesToText {
+            error(node, "\(what) must be text or a matcher of text, not \(matcher.summary)")
+            return nil
+        }
+        checkVariables(matcher.templateVariables, at: node, defined: defined)
+        do {
+            _ = try matcher.sampleValue()
+        } catch let problem as MatcherSampleError {
+            let place = problem.path == "$" ? what : "\(what) at \(problem.path)"
+            error(node, "\(place): \(problem.reason), the value the verifier sends")
+            return nil
+        } catch {
+            self.error(node, "\(what): \(error)")
+            return nil
+        }
+        return matcher
     }
 
     private mutating func checkVariables(_ names: [String], at node: Node, defined: Set<String>) {
-        for name in names where !defined.contains(name) {
+        // `{{env.NAME}}` comes from the environment of the run, not from a save.
+        for name in names where !defined.contains(name) && !name.hasPrefix("env.") {
             let known = defined.isEmpty ? "no variable is saved before this interaction" : "saved so far: \(defined.sorted().joined(separator: ", "))"
             error(node, "undefined variable '\(name)' (\(known))")
         }

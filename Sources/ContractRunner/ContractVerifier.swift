@@ -22,9 +22,15 @@ public struct ContractVerifier: Sendable {
     public let agreement: AgreementMode
     /// How many files run at once.
     public let concurrency: Int
+    /// Values for `{{env.NAME}}`: the process environment by default.
+    public let environment: [String: JSONValue]
 
     /// Creates a verifier; pass at least one of `live` and `stub`.
-    public init(live: (any ContractTransport)?, stub: ContractStub? = nil, states: ProviderStates?, agreement: AgreementMode = .full, concurrency: Int = 4) {
+    public init(
+        live: (any ContractTransport)?, stub: ContractStub? = nil, states: ProviderStates?, agreement: AgreementMode = .full, concurrency: Int = 4,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
+        self.environment = Dictionary(uniqueKeysWithValues: environment.map { ("env.\($0.key)", JSONValue.string($0.value)) })
         self.live = live
         self.stub = stub
         self.states = states
@@ -68,8 +74,9 @@ public struct ContractVerifier: Sendable {
 
     /// Runs one file's interactions in order, each side with its own saved values.
     func verify(_ contract: Contract, _ interactions: [Interaction]) async -> [InteractionResult] {
-        var liveVariables: [String: JSONValue] = [:]
-        var stubVariables: [String: JSONValue] = [:]
+        // `{{env.NAME}}` in a request is the environment's NAME, on both sides.
+        var liveVariables = environment
+        var stubVariables = environment
         var results: [InteractionResult] = []
         for interaction in interactions {
             let start = ContinuousClock.now
@@ -77,11 +84,11 @@ public struct ContractVerifier: Sendable {
             var stubSide: SideResult?
             if let live {
                 liveSide = await run(interaction, on: live, variables: liveVariables, setUpStates: true)
-                if let response = liveSide?.response { liveVariables.merge(interaction.captures(from: response).values) { _, new in new } }
+                if let response = liveSide?.response { liveVariables.merge(interaction.captures(request: liveSide?.request, response: response).values) { _, new in new } }
             }
             if let stub {
                 stubSide = await run(interaction, on: StubTransport(stub: stub), variables: stubVariables, setUpStates: false)
-                if let response = stubSide?.response { stubVariables.merge(interaction.captures(from: response).values) { _, new in new } }
+                if let response = stubSide?.response { stubVariables.merge(interaction.captures(request: stubSide?.request, response: response).values) { _, new in new } }
             }
             var agreement: CheckResult?
             if let liveResponse = liveSide?.response, let stubResponse = stubSide?.response {
@@ -121,7 +128,14 @@ public struct ContractVerifier: Sendable {
         do {
             request = try interaction.request.render(with: variables)
         } catch {
-            side.check = .error(VerificationError(.undefinedVariable, "\(error): an earlier interaction did not save it"))
+            let reason =
+                switch error {
+                case let undefined as Template.UndefinedVariable where undefined.name.hasPrefix("env."):
+                    "\(error): set \(undefined.name.dropFirst(4)) in the environment"
+                case is Template.UndefinedVariable: "\(error): an earlier interaction did not save it"
+                default: "\(error)"
+                }
+            side.check = .error(VerificationError(.undefinedVariable, reason))
             return side
         }
         side.request = request
@@ -133,12 +147,14 @@ public struct ContractVerifier: Sendable {
             return side
         }
         side.response = response
-        let (spec, undefined) = interaction.response.resolved(with: variables)
+        // The response may repeat what the request sent (`save: { id: request.path.id }`).
+        let sent = interaction.captures(request: request, response: nil).values
+        let (spec, undefined) = interaction.response.resolved(with: variables.merging(sent) { _, new in new })
         if let name = undefined.first {
             side.check = .error(VerificationError(.undefinedVariable, "the response expects '{{\(name)}}': an earlier interaction did not save it"))
             return side
         }
-        let mismatches = spec.mismatches(in: response) + interaction.captures(from: response).missing
+        let mismatches = spec.mismatches(in: response) + interaction.captures(request: request, response: response).missing
         side.check = mismatches.isEmpty ? .held : .failed(mismatches)
         return side
     }

@@ -5,8 +5,10 @@ import Synchronization
 /// An in-process fake of a provider, built from its contracts and proven equal to it by
 /// `contract verify`.
 ///
-/// A request goes in; the most specific matching interaction answers (literal values beat
-/// placeholders; method, path, query, declared headers and JSON body all count). Responses
+/// A request goes in; the most specific matching interaction answers (position by position,
+/// a literal beats a narrow matcher such as `uuid`, which beats a wide one such as `string`,
+/// which beats `any` or an unknown placeholder; method, path, query, declared headers and
+/// JSON body all count). Responses
 /// are built from the contract: literals as written, matchers from their `example` or a
 /// generated value; `jwt` is a real JWT signed by the stub's own key, whose JWKS answers
 /// JWKS requests, with the `claims:` a contract asks for. It is stateful where the
@@ -74,7 +76,7 @@ public final class ContractStub: Sendable {
 
     private let entries: [Entry]
     /// Entries with a literal path, by `METHOD path`, and entries whose path has
-    /// placeholders, by method: a request is fitted against these candidates only, in the
+    /// placeholders or parameters, by method: a request is fitted against these candidates only, in the
     /// entries' order, so the cost of an answer does not grow with unrelated interactions.
     private let byRoute: [String: [Int]]
     private let byMethod: [String: [Int]]
@@ -107,7 +109,7 @@ public final class ContractStub: Sendable {
         var byMethod: [String: [Int]] = [:]
         for (position, entry) in entries.enumerated() {
             let request = entry.interaction.request
-            if request.path.variables.isEmpty {
+            if request.path.isLiteral {
                 byRoute[Self.routeKey(request.method, request.path.text), default: []].append(position)
             } else {
                 byMethod[request.method, default: []].append(position)
@@ -178,6 +180,9 @@ public final class ContractStub: Sendable {
             }
             let response: ContractResponse
             let file = best.entry.contract.file
+            // What the request sent is saved first: the answer may repeat it.
+            let sent = best.entry.interaction.captures(request: request, response: nil).values
+            state.variables[file, default: [:]].merge(sent) { _, new in new }
             do {
                 let spec = best.entry.interaction.response.resolved(with: state.variables[file] ?? [:]).spec
                 response = try Self.build(spec, generator: ResponseGenerator(signer: signer))
@@ -185,7 +190,7 @@ public final class ContractStub: Sendable {
                 // Checked when the stub was made; kept as a 501 rather than a crash.
                 response = Self.notStubbed(Unmatched(request: request, closest: best.entry.label, difference: "\(error)"))
             }
-            let captured = best.entry.interaction.captures(from: response).values
+            let captured = best.entry.interaction.captures(request: nil, response: response).values
             state.variables[file, default: [:]].merge(captured) { _, new in new }
             state.lastAnswered[file] = best.entry.index
             state.exchanges.append(Exchange(request: request, response: response, interaction: best.entry.interaction.name))

@@ -1,8 +1,8 @@
 import ContractKit
 import Foundation
 
-/// How well a request fits an interaction's request: nil with the first difference when it
-/// does not fit, else a score where literal agreement counts more than a placeholder.
+/// How well a request fits an interaction's request: a score where, position by position, a
+/// literal counts more than a narrow matcher, which counts more than a wide one.
 struct RequestFit {
     /// Higher is more specific.
     let score: Int
@@ -19,13 +19,16 @@ struct ParsedRequest {
     init(_ request: ContractRequest) {
         self.request = request
         method = request.method.uppercased()
-        (path, query) = RequestMatcher.split(request.target)
+        (path, query) = request.pathAndQuery
         json = request.body.flatMap { try? JSONValue(parsing: $0) }
     }
 }
 
 /// Compares an incoming request with a contract's request spec. Placeholders (`{{name}}`)
-/// whose value the stub knows must carry that value; unknown ones accept anything.
+/// whose value the stub knows must carry that value; unknown ones accept anything. Matchers
+/// accept what satisfies them. Each position scores ``ContractKit/Matcher/specificity``: 4
+/// for a literal or a known placeholder, 3 for a narrow matcher, 2 for a wide one, 1 for
+/// `any` or an unknown placeholder.
 struct RequestMatcher {
     let known: [String: JSONValue]
 
@@ -36,27 +39,25 @@ struct RequestMatcher {
         guard spec.method == parsed.method else {
             return .failure(Difference(weight: 0, text: "method: expected \(spec.method), got \(request.method)"))
         }
-        let (path, query) = (parsed.path, parsed.query)
-        switch fit(spec.path, path) {
-        case .some(let gained): score += gained
-        case nil: return .failure(Difference(weight: 1, text: "path: expected \(spec.path), got \(path)"))
+        switch fit(spec.path, parsed.path) {
+        case .success(let gained): score += gained
+        case .failure(let difference): return .failure(difference)
         }
         for item in spec.query {
-            guard let value = query.first(where: { $0.name == item.name })?.value else {
+            guard let value = parsed.query.first(where: { $0.name == item.name })?.value else {
                 return .failure(Difference(weight: 2, text: "query \(item.name): missing"))
             }
-            guard let gained = fit(item.value, value) else {
-                return .failure(Difference(weight: 2, text: "query \(item.name): expected \(item.value), got \(value)"))
+            guard let gained = fit(item.value, text: value) else {
+                return .failure(Difference(weight: 2, text: "query \(item.name): expected \(Self.describe(item.value)), got \(value)"))
             }
             score += gained
         }
         for header in spec.headers {
-            let name = header.name.lowercased()
-            guard let value = request.headers.first(where: { $0.name.lowercased() == name })?.value else {
+            guard let value = request.header(header.name) else {
                 return .failure(Difference(weight: 3, text: "header \(header.name): missing"))
             }
-            guard let gained = fit(header.value, value) else {
-                return .failure(Difference(weight: 3, text: "header \(header.name): expected \(header.value), got \(value)"))
+            guard let gained = fit(header.value, text: value) else {
+                return .failure(Difference(weight: 3, text: "header \(header.name): expected \(Self.describe(header.value)), got \(value)"))
             }
             score += gained
         }
@@ -81,47 +82,62 @@ struct RequestMatcher {
         return .success(RequestFit(score: score))
     }
 
-    /// Literal text scores 2, a placeholder 1; nil when it does not fit.
-    func fit(_ template: Template, _ actual: String) -> Int? {
-        if template.variables.isEmpty { return template.text == actual ? 2 : nil }
-        var pattern = "^"
-        var score = 1
-        var rest = Substring(template.text)
-        while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
-            pattern += NSRegularExpression.escapedPattern(for: String(rest[..<open.lowerBound]))
-            let name = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
-            if let value = known[name] {
-                let text: String
-                if case .string(let string) = value { text = string } else { text = value.description }
-                pattern += NSRegularExpression.escapedPattern(for: text)
-                score += 1
-            } else {
-                pattern += "(.+?)"
-            }
-            rest = rest[close.upperBound...]
+    /// The path, segment by segment: literal text 4, a placeholder 4 when known and 1 when
+    /// not, a `{name}` parameter its matcher's specificity.
+    private func fit(_ spec: RequestPath, _ path: String) -> Result<Int, Difference> {
+        guard let parameters = spec.match(path, known: known) else {
+            return .failure(Difference(weight: 1, text: "path: expected \(spec), got \(path)"))
         }
-        pattern += NSRegularExpression.escapedPattern(for: String(rest)) + "$"
-        guard actual.range(of: pattern, options: .regularExpression) != nil else { return nil }
-        return score
+        var score = 0
+        for segment in spec.segments {
+            switch segment {
+            case .text(let template):
+                score += template.requiredVariables.allSatisfy { known[$0] != nil } ? 4 : 1
+            case .parameter(let name):
+                guard let matcher = spec.params[name], let value = parameters[name] else { continue }
+                if let mismatch = matcher.mismatches(inText: value, at: "path parameter \(name)").first {
+                    return .failure(Difference(weight: 1, text: "\(mismatch)"))
+                }
+                score += matcher.specificity
+            }
+        }
+        return .success(score)
     }
 
-    private func fit(_ expected: JSONValue, _ actual: JSONValue, path: String) -> Result<Int, Difference> {
-        switch expected {
-        case .string(let text) where Template.mayHavePlaceholders(text) && !Template(text).variables.isEmpty:
+    /// A text value (query, header): a literal with placeholders as a template, else the matcher.
+    private func fit(_ matcher: Matcher, text: String) -> Int? {
+        if case .literal(.string(let literal)) = matcher.kind {
+            return fit(Template(literal), text)
+        }
+        return matcher.mismatches(inText: text, at: "$").isEmpty ? matcher.specificity : nil
+    }
+
+    /// Literal text scores 4, as does a placeholder whose value is known; text with unknown
+    /// placeholders 1; nil when it does not fit.
+    func fit(_ template: Template, _ actual: String) -> Int? {
+        if !Template.mayHavePlaceholders(template.text) || template.variables.isEmpty { return template.text == actual ? 4 : nil }
+        let pattern = "^" + template.pattern(known: known) + "$"
+        guard actual.range(of: pattern, options: .regularExpression) != nil else { return nil }
+        return template.requiredVariables.allSatisfy { known[$0] != nil } ? 4 : 1
+    }
+
+    private func fit(_ expected: Matcher, _ actual: JSONValue, path: String) -> Result<Int, Difference> {
+        switch expected.kind {
+        case .literal(.string(let text)) where Template.mayHavePlaceholders(text) && !Template(text).variables.isEmpty:
             let template = Template(text)
             if let name = template.soleVariable {
                 guard let value = known[name] else { return .success(1) }
-                return Matcher.equal(value, actual) ? .success(3) : .failure(Difference(weight: 5, text: "body \(path): expected the value saved as '\(name)', got \(actual)"))
+                return Matcher.equal(value, actual) ? .success(4) : .failure(Difference(weight: 5, text: "body \(path): expected the value saved as '\(name)', got \(actual)"))
             }
             guard case .string(let string) = actual, let gained = fit(template, string) else {
-                return .failure(Difference(weight: 5, text: "body \(path): expected \(expected), got \(actual)"))
+                return .failure(Difference(weight: 5, text: "body \(path): expected \(JSONValue.string(text)), got \(actual)"))
             }
             return .success(gained)
         case .object(let members):
             guard case .object(let object) = actual else {
                 return .failure(Difference(weight: 5, text: "body \(path): expected an object, got \(actual.typeName)"))
             }
-            // A contract's request body is a concrete example: the same keys, no more.
+            // A contract's request body lists its keys: the same keys, no more.
             if let extra = object.keys.sorted().first(where: { members[$0] == nil }) {
                 return .failure(Difference(weight: 5, text: "body \(path).\(extra): not in the contract's request"))
             }
@@ -131,11 +147,8 @@ struct RequestMatcher {
             }
             var score = 0
             for key in members.keys.sorted() {
-                let childPath = "\(path).\(key)"
-                guard let value = object[key], let member = members[key] else {
-                    return .failure(Difference(weight: 5, text: "body \(childPath): missing"))
-                }
-                switch fit(member, value, path: childPath) {
+                guard let value = object[key], let member = members[key] else { continue }
+                switch fit(member, value, path: "\(path).\(key)") {
                 case .success(let gained): score += gained
                 case .failure(let difference): return .failure(difference)
                 }
@@ -153,20 +166,21 @@ struct RequestMatcher {
                 }
             }
             return .success(score)
+        case .literal(let literal):
+            return Matcher.equal(literal, actual)
+                ? .success(4) : .failure(Difference(weight: 5, text: "body \(path): expected \(literal), got \(actual)"))
         default:
-            return Matcher.equal(expected, actual)
-                ? .success(2) : .failure(Difference(weight: 5, text: "body \(path): expected \(expected), got \(actual)"))
+            if let mismatch = expected.mismatches(in: actual, at: "body \(path)").first {
+                return .failure(Difference(weight: 5, text: "\(mismatch)"))
+            }
+            return .success(expected.specificity)
         }
     }
 
-    /// The path and the decoded query items of a request target.
-    static func split(_ target: String) -> (path: String, query: [(name: String, value: String)]) {
-        guard let mark = target.firstIndex(of: "?") else { return (target.removingPercentEncoding ?? target, []) }
-        let path = String(target[..<mark])
-        var components = URLComponents()
-        components.percentEncodedQuery = String(target[target.index(after: mark)...])
-        let items = (components.queryItems ?? []).map { (name: $0.name, value: $0.value ?? "") }
-        return (path.removingPercentEncoding ?? path, items)
+    /// A value as a difference shows it: literal text as written, a matcher by its summary.
+    private static func describe(_ matcher: Matcher) -> String {
+        if case .literal(.string(let text)) = matcher.kind { return text }
+        return matcher.summary
     }
 }
 

@@ -48,7 +48,7 @@ import Testing
         #expect(first.location == SourceLocation(file: "login.yaml", line: 3))
         #expect(first.given == [ProviderStateUse(state: "user exists", params: ["username": .string("alice"), "password": .string("correct horse battery staple")])])
         #expect(first.request.method == "POST")
-        #expect(first.request.body == .json(.object(["username": .string("alice"), "password": .string("correct horse battery staple")])))
+        #expect(first.request.body == .json(.literal(.object(["username": .string("alice"), "password": .string("correct horse battery staple")]))))
         #expect(first.response.headers["cache-control"] == Matcher(.literal(.string("no-store"))))
         guard case .json(let body) = first.response.body, case .object(let members) = body.kind else {
             Issue.record("expected a JSON object matcher")
@@ -56,7 +56,7 @@ import Testing
         }
         #expect(members["expires_in"] == Matcher(.integer(min: 1, max: nil), example: .integer(900)))
         #expect(members["token_type"] == Matcher(.literal(.string("Bearer"))))
-        #expect(first.save["refresh"] == (try JSONPath("$.refresh_token")))
+        #expect(first.save["refresh"] == .responseBody(try JSONPath("$.refresh_token")))
 
         let second = loaded.interactions[1]
         #expect(second.request.method == "POST")
@@ -101,7 +101,7 @@ import Testing
             "14: unknown key 'minimum' in matcher 'integer' (allowed: match, example, min, max)",
             "15: example does not match its matcher: $: expected an integer, got string \"x\"",
             "16: matcher 'each' needs 'of' (the matcher for every element)",
-            "18: invalid path for 'x': a path must start with '$', as in $.access_token",
+            "18: invalid source for 'x': 'access_token' is neither a JSON path ($.a.b) nor request.json…, request.path.NAME, request.query.NAME, request.headers.NAME or response.headers.NAME",
             "20: request needs 'path'",
             "21: status must be from 100 to 599",
         ]

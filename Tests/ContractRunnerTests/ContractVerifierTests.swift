@@ -215,3 +215,42 @@ import Testing
         #expect(stub.requests.count == 3)
     }
 }
+
+/// The verifier with request matchers, against a provider and its stub at once.
+@Suite struct RequestMatcherVerificationTests {
+    @Test func examplesAndGeneratedValuesVerifyLiveAndStubAlike() async throws {
+        let contract = try loadContract(NotesProvider.contract, file: "notes.yaml")
+        let report = try await NotesProvider.withRunning { url in
+            await ContractVerifier(live: HTTPTransport(baseURL: url), stub: try ContractStub(contracts: [contract]), states: nil).verify([contract])
+        }
+        #expect(report.succeeded, "\(TextReport.render(report, color: false))")
+        #expect(report.results.count == 6)
+        // The title was the matcher's example; the unknown note's id a generated UUID.
+        #expect(report.results[1].request?.body.flatMap { try? JSONValue(parsing: $0) } == .object(["title": .string("Groceries")]))
+        let unknown = try #require(report.results[3].request?.target)
+        #expect(UUID(uuidString: String(unknown.dropFirst("/notes/".count))) != nil)
+    }
+
+    @Test func anEnvironmentValueFillsARequestAndItsAbsenceIsNamed() async throws {
+        let yaml = """
+            name: Env
+            interactions:
+              - name: login with a password from the environment
+                request: { method: POST, path: /login, json: { username: alice, password: "{{env.NOTES_PASSWORD}}" } }
+                response: { status: 200 }
+            """
+        let contract = try loadContract(yaml, file: "env.yaml")
+        let (set, unset) = try await NotesProvider.withRunning { url in
+            (
+                await ContractVerifier(live: HTTPTransport(baseURL: url), states: nil, environment: ["NOTES_PASSWORD": "secret"]).verify([contract]),
+                await ContractVerifier(live: HTTPTransport(baseURL: url), states: nil, environment: [:]).verify([contract])
+            )
+        }
+        #expect(set.succeeded)
+        guard case .error(let error)? = unset.results.first?.live else {
+            Issue.record("expected an error without the variable")
+            return
+        }
+        #expect(error.description == "undefined variable 'env.NOTES_PASSWORD': set NOTES_PASSWORD in the environment")
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+/// Makes what a matcher alone cannot: a real signed JWT and the JWK Set that verifies it.
+/// The stub's signer is one; without a minter, `jwt` and `jwks` matchers need an `example`.
+public protocol TokenMinter: Sendable {
+    /// A signed JWT whose claims satisfy `claims`.
+    func jwt(claims: [String: Matcher], at path: String) throws -> JSONValue
+    /// The JWK Set of the key that signs the JWTs.
+    var jwks: JSONValue { get }
+}
+
+/// A matcher no value can be made for (a `regex` without `example`).
+public struct MatcherSampleError: Error, Sendable, CustomStringConvertible {
+    /// Where in the message (`$.a`, `header X`, `path parameter id`).
+    public let path: String
+    /// Why.
+    public let reason: String
+
+    /// `path: reason`.
+    public var description: String { "\(path): \(reason)" }
+}
+
+extension Matcher {
+    /// A value that satisfies this matcher: literals as written, typed matchers their
+    /// `example`, else a generated value (`uuid` a fresh UUID, `datetime` now, `string` 24
+    /// random characters or `min_length`, numbers their `min`). `jwt` and `jwks` come from
+    /// `minter`, or from their `example` without one.
+    ///
+    /// ```swift
+    /// try Matcher(.integer(min: 5, max: nil)).sampleValue()   // .integer(5)
+    /// try Matcher(.uuid).sampleValue()                       // .string("0b6c5a3e-…")
+    /// ```
+    /// - Throws: ``MatcherSampleError`` for a `regex` without `example`, or a `jwt` or
+    ///   `jwks` without `example` and without a minter.
+    public func sampleValue(at path: String = "$", minter: (any TokenMinter)? = nil) throws -> JSONValue {
+        switch kind {
+        case .literal(let value):
+            return value
+        case .object(let members):
+            var object: [String: JSONValue] = [:]
+            for (key, member) in members { object[key] = try member.sampleValue(at: Self.childPath(path, key), minter: minter) }
+            return .object(object)
+        case .array(let elements):
+            return .array(try elements.enumerated().map { try $1.sampleValue(at: "\(path)[\($0)]", minter: minter) })
+        case .jwt(let claims):
+            if let minter { return try minter.jwt(claims: claims, at: path) }
+            if let example { return example }
+            throw MatcherSampleError(path: path, reason: "a jwt matcher needs an example")
+        case .jwks:
+            if let minter { return minter.jwks }
+            if let example { return example }
+            throw MatcherSampleError(path: path, reason: "a jwks matcher needs an example")
+        case .each(let element, let min, _):
+            if let example { return example }
+            return .array(try (0..<Swift.max(min ?? 1, 1)).map { try element.sampleValue(at: "\(path)[\($0)]", minter: minter) })
+        default:
+            if let example { return example }
+            return try generated(at: path)
+        }
+    }
+
+    /// The text to send for this matcher in a path segment, query parameter or header:
+    /// placeholders filled from `variables`, then ``sampleValue(at:minter:)``; strings as
+    /// they are, other values as JSON.
+    /// - Throws: ``Template/UndefinedVariable``, ``MatcherSampleError``.
+    public func sampleText(with variables: [String: JSONValue], at path: String) throws -> String {
+        var undefined: [String] = []
+        let value = try resolved(with: variables, undefined: &undefined).sampleValue(at: path)
+        if let name = undefined.first { throw Template.UndefinedVariable(name: name) }
+        if case .string(let text) = value { return text }
+        return value.description
+    }
+
+    private func generated(at path: String) throws -> JSONValue {
+        switch kind {
+        case .string(let minLength, let maxLength):
+            let length = Swift.min(Swift.max(minLength ?? 0, 24), maxLength ?? Int.max)
+            return .string(Self.randomText(length: length))
+        case .integer(let min, let max):
+            return .integer(Int(min ?? Swift.min(1, max ?? 1)))
+        case .number(let min, let max):
+            return .number(min ?? Swift.min(1, max ?? 1))
+        case .boolean: return .bool(true)
+        case .null: return .null
+        case .any: return .string("any")
+        case .uuid: return .string(UUID().uuidString.lowercased())
+        case .datetime: return .string(DateTimeFormat.string(from: Date()))
+        case .regex(let pattern):
+            throw MatcherSampleError(path: path, reason: "a regex matcher (/\(pattern)/) needs an example")
+        case .literal, .object, .array, .each, .jwt, .jwks:
+            return .null
+        }
+    }
+
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    /// `length` random base64url characters, eight random bytes per call to the generator.
+    static func randomText(length: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(length)
+        while bytes.count < length {
+            var word = generator.next()
+            for _ in 0..<Swift.min(8, length - bytes.count) {
+                bytes.append(alphabet[Int(word & 63)])
+                word >>= 8
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
