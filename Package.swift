@@ -258,7 +258,7 @@ let package = Package(
         ),
         .testTarget(
             name: "contractTests",
-            dependencies: ["contract", "authd", "ProcessKit"]
+            dependencies: ["contract", "authd", "ProcessKit", "ContractTestSupport"]
         ),
         .testTarget(
             name: "authdTests",

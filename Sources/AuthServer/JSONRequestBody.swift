@@ -7,17 +7,19 @@ import NIOCore
 /// `invalid_request` message per problem.
 ///
 /// Checks, in order: the media type (415), the size (413, from `Content-Length` before
-/// reading and while reading), JSON syntax and that the value is an object (400).
+/// reading and while reading), JSON syntax, that the value is an object, and that it has no
+/// member besides `fields` (400): a field the route does not know is refused rather than
+/// ignored, as the contracts' stub refuses it.
 ///
 /// ```swift
-/// let body = try await JSONRequestBody(request: request, limit: 64 * 1024)
+/// let body = try await JSONRequestBody(request: request, limit: 64 * 1024, fields: ["username", "password"])
 /// let username = try body.string("username")
 /// ```
 public struct JSONRequestBody: Sendable {
     private let object: [String: JSONField]
 
     /// Reads and parses `request`'s body.
-    public init(request: Request, limit: Int) async throws {
+    public init(request: Request, limit: Int, fields: Set<String>) async throws {
         guard Self.isJSON(request.headers[.contentType]) else { throw HTTPRequestError.unsupportedMediaType }
         if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limit {
             throw HTTPRequestError.requestTooLarge(limit: limit)
@@ -36,6 +38,9 @@ public struct JSONRequestBody: Sendable {
             throw AuthError.invalidRequest("The request body must be a JSON object.")
         } catch {
             throw AuthError.invalidRequest("The request body is not valid JSON.")
+        }
+        if let unknown = object.keys.sorted().first(where: { !fields.contains($0) }) {
+            throw AuthError.invalidRequest("\(unknown) is not a field of this request")
         }
     }
 

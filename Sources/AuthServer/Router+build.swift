@@ -26,7 +26,7 @@ public func buildRouter<Storage: AuthStorage>(
     router.add(middleware: ErrorMiddleware(routes: routes))
 
     router.post("/login") { request, context in
-        let body = try await JSONRequestBody(request: request, limit: maxBodySize)
+        let body = try await JSONRequestBody(request: request, limit: maxBodySize, fields: ["username", "password"])
         let username = try body.string("username")
         let password = try body.string("password")
         let grant = try await login.login(username: username, password: password, origin: context.origin)
@@ -34,13 +34,13 @@ public func buildRouter<Storage: AuthStorage>(
     }
 
     router.post("/token/refresh") { request, context in
-        let body = try await JSONRequestBody(request: request, limit: maxBodySize)
+        let body = try await JSONRequestBody(request: request, limit: maxBodySize, fields: ["refresh_token"])
         let grant = try await sessions.refresh(refreshToken: try body.string("refresh_token"), origin: context.origin)
         return JSONResponse.make(status: .ok, body: grant)
     }
 
     router.post("/logout") { request, context in
-        let body = try await JSONRequestBody(request: request, limit: maxBodySize)
+        let body = try await JSONRequestBody(request: request, limit: maxBodySize, fields: ["refresh_token"])
         try await sessions.logout(refreshToken: try body.string("refresh_token"), origin: context.origin)
         return Response(status: .noContent, headers: [.cacheControl: "no-store"])
     }

@@ -19,8 +19,7 @@ extension ContractCommand {
         @Argument(help: "The contracts directory (with contract.yaml).")
         var directory: String
 
-        @Option(name: .customLong("base-url"), help: "Verify a provider already running here instead of starting one.")
-        var baseURL: String?
+        @OptionGroup var providerOptions: ProviderOptions
 
         @Option(help: "Write a JUnit XML report to this file.")
         var junit: String?
@@ -46,18 +45,12 @@ extension ContractCommand {
         @Flag(name: .customLong("live-only"), help: "Check the live provider against the contracts; no stub, no agreement check.")
         var liveOnly = false
 
-        @Flag(
-            name: .customLong("no-build"),
-            help: "Build no swift_products: use those beside this contract executable (as swift build left them)."
-        )
-        var noBuild = false
-
         @Flag(name: .customLong("no-color"), help: "Plain output even on a terminal.")
         var noColor = false
 
         func validate() throws {
             guard !(stubOnly && liveOnly) else { throw ValidationError("--stub-only and --live-only exclude each other.") }
-            guard !(stubOnly && baseURL != nil) else { throw ValidationError("--stub-only starts no provider: leave out --base-url.") }
+            guard !(stubOnly && providerOptions.baseURL != nil) else { throw ValidationError("--stub-only starts no provider: leave out --base-url.") }
             guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1.") }
         }
 
@@ -72,39 +65,10 @@ extension ContractCommand {
                     throw ContractCommand.Status.brokenContracts
                 }
             }
-            let environment: ProviderEnvironment
-            let provider: ProviderProcess?
-            do {
-                let products: ProviderEnvironment.Products =
-                    stubOnly ? .none
-                    : noBuild ? .prebuilt(folder: URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().path)
-                    : .build
-                environment = try await ProviderEnvironment.prepare(
-                    suite.provider, contractsDirectory: directory, products: products,
-                    log: { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
-                )
-            } catch let error as ProviderEnvironment.PrepareError {
-                FileHandle.standardError.write(Data("error: \(error)\n".utf8))
-                throw ContractCommand.Status.providerUnavailable
-            }
-            defer { environment.remove() }
-            do {
-                if stubOnly {
-                    provider = nil
-                } else if let baseURL {
-                    provider = .external(baseURL: baseURL, environment: environment)
-                } else if let configuration = suite.provider {
-                    provider = try await ProviderProcess.start(configuration, environment: environment)
-                } else {
-                    throw ProviderProcess.StartError(description: "no contract.yaml in \(directory) and no --base-url")
-                }
-            } catch let error as ProviderProcess.StartError {
-                FileHandle.standardError.write(Data("error: \(error)\n".utf8))
-                throw ContractCommand.Status.providerUnavailable
-            }
-            defer { provider?.stop() }
-
-            let states = provider.map { ProviderStates(setups: suite.provider?.states ?? [:], variables: $0.variables) }
+            let running = try await RunningProvider.start(suite, directory: directory, options: providerOptions, live: !stubOnly)
+            defer { running.close() }
+            let provider = running.process
+            let states = running.states(suite)
             let verifier = ContractVerifier(
                 live: provider.map { HTTPTransport(baseURL: $0.baseURL) }, stub: stub, states: states, agreement: agreement,
                 concurrency: jobs

@@ -24,6 +24,8 @@ import Testing
         (#"{"username": "alice", "password": ""}"#, "password must not be empty"),
         (#"{"username": "al\u0000ice", "password": "pw"}"#, "username must not contain control characters"),
         (#"{"username": "alice", "password": "pass\u0000word"}"#, "password must not contain NUL characters"),
+        (#"{"username": "alice", "password": "pw", "remember_me": true}"#, "remember_me is not a field of this request"),
+        (#"{"username": "alice", "password": "pw", "Username": "bob"}"#, "Username is not a field of this request"),
     ])
     func malformedBodiesAreInvalidRequests(body: String, description: String) async throws {
         let fixture = try await ServerFixture()

@@ -1,3 +1,4 @@
+import ContractTestSupport
 import Foundation
 import ProcessKit
 import Testing
@@ -166,6 +167,23 @@ import FoundationNetworking
         return (status, child.standardOutput, child.standardError)
     }
 
+    @Test func authdAnswersEveryBadInputWithADeclaredError() throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["AUTHD_DATA"] = nil
+        environment["DATABASE_URL"] = nil
+        let child = try ChildProcess(
+            executable: try ContractCLITests.binary("contract"), arguments: ["probe", Self.contracts.path, "--no-color", "--no-build"],
+            environment: environment
+        )
+        let status = child.wait()
+        #expect(status == 0, "\(child.standardOutput)\n\(child.standardError)")
+        let lines = child.standardOutput.split(separator: "\n")
+        let passed = lines.filter { $0.hasPrefix("    ✓ ") }.count
+        #expect(passed > 100)
+        #expect(lines.last == "\(passed) passed, 0 failed")
+        #expect(lines.contains("    ✓ an unknown extra field → 400 invalid_request  [no contract describes it]"))
+    }
+
     @Test func authdKeepsItsContracts() throws {
         let result = try verify(Self.contracts, ["--json", jsonReport.path])
         defer { try? FileManager.default.removeItem(at: jsonReport) }
@@ -267,5 +285,30 @@ import FoundationNetworking
         #expect(String(decoding: data, as: UTF8.self).contains(#""kty":"OKP""#))
         child.send(SIGTERM)
         #expect(await child.waitForExit() == 0)
+    }
+}
+
+@Suite struct ContractProbeCLITests {
+    @Test func aBrokenProviderFailsWithAClearReport() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("contract-probe-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try NotesProvider.contract.write(to: folder.appendingPathComponent("notes.yaml"), atomically: true, encoding: .utf8)
+        let contract = try ContractCLITests.binary("contract")
+        let (text, json) = try await NotesProvider.withRunning(broken: true) { url in
+            let text = try ChildProcess(executable: contract, arguments: ["probe", folder.path, "--base-url", url, "--no-color"])
+            let json = try ChildProcess(executable: contract, arguments: ["probe", folder.path, "--base-url", url, "--json"])
+            return (
+                (status: await text.waitForExit(), stdout: text.standardOutput),
+                (status: await json.waitForExit(), stdout: json.standardOutput)
+            )
+        }
+        #expect(text.status == 1)
+        #expect(text.stdout.contains(#"    ✗ title missing → 500: a server error (500) "Internal Server Error""#))
+        #expect(text.stdout.contains(#"    ✗ title a number → 400: an error shape no contract declares: "{\"message\":\"bad title\"}""#))
+        #expect(text.stdout.hasSuffix(" passed, 2 failed\n"))
+        #expect(json.status == 1)
+        let report = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect(report?["failed"] as? Int == 2)
     }
 }

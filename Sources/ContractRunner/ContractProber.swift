@@ -1,0 +1,164 @@
+import ContractKit
+import ContractStub
+import Foundation
+
+/// `contract probe`: replays each file's interactions against the live provider as verify
+/// does (states set up, values saved), then sends bad-input variants of every request with
+/// a body (``ProbeVariant``). Each answer must come within `deadline`, be a 4xx, and have
+/// the JSON shape of a 4xx response the contracts declare (``ErrorShapes``); a 5xx, a hang,
+/// any other status or an undeclared shape is a failure. The stub built from the same
+/// contracts is asked each variant too: where it answers with the live status, a contract
+/// describes that answer; elsewhere it would answer 501, an error path no contract covers.
+///
+/// ```swift
+/// let prober = ContractProber(live: HTTPTransport(baseURL: url), contracts: contracts, states: states)
+/// let report = await prober.probe()
+/// print(ProbeTextReport.render(report, color: false))
+/// ```
+public struct ContractProber: Sendable {
+    /// The live provider.
+    public let live: any ContractTransport
+    /// The contracts to probe, whose 4xx responses are the declared shapes.
+    public let contracts: [Contract]
+    /// How provider states are set up; nil when there are none.
+    public let states: ProviderStates?
+    /// How long an answer may take.
+    public let deadline: Duration
+    /// Sizes of the too-long and too-large variants.
+    public let limits: ProbeVariant.Limits
+    /// Values for `{{env.NAME}}`.
+    public let environment: [String: JSONValue]
+
+    /// Creates a prober.
+    public init(
+        live: any ContractTransport, contracts: [Contract], states: ProviderStates?, deadline: Duration = .seconds(5),
+        limits: ProbeVariant.Limits = .init(), environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
+        self.live = live
+        self.contracts = contracts
+        self.states = states
+        self.deadline = deadline
+        self.limits = limits
+        self.environment = Dictionary(uniqueKeysWithValues: environment.map { ("env.\($0.key)", JSONValue.string($0.value)) })
+    }
+
+    /// Probes every interaction whose contract or interaction name contains `filter`.
+    public func probe(filter: String? = nil) async -> ProbeReport {
+        let start = ContinuousClock.now
+        let shapes = ErrorShapes(contracts)
+        let stub = try? ContractStub(contracts: contracts)
+        var tried = Set<String>()
+        var results: [ProbeReport.InteractionProbe] = []
+        for contract in contracts {
+            let selected = contract.interactions.filter { ContractVerifier.selects(filter, state: nil, contract, $0) }
+            guard !selected.isEmpty else { continue }
+            // The file's own sequence first, so that saved values are what the provider gave.
+            let requests = await replay(selected)
+            for (interaction, rendered) in zip(selected, requests) {
+                var probe = ProbeReport.InteractionProbe(contract: contract.name, interaction: interaction)
+                guard case .success(let request) = rendered else {
+                    if case .failure(let reason) = rendered { probe.note = reason.description }
+                    results.append(probe)
+                    continue
+                }
+                let variants = ProbeVariant.derive(from: request, limits: limits)
+                if variants.isEmpty { probe.note = "no request body: nothing to vary" }
+                for variant in variants {
+                    guard tried.insert(Self.key(variant.request)).inserted else {
+                        probe.repeats += 1
+                        continue
+                    }
+                    probe.variants.append(await check(variant, shapes: shapes, stub: stub))
+                }
+                results.append(probe)
+            }
+        }
+        return ProbeReport(interactions: results, duration: ContractVerifier.seconds(ContinuousClock.now - start))
+    }
+
+    /// Sends the interactions in order, as verify's live side does, and returns each one's
+    /// request, or why it could not be made.
+    private func replay(_ interactions: [Interaction]) async -> [Result<ContractRequest, ProbeReport.NotProbed>] {
+        var variables = environment
+        var requests: [Result<ContractRequest, ProbeReport.NotProbed>] = []
+        for interaction in interactions {
+            do {
+                for use in interaction.given {
+                    guard let states else { throw ProbeReport.NotProbed("provider state '\(use.state)' is needed but contract.yaml defines no states") }
+                    try await states.setUp(use)
+                }
+                let request = try interaction.request.render(with: variables)
+                requests.append(.success(request))
+                if let response = try? await withDeadline({ try await live.send(request) }) {
+                    variables.merge(interaction.captures(request: request, response: response).values) { _, new in new }
+                }
+            } catch let reason as ProbeReport.NotProbed {
+                requests.append(.failure(reason))
+            } catch {
+                requests.append(.failure(ProbeReport.NotProbed("\(error)")))
+            }
+        }
+        return requests
+    }
+
+    private func check(_ variant: ProbeVariant, shapes: ErrorShapes, stub: ContractStub?) async -> ProbeReport.VariantResult {
+        var result = ProbeReport.VariantResult(name: variant.name, request: variant.request)
+        let response: ContractResponse
+        do {
+            guard let answer = try await withDeadline({ try await live.send(variant.request) }) else {
+                result.failure = "no answer within \(Self.describe(deadline))"
+                return result
+            }
+            response = answer
+        } catch {
+            result.failure = "no answer: \(error)"
+            return result
+        }
+        result.status = response.status
+        if case .string(let code)? = response.json?["error"] { result.errorCode = code }
+        if let stub {
+            stub.reset()
+            let answer = stub.respond(to: variant.request)
+            if let name = stub.exchanges.last?.interaction { result.stubAnswer = (name, answer.status) }
+        }
+        switch response.status {
+        case 500...: result.failure = "a server error (\(response.status))" + Self.excerpt(response)
+        case 400..<500:
+            if !shapes.accepts(response.json) { result.failure = "an error shape no contract declares:" + Self.excerpt(response) }
+        default: result.failure = "status \(response.status), not a 4xx, for bad input"
+        }
+        return result
+    }
+
+    /// `body`'s value, or nil when `deadline` passes first.
+    private func withDeadline(_ body: @escaping @Sendable () async throws -> ContractResponse) async throws -> ContractResponse? {
+        let deadline = self.deadline
+        return try await withThrowingTaskGroup(of: ContractResponse?.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: deadline)
+                return nil
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
+        }
+    }
+
+    private static func key(_ request: ContractRequest) -> String {
+        var hasher = Hasher()
+        hasher.combine(request.body)
+        let headers = request.headers.map { "\($0.name.lowercased()): \($0.value)" }.joined(separator: "\n")
+        return "\(request.method) \(request.target)\n\(headers)\n\(hasher.finalize())\n\(request.body?.count ?? -1)"
+    }
+
+    private static func excerpt(_ response: ContractResponse) -> String {
+        guard !response.body.isEmpty else { return " an empty body" }
+        let text = String(decoding: response.body.prefix(120), as: UTF8.self)
+        return " " + JSONValue.string(response.body.count > 120 ? text + "…" : text).description
+    }
+
+    private static func describe(_ duration: Duration) -> String {
+        let seconds = ContractVerifier.seconds(duration)
+        return seconds.rounded() == seconds ? "\(Int(seconds)) s" : "\(seconds) s"
+    }
+}

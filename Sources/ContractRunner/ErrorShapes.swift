@@ -1,0 +1,72 @@
+import ContractKit
+
+/// The JSON shapes of the 4xx responses a set of contracts declares: keys and JSON types,
+/// not values. `contract probe` holds every answer to a bad input to one of them.
+///
+/// ```swift
+/// let shapes = ErrorShapes(contracts)
+/// shapes.accepts(["error": "invalid_request", "error_description": "…"])   // true for authd's contracts
+/// ```
+public struct ErrorShapes: Sendable {
+    /// One declared shape, with where it is declared.
+    struct Shape: Sendable {
+        let matcher: Matcher?
+        let strict: Bool
+        let declaredAt: String
+    }
+
+    let shapes: [Shape]
+
+    /// The shapes of every 4xx response in `contracts`; one declared without a body accepts any body.
+    public init(_ contracts: [Contract]) {
+        var shapes: [Shape] = []
+        for contract in contracts {
+            for interaction in contract.interactions where (400..<500).contains(interaction.response.status) {
+                let response = interaction.response
+                switch response.body {
+                case .json(let matcher): shapes.append(Shape(matcher: Self.typesOnly(matcher), strict: response.strict, declaredAt: "\(interaction.location)"))
+                case .unspecified: shapes.append(Shape(matcher: nil, strict: false, declaredAt: "\(interaction.location)"))
+                case .text: continue
+                }
+            }
+        }
+        self.shapes = shapes
+    }
+
+    /// Whether no 4xx response is declared at all.
+    public var isEmpty: Bool { shapes.isEmpty }
+
+    /// Whether `body` has one of the shapes: each declared key present with a value of the
+    /// declared JSON type (and, for a strict response, no other key).
+    public func accepts(_ body: JSONValue?) -> Bool {
+        shapes.contains { shape in
+            guard let matcher = shape.matcher else { return true }
+            guard let body else { return false }
+            return matcher.mismatches(in: body, strict: shape.strict).isEmpty
+        }
+    }
+
+    /// A matcher of the same shape that accepts any value of each declared type.
+    static func typesOnly(_ matcher: Matcher) -> Matcher {
+        let string = Matcher(.string(minLength: nil, maxLength: nil))
+        let number = Matcher(.number(min: nil, max: nil))
+        switch matcher.kind {
+        case .literal(let value):
+            switch value {
+            case .string: return string
+            case .integer, .number: return number
+            case .bool: return Matcher(.boolean)
+            case .null: return Matcher(.null)
+            case .object, .array: return typesOnly(Matcher.literal(value))
+            }
+        case .object(let members): return Matcher(.object(members.mapValues(typesOnly)))
+        case .array(let elements): return Matcher(.each(of: elements.first.map(typesOnly) ?? Matcher(.any), min: nil, max: nil))
+        case .each(let element, _, _): return Matcher(.each(of: typesOnly(element), min: nil, max: nil))
+        case .string, .regex, .uuid, .datetime, .jwt: return string
+        case .integer, .number: return number
+        case .boolean: return Matcher(.boolean)
+        case .null: return Matcher(.null)
+        case .any, .jwks: return Matcher(.any)
+        }
+    }
+}

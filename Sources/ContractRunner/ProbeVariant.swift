@@ -1,0 +1,123 @@
+import ContractKit
+import Foundation
+
+/// A bad input derived from an interaction's request, for `contract probe`.
+///
+/// ```swift
+/// let variants = ProbeVariant.derive(from: request, limits: .init())
+/// variants.map(\.name)   // ["username missing", "username null", "username a number", …]
+/// ```
+public struct ProbeVariant: Sendable {
+    /// What was changed, for people: `username missing`, `body not JSON`.
+    public let name: String
+    /// The request to send.
+    public let request: ContractRequest
+
+    /// Sizes of the variants that are too big.
+    public struct Limits: Sendable {
+        /// Characters of a string that is too long.
+        public var longString: Int
+        /// Bytes of a body that is too large.
+        public var oversizedBody: Int
+
+        /// 10,000 characters, and a body of 1 MiB and one byte.
+        public init(longString: Int = 10_000, oversizedBody: Int = 1024 * 1024 + 1) {
+            self.longString = longString
+            self.oversizedBody = oversizedBody
+        }
+    }
+
+    /// The variants of `request`: for a JSON object body, each field (at any depth, not
+    /// inside arrays) missing, `null`, of another type, empty and too long where it is a
+    /// string, and an unknown extra field; for any body, one that is not JSON, a wrong
+    /// `Content-Type` and one that is too large. A request without a body has none.
+    public static func derive(from request: ContractRequest, limits: Limits = Limits()) -> [ProbeVariant] {
+        guard let body = request.body else { return [] }
+        var variants: [ProbeVariant] = []
+        func with(_ name: String, body: Data, contentType: String? = nil) {
+            var changed = request
+            changed.body = body
+            if let contentType {
+                changed.headers = changed.headers.filter { $0.name.lowercased() != "content-type" } + [(name: "Content-Type", value: contentType)]
+            }
+            variants.append(ProbeVariant(name: name, request: changed))
+        }
+        let json = try? JSONValue(parsing: body)
+        if case .object(let object)? = json {
+            for (path, value) in fields(of: object, under: []) {
+                let label = path.joined(separator: ".")
+                func replaced(_ replacement: JSONValue?) -> Data {
+                    Data(setting(path[...], to: replacement, in: .object(object)).description.utf8)
+                }
+                with("\(label) missing", body: replaced(nil))
+                if value != .null { with("\(label) null", body: replaced(.null)) }
+                let (otherName, other) = otherType(than: value)
+                with("\(label) \(otherName)", body: replaced(other))
+                switch value {
+                case .string(let text):
+                    if !text.isEmpty { with("\(label) empty", body: replaced(.string(""))) }
+                    with("\(label) too long (\(limits.longString) characters)", body: replaced(.string(String(repeating: "x", count: limits.longString))))
+                case .array(let elements) where !elements.isEmpty: with("\(label) empty", body: replaced(.array([])))
+                case .object(let members) where !members.isEmpty: with("\(label) empty", body: replaced(.object([:])))
+                default: break
+                }
+            }
+            var extra = object
+            extra[unknownField(avoiding: object)] = .string("probe")
+            with("an unknown extra field", body: Data(JSONValue.object(extra).description.utf8))
+        }
+        if json != nil { with("a body that is not JSON", body: Data("this is not JSON".utf8)) }
+        with("Content-Type text/plain", body: body, contentType: "text/plain")
+        with("a body of \(limits.oversizedBody) bytes", body: oversized(json, size: limits.oversizedBody))
+        return variants
+    }
+
+    /// Every field of `object` with its path, depth first, keys in order.
+    private static func fields(of object: [String: JSONValue], under prefix: [String]) -> [([String], JSONValue)] {
+        object.keys.sorted().flatMap { key -> [([String], JSONValue)] in
+            guard let value = object[key] else { return [] }
+            let path = prefix + [key]
+            if case .object(let members) = value { return [(path, value)] + fields(of: members, under: path) }
+            return [(path, value)]
+        }
+    }
+
+    /// `root` with the field at `path` set to `value` (removed when nil).
+    private static func setting(_ path: ArraySlice<String>, to value: JSONValue?, in root: JSONValue) -> JSONValue {
+        guard let key = path.first, case .object(var members) = root else { return value ?? root }
+        if path.count == 1 {
+            members[key] = value
+        } else if let child = members[key] {
+            members[key] = setting(path.dropFirst(), to: value, in: child)
+        }
+        return .object(members)
+    }
+
+    /// A value of another JSON type, named.
+    private static func otherType(than value: JSONValue) -> (String, JSONValue) {
+        switch value {
+        case .string: ("a number", .integer(12345))
+        case .integer, .number: ("a string", .string("12345"))
+        case .bool: ("a string", .string("true"))
+        case .null, .object, .array: ("a string", .string("probe"))
+        }
+    }
+
+    private static func unknownField(avoiding object: [String: JSONValue]) -> String {
+        var name = "unexpected_field"
+        while object[name] != nil { name += "_" }
+        return name
+    }
+
+    /// A body of `size` bytes: the JSON object with its first string field grown, or text.
+    private static func oversized(_ json: JSONValue?, size: Int) -> Data {
+        if case .object(let object)? = json, let key = object.keys.sorted().first(where: { if case .string = object[$0] { true } else { false } }) {
+            var grown = object
+            grown[key] = .string("")
+            let overhead = JSONValue.object(grown).description.utf8.count
+            grown[key] = .string(String(repeating: "x", count: max(0, size - overhead)))
+            return Data(JSONValue.object(grown).description.utf8)
+        }
+        return Data(repeating: UInt8(ascii: "x"), count: size)
+    }
+}

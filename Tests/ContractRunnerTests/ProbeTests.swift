@@ -1,0 +1,100 @@
+import ContractKit
+import ContractRunner
+import ContractTestSupport
+import Foundation
+import Testing
+
+@Suite struct ProbeTests {
+    @Test func variantsCoverEveryFieldAtAnyDepthAndTheBodyAsAWhole() throws {
+        let request = ContractRequest(
+            method: "POST", target: "/x", headers: [("Content-Type", "application/json")],
+            body: Data(#"{"name": "ann", "age": 3, "tags": ["a"], "address": {"city": "Oslo"}}"#.utf8)
+        )
+        let variants = ProbeVariant.derive(from: request, limits: .init(longString: 20, oversizedBody: 300))
+        #expect(
+            variants.map(\.name) == [
+                "address missing", "address null", "address a string", "address empty",
+                "address.city missing", "address.city null", "address.city a number", "address.city empty", "address.city too long (20 characters)",
+                "age missing", "age null", "age a string",
+                "name missing", "name null", "name a number", "name empty", "name too long (20 characters)",
+                "tags missing", "tags null", "tags a string", "tags empty",
+                "an unknown extra field", "a body that is not JSON", "Content-Type text/plain", "a body of 300 bytes",
+            ]
+        )
+        func body(_ name: String) throws -> JSONValue {
+            let variant = try #require(variants.first { $0.name == name })
+            return try JSONValue(parsing: try #require(variant.request.body))
+        }
+        #expect(try body("address.city null")["address"] == .object(["city": .null]))
+        #expect(try body("age missing")["age"] == nil)
+        #expect(try body("name too long (20 characters)")["name"] == .string(String(repeating: "x", count: 20)))
+        #expect(try body("an unknown extra field")["unexpected_field"] == .string("probe"))
+        let plain = try #require(variants.first { $0.name == "Content-Type text/plain" })
+        #expect(plain.request.headers.map(\.value) == ["text/plain"])
+        #expect(plain.request.body == request.body)
+        #expect(try #require(variants.last).request.body?.count == 300)
+        #expect(ProbeVariant.derive(from: ContractRequest(method: "GET", target: "/x")).isEmpty)
+    }
+
+    @Test func declaredErrorShapesAreKeysAndTypes() throws {
+        let contract = try loadContract(NotesProvider.contract)
+        let shapes = ErrorShapes([contract])
+        #expect(shapes.accepts(.object(["error": .string("whatever"), "error_description": .string("x")])))
+        #expect(!shapes.accepts(.object(["message": .string("x")])))
+        #expect(!shapes.accepts(.object(["error": .integer(1), "error_description": .string("x")])))
+        #expect(!shapes.accepts(nil))
+    }
+
+    @Test func aSoundProviderPassesAndCoverageIsReported() async throws {
+        let contract = try loadContract(NotesProvider.contract, file: "notes.yaml")
+        let report = try await NotesProvider.withRunning { url in
+            await ContractProber(live: HTTPTransport(baseURL: url), contracts: [contract], states: nil).probe()
+        }
+        let text = ProbeTextReport.render(report, color: false)
+        #expect(report.succeeded, "\(text)")
+        #expect(report.passedCount > 20)
+        // The contract declares a note without a title, so the stub answers that variant as the provider does.
+        let note = try #require(report.interactions.first { $0.interaction.name == "a note is made with any title" })
+        #expect(note.variants.first { $0.name == "title missing" }?.describedBy == "a note without a title is refused")
+        #expect(note.variants.first { $0.name == "title a number" }?.describedBy == nil)
+        #expect(text.contains("    ✓ title a number → 400 invalid_request  [no contract describes it]"))
+        #expect(text.contains("    ✓ title missing → 400 invalid_request  [as 'a note without a title is refused']"))
+        #expect(text.contains("  the note is read back by its id (notes.yaml:"))
+        #expect(text.hasSuffix("\(report.passedCount) passed, 0 failed"))
+    }
+
+    @Test func aBrokenProviderFailsWithA5xxAndAnUndeclaredShape() async throws {
+        let contract = try loadContract(NotesProvider.contract, file: "notes.yaml")
+        let report = try await NotesProvider.withRunning(broken: true) { url in
+            await ContractProber(live: HTTPTransport(baseURL: url), contracts: [contract], states: nil).probe()
+        }
+        let failures = report.interactions.flatMap(\.variants).filter { !$0.passed }
+        #expect(failures.map(\.name) == ["title missing", "title a number"])
+        #expect(failures.map(\.failure) == [#"a server error (500) "Internal Server Error""#, #"an error shape no contract declares: "{\"message\":\"bad title\"}""#])
+        let text = ProbeTextReport.render(report, color: false)
+        #expect(text.contains(#"    ✗ title missing → 500: a server error (500) "Internal Server Error"  [a contract says 400: 'a note without a title is refused']"#))
+        #expect(text.hasSuffix("\(report.passedCount) passed, 2 failed"))
+        #expect(!report.succeeded)
+        let json = try JSONValue(parsing: Data(ProbeJSONReport.render(report).utf8))
+        #expect(json["failed"] == .integer(2))
+    }
+
+    /// Answers every request with a declared error, except bodies that are not JSON: those hang.
+    struct HangingTransport: ContractTransport {
+        func send(_ request: ContractRequest) async throws -> ContractResponse {
+            if request.body == Data("this is not JSON".utf8) { try await Task.sleep(for: .seconds(30)) }
+            return ContractResponse(status: 400, headers: [], body: Data(#"{"error": "invalid_request", "error_description": "no"}"#.utf8))
+        }
+    }
+
+    @Test func anAnswerThatDoesNotComeWithinTheDeadlineFails() async throws {
+        let contract = try loadContract(NotesProvider.contract, file: "notes.yaml")
+        let start = ContinuousClock.now
+        let report = await ContractProber(live: HangingTransport(), contracts: [contract], states: nil, deadline: .milliseconds(200)).probe(filter: "wrong password")
+        #expect(ContinuousClock.now - start < .seconds(10))
+        let failures = report.interactions.flatMap(\.variants).filter { !$0.passed }
+        #expect(failures.map(\.name) == ["a body that is not JSON"])
+        #expect(failures.first?.failure == "no answer within 0.2 s")
+        #expect(failures.first?.status == nil)
+    }
+}
