@@ -55,6 +55,19 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         self.components = components
     }
 
+    /// The path of `components`, written as `$.a[0]` (`$["odd key"]` where needed).
+    init(components: [Component]) {
+        self.components = components
+        var text = "$"
+        for component in components {
+            switch component {
+            case .key(let key): text = Matcher.childPath(text, key)
+            case .index(let index): text += "[\(index)]"
+            }
+        }
+        description = text
+    }
+
     /// The value at this path, nil when any step is absent.
     public func value(in root: JSONValue) -> JSONValue? {
         var current = root

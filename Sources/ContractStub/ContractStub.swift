@@ -83,12 +83,28 @@ public final class ContractStub: Sendable {
     private let state = Mutex(State())
     /// The key that signs the stub's JWTs.
     public let signer: StubSigner
+    /// The values of the `{{env.NAME}}` placeholders the requests use, from the environment.
+    private let environment: [String: JSONValue]
 
     /// A stub answering with `contracts`; only interactions whose provider states are all in
-    /// `activeStates` take part (nil: all states are active).
+    /// `activeStates` take part (nil: all states are active). `environment` gives
+    /// `{{env.NAME}}` placeholders their values (the process environment by default); one
+    /// without a value accepts anything.
     /// - Throws: ``BuildError`` when a response cannot be built (a regex matcher without example).
-    public init(contracts: [Contract], activeStates: Set<String>? = nil, signer: StubSigner = StubSigner()) throws {
+    public init(
+        contracts: [Contract], activeStates: Set<String>? = nil, signer: StubSigner = StubSigner(),
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws {
         self.signer = signer
+        var used: [String: JSONValue] = [:]
+        for contract in contracts {
+            for interaction in contract.interactions {
+                for name in interaction.request.variables where name.hasPrefix("env.") {
+                    if let value = environment[String(name.dropFirst(4))] { used[name] = .string(value) }
+                }
+            }
+        }
+        self.environment = used
         var entries: [Entry] = []
         var problems: [String] = []
         let generator = ResponseGenerator(signer: signer)
@@ -148,7 +164,7 @@ public final class ContractStub: Sendable {
             var best: (entry: Entry, score: Int, distance: Int)?
             for position in candidates(for: parsed) {
                 let entry = entries[position]
-                let matcher = RequestMatcher(known: state.variables[entry.contract.file] ?? [:])
+                let matcher = RequestMatcher(known: known(state, entry.contract.file))
                 guard case .success(let fit) = matcher.fit(entry.interaction.request, parsed) else { continue }
                 // Equal fits: the next one after the last answered in the same file wins,
                 // so a replayed request gets the answer its file gives a replay.
@@ -162,7 +178,7 @@ public final class ContractStub: Sendable {
                 // Nothing fits: look at every interaction for the closest one to name.
                 var closest: (entry: Entry, difference: Difference)?
                 for entry in entries {
-                    let matcher = RequestMatcher(known: state.variables[entry.contract.file] ?? [:])
+                    let matcher = RequestMatcher(known: known(state, entry.contract.file))
                     if case .failure(let difference) = matcher.fit(entry.interaction.request, parsed), difference.weight > 0,
                         closest == nil || difference.weight > (closest?.difference.weight ?? 0)
                     {
@@ -196,6 +212,12 @@ public final class ContractStub: Sendable {
             state.exchanges.append(Exchange(request: request, response: response, interaction: best.entry.interaction.name))
             return response
         }
+    }
+
+    /// What the stub knows in `file`: its saved values and the environment's.
+    private func known(_ state: State, _ file: String) -> [String: JSONValue] {
+        let saved = state.variables[file] ?? [:]
+        return environment.isEmpty ? saved : saved.merging(environment) { saved, _ in saved }
     }
 
     private static func build(_ spec: ResponseSpec, generator: ResponseGenerator) throws -> ContractResponse {

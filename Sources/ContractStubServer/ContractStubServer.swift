@@ -25,8 +25,30 @@ public enum ContractStubServer {
         logger: Logger = quietLogger,
         onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
+        try await serve(host: host, port: port, gracefulShutdownSignals: gracefulShutdownSignals, logger: logger, onListening: onListening) {
+            stub.respond(to: $0)
+        }
+    }
+
+    /// Runs a server on `host:port` that answers every request with `respond`, until the
+    /// task is cancelled (or, with `gracefulShutdownSignals`, until SIGINT or SIGTERM);
+    /// `contract record` serves its recording proxy this way.
+    ///
+    /// ```swift
+    /// try await ContractStubServer.serve(port: 0, gracefulShutdownSignals: true) { request in
+    ///     ContractResponse(status: 204, headers: [], body: Data())
+    /// }
+    /// ```
+    public static func serve(
+        host: String = "127.0.0.1",
+        port: Int = 0,
+        gracefulShutdownSignals: Bool = false,
+        logger: Logger = quietLogger,
+        onListening: @escaping @Sendable (Int) async -> Void = { _ in },
+        respond: @escaping @Sendable (ContractRequest) async -> ContractResponse
+    ) async throws {
         let app = Application(
-            responder: StubResponder(stub: stub),
+            responder: ClosureResponder(respond: respond),
             configuration: .init(address: .hostname(host, port: port), serverName: nil),
             onServerRunning: { await onListening($0.localAddress?.port ?? port) },
             logger: logger
@@ -64,10 +86,10 @@ public enum ContractStubServer {
     }
 }
 
-/// Hands every request to the stub.
-struct StubResponder: HTTPResponder {
+/// Hands every request to a function of ``ContractRequest``.
+struct ClosureResponder: HTTPResponder {
     typealias Context = BasicRequestContext
-    let stub: ContractStub
+    let respond: @Sendable (ContractRequest) async -> ContractResponse
 
     func respond(to request: Request, context: Context) async throws -> Response {
         let body = try await request.body.collect(upTo: 16 * 1024 * 1024)
@@ -77,7 +99,7 @@ struct StubResponder: HTTPResponder {
             headers: request.headers.map { (name: $0.name.rawName, value: $0.value) },
             body: body.readableBytes == 0 ? nil : Data(body.readableBytesView)
         )
-        let answer = stub.respond(to: contractRequest)
+        let answer = await respond(contractRequest)
         var headers = HTTPFields()
         for header in answer.headers {
             if let name = HTTPField.Name(header.name) { headers.append(HTTPField(name: name, value: header.value)) }

@@ -312,3 +312,102 @@ import FoundationNetworking
         #expect(report?["failed"] as? Int == 2)
     }
 }
+
+/// `contract record` in front of a provider written for the test: UUIDs, a JWT, times, and a
+/// token reused in the next call.
+@Suite struct ContractRecordCLITests {
+    /// Runs `contract record` in front of `target`, sends the notes traffic through it, stops
+    /// it with `signal`, and returns its output.
+    func record(_ target: String, into folder: URL, extra: [String], signal: Int32) async throws -> (status: Int32, stdout: String) {
+        let child = try ChildProcess(
+            executable: try ContractCLITests.binary("contract"),
+            arguments: ["record", "--target", target, "--out", folder.path, "--port", "0"] + extra
+        )
+        var proxy: String?
+        for _ in 0..<100 where proxy == nil {
+            if let line = child.standardOutput.split(separator: "\n").first(where: { $0.hasPrefix("contract record listening on ") }) {
+                proxy = line.dropFirst("contract record listening on ".count).split(separator: ",").first.map(String.init)
+            } else {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        let base = try #require(proxy)
+        func send(_ method: String, _ path: String, json: String? = nil, token: String? = nil) async throws -> (Int, [String: Any]) {
+            var request = URLRequest(url: try #require(URL(string: base + path)))
+            request.httpMethod = method
+            if let json {
+                request.httpBody = Data(json.utf8)
+                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            }
+            if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+            let (data, response) = try await URLSession.shared.data(for: request)
+            return ((response as? HTTPURLResponse)?.statusCode ?? 0, (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:])
+        }
+        let (_, login) = try await send("POST", "/login", json: #"{"username": "alice", "password": "secret"}"#)
+        let token = try #require(login["access_token"] as? String)
+        let (created, note) = try await send("POST", "/notes", json: #"{"title": "Groceries"}"#, token: token)
+        #expect(created == 201)
+        let id = try #require(note["id"] as? String)
+        #expect(try await send("GET", "/notes/\(id)", token: token).0 == 200)
+        #expect(try await send("GET", "/notes/\(UUID().uuidString.lowercased())", token: token).0 == 404)
+        #expect(try await send("POST", "/login", json: #"{"username": "alice", "password": "wrong"}"#).0 == 401)
+        child.send(signal)
+        return (await child.waitForExit(), child.standardOutput)
+    }
+
+    func contract(_ arguments: [String], environment: [String: String] = [:]) async throws -> (status: Int32, stdout: String) {
+        let child = try ChildProcess(
+            executable: try ContractCLITests.binary("contract"), arguments: arguments,
+            environment: ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        )
+        return (await child.waitForExit(), child.standardOutput + child.standardError)
+    }
+
+    @Test func recordedContractsVerifyUneditedLiveAndOnTheStub() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("contract-record-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await NotesProvider.withRunning { url in
+            let recorded = try await record(url, into: folder, extra: ["--keep-secrets"], signal: SIGINT)
+            #expect(recorded.status == 0)
+            #expect(recorded.stdout.contains("recorded 5 exchanges into \(folder.path): login.yaml (5 interactions)"))
+            let yaml = try String(contentsOf: folder.appendingPathComponent("login.yaml"), encoding: .utf8)
+            // Inferred matchers, and the token and the note's id saved and sent back.
+            #expect(yaml.contains("access_token: {match: jwt}"))
+            #expect(yaml.contains("created_at: {match: datetime}"))
+            #expect(yaml.contains("id: {match: uuid}"))
+            #expect(yaml.contains("expires_in: {match: integer, example: 900}"))
+            #expect(yaml.contains(#"Authorization: "Bearer {{access_token}}""#))
+            #expect(yaml.contains(#"path: "/notes/{{id}}""#))
+            #expect(yaml.contains(#"path: "/notes/{id}""#))
+            #expect(yaml.contains(#"id: "$.id""#))
+            #expect(yaml.contains("password: secret"))
+
+            let lint = try await contract(["lint", folder.path])
+            #expect(lint.status == 0, "\(lint.stdout)")
+            let live = try await contract(["verify", folder.path, "--base-url", url, "--no-color"])
+            #expect(live.status == 0, "\(live.stdout)\n\(yaml)")
+            #expect(live.stdout.contains("5 interactions: live 5/5, stub 5/5, agreement 5/5"))
+            let stub = try await contract(["verify", folder.path, "--stub-only", "--no-color"])
+            #expect(stub.status == 0, "\(stub.stdout)")
+        }
+    }
+
+    @Test func secretsBecomeEnvironmentVariablesAndSIGTERMWritesToo() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("contract-record-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await NotesProvider.withRunning { url in
+            let recorded = try await record(url, into: folder, extra: [], signal: SIGTERM)
+            #expect(recorded.status == 0)
+            #expect(recorded.stdout.contains("  LOGIN_PASSWORD  (POST /login json password)"))
+            #expect(recorded.stdout.contains("  LOGIN_PASSWORD_2  (POST /login json password)"))
+            let yaml = try String(contentsOf: folder.appendingPathComponent("login.yaml"), encoding: .utf8)
+            #expect(yaml.contains(#"password: "{{env.LOGIN_PASSWORD}}""#))
+            #expect(!yaml.contains("password: secret"))
+            #expect(!yaml.contains("password: wrong"))
+            let live = try await contract(
+                ["verify", folder.path, "--base-url", url, "--no-color"], environment: ["LOGIN_PASSWORD": "secret", "LOGIN_PASSWORD_2": "wrong"]
+            )
+            #expect(live.status == 0, "\(live.stdout)\n\(yaml)")
+        }
+    }
+}

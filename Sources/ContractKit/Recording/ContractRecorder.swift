@@ -1,0 +1,476 @@
+import Foundation
+import Yams
+
+/// One request that passed through `contract record`, with the provider's answer.
+public struct RecordedExchange: Sendable {
+    /// What the client sent.
+    public let request: ContractRequest
+    /// What the provider answered.
+    public let response: ContractResponse
+
+    /// Creates an exchange.
+    public init(request: ContractRequest, response: ContractResponse) {
+        self.request = request
+        self.response = response
+    }
+}
+
+/// Turns recorded traffic into contract files that verify against the same provider.
+///
+/// - Values that differ from run to run become matchers: UUIDs, JWTs, RFC 3339 times and
+///   long random strings in responses (`{ match: uuid }`; no example, so no recorded token
+///   is written down), numbers as `integer`/`number` with the recorded example; in
+///   requests, with the recorded value as `example`, and UUID or random path segments as
+///   `{id}` path parameters.
+/// - A value of one exchange (a response's token or id, a UUID the client made up) that a
+///   later request sends again becomes a `save` and a `{{name}}`. Exchanges are grouped
+///   into files by their first path segment, and files linked that way are one file (a
+///   saved value is known only in its own file), named after its first exchange.
+/// - Request secrets that are not such values — JSON fields named like a password, secret
+///   or token, and credential headers such as `Authorization` — become `{{env.NAME}}`,
+///   unless `keepSecrets`; ``Output/secrets`` lists the names to set.
+///
+/// ```swift
+/// let output = ContractRecorder.record(exchanges)
+/// for file in output.files { try file.yaml.write(toFile: "contracts/\(file.name)", atomically: true, encoding: .utf8) }
+/// ```
+public enum ContractRecorder {
+    /// What recording produced.
+    public struct Output: Sendable {
+        /// One contract file.
+        public struct File: Sendable {
+            /// The file name (`login.yaml`).
+            public let name: String
+            /// Its text.
+            public let yaml: String
+            /// How many interactions it holds.
+            public let interactions: Int
+        }
+
+        /// The files, in the order their first exchange was recorded.
+        public let files: [File]
+        /// The environment variables the files read secrets from.
+        public let secrets: [Secret]
+    }
+
+    /// An environment variable a recorded contract reads a secret from.
+    public struct Secret: Sendable, Equatable {
+        /// The variable's name (`LOGIN_PASSWORD`).
+        public let variable: String
+        /// Where it is used first (`POST /login json password`).
+        public let usedFor: String
+    }
+
+    /// The contract files for `exchanges`, in the order they happened.
+    public static func record(_ exchanges: [RecordedExchange], keepSecrets: Bool = false) -> Output {
+        var recording = Recording(exchanges: exchanges.map(ParsedExchange.init), keepSecrets: keepSecrets)
+        return recording.output()
+    }
+}
+
+/// A recorded exchange taken apart.
+struct ParsedExchange {
+    let method: String
+    let segments: [String]
+    let query: [(name: String, value: String)]
+    let headers: [(name: String, value: String)]
+    let json: JSONValue?
+    let text: String?
+    let response: ContractResponse
+    let responseJSON: JSONValue?
+
+    init(_ exchange: RecordedExchange) {
+        method = exchange.request.method.uppercased()
+        let (path, query) = exchange.request.pathAndQuery
+        segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        var seen = Set<String>()
+        self.query = query.filter { seen.insert($0.name).inserted }
+        var seenHeaders = Set<String>()
+        headers = exchange.request.headers.filter { seenHeaders.insert($0.name.lowercased()).inserted }
+        let body = exchange.request.body ?? Data()
+        json = body.isEmpty ? nil : try? JSONValue(parsing: body)
+        text = body.isEmpty || json != nil ? nil : String(decoding: body, as: UTF8.self)
+        response = exchange.response
+        responseJSON = exchange.response.json
+    }
+
+    var firstSegment: String { segments.first ?? "" }
+}
+
+/// Where in a request a value sits.
+enum Place: Hashable {
+    case segment(Int)
+    case query(String)
+    case header(String)
+    case json([JSONPath.Component])
+    case text
+}
+
+/// A value of one exchange that a later request may send again.
+struct Candidate {
+    let exchange: Int
+    let value: String
+    let source: SaveSource
+    let hint: String
+}
+
+struct Recording {
+    let exchanges: [ParsedExchange]
+    let keepSecrets: Bool
+    /// Path parameters inferred per exchange: segment index → name.
+    var parameters: [Int: [Int: String]] = [:]
+    /// For each exchange, each place that sends a saved value: which candidate.
+    var uses: [Int: [Place: Int]] = [:]
+    var candidates: [Candidate] = []
+    var usedCandidates = Set<Int>()
+    var parent: [Int]
+    /// Variable names per used candidate, unique within a file.
+    var names: [Int: String] = [:]
+    var envNames: [String: String] = [:]
+    var secrets: [ContractRecorder.Secret] = []
+
+    init(exchanges: [ParsedExchange], keepSecrets: Bool) {
+        self.exchanges = exchanges
+        self.keepSecrets = keepSecrets
+        parent = Array(exchanges.indices)
+    }
+
+    mutating func output() -> ContractRecorder.Output {
+        var firstBySegment: [String: Int] = [:]
+        for index in exchanges.indices {
+            findUses(in: index)
+            collectCandidates(of: index)
+            // One file per first path segment, joined by the files whose values it uses.
+            if let first = firstBySegment[exchanges[index].firstSegment] { union(first, index) } else { firstBySegment[exchanges[index].firstSegment] = index }
+        }
+        // Files: exchanges linked by a saved value, in the order of their first exchange.
+        var groups: [Int: [Int]] = [:]
+        var order: [Int] = []
+        for index in exchanges.indices {
+            let root = find(index)
+            if groups[root] == nil { order.append(root) }
+            groups[root, default: []].append(index)
+        }
+        var files: [ContractRecorder.Output.File] = []
+        var fileNames = Set<String>()
+        for root in order {
+            let members = groups[root] ?? []
+            let base = Self.fileBase(exchanges[root].firstSegment)
+            var name = base
+            var counter = 2
+            while fileNames.contains(name) {
+                name = "\(base)-\(counter)"
+                counter += 1
+            }
+            fileNames.insert(name)
+            files.append(file(name: name, members: members))
+        }
+        return ContractRecorder.Output(files: files, secrets: secrets)
+    }
+
+    // MARK: Saved values
+
+    private mutating func findUses(in index: Int) {
+        let exchange = exchanges[index]
+        func source(for value: String, substring: Bool) -> Int? {
+            candidates.indices.reversed().first { candidate in
+                let known = candidates[candidate].value
+                return candidates[candidate].exchange < index && (known == value || (substring && known.count >= 16 && value.contains(known)))
+            }
+        }
+        func use(_ place: Place, _ value: String, substring: Bool) {
+            guard let candidate = source(for: value, substring: substring) else { return }
+            uses[index, default: [:]][place] = candidate
+            usedCandidates.insert(candidate)
+            union(candidates[candidate].exchange, index)
+        }
+        for (position, segment) in exchange.segments.enumerated() { use(.segment(position), segment, substring: false) }
+        for item in exchange.query { use(.query(item.name), item.value, substring: true) }
+        for header in exchange.headers where Self.recordsRequestHeader(header.name) { use(.header(header.name.lowercased()), header.value, substring: true) }
+        if let json = exchange.json {
+            for (path, value) in Self.stringLeaves(json, under: []) { use(.json(path), value, substring: true) }
+        }
+        if let text = exchange.text { use(.text, text, substring: true) }
+    }
+
+    private mutating func collectCandidates(of index: Int) {
+        let exchange = exchanges[index]
+        let used = uses[index] ?? [:]
+        // What the client made up and sends again later: UUID or random path segments, and
+        // such JSON values (not secrets).
+        var names: [Int: String] = [:]
+        for (position, segment) in exchange.segments.enumerated() where used[.segment(position)] == nil {
+            let shape = ValueShape(segment)
+            guard shape == .uuid || shape == .random else { continue }
+            let name = names.isEmpty ? "id" : "id_\(names.count + 1)"
+            names[position] = name
+            candidates.append(Candidate(exchange: index, value: segment, source: .requestPath(name), hint: name))
+        }
+        parameters[index] = names
+        if let json = exchange.json {
+            for (path, value) in Self.stringLeaves(json, under: []) where used[.json(path)] == nil && ValueShape(value).varies {
+                guard case .key(let key)? = path.last, !Self.isSecretField(key) else { continue }
+                candidates.append(Candidate(exchange: index, value: value, source: .requestBody(Self.jsonPath(path)), hint: key))
+            }
+        }
+        // What the provider handed out: varying strings of the response, and a JWT's claims.
+        if let json = exchange.responseJSON {
+            for (path, value) in Self.stringLeaves(json, under: []) {
+                let shape = ValueShape(value)
+                guard shape.varies else { continue }
+                let hint = path.compactMap { if case .key(let key) = $0 { key } else { nil } }.last ?? "value"
+                candidates.append(Candidate(exchange: index, value: value, source: .responseBody(Self.jsonPath(path)), hint: hint))
+                if shape == .jwt, case .object(let claims)? = JWTShape.payload(of: value) {
+                    for claim in claims.keys.sorted() {
+                        guard case .string(let claimValue)? = claims[claim], ValueShape(claimValue).varies else { continue }
+                        candidates.append(Candidate(exchange: index, value: claimValue, source: .responseBody(Self.jsonPath(path + [.key(claim)])), hint: "\(hint)_\(claim)"))
+                    }
+                }
+            }
+        }
+    }
+
+    private mutating func find(_ index: Int) -> Int {
+        var root = index
+        while parent[root] != root { root = parent[root] }
+        parent[index] = root
+        return root
+    }
+
+    private mutating func union(_ a: Int, _ b: Int) {
+        let (rootA, rootB) = (find(a), find(b))
+        if rootA != rootB { parent[max(rootA, rootB)] = min(rootA, rootB) }
+    }
+
+    // MARK: Files
+
+    private mutating func file(name: String, members: [Int]) -> ContractRecorder.Output.File {
+        var taken = Set<String>()
+        for index in members {
+            for candidate in candidates.indices where candidates[candidate].exchange == index && usedCandidates.contains(candidate) {
+                let base = Self.identifier(candidates[candidate].hint)
+                var variable = base
+                var counter = 2
+                while taken.contains(variable) {
+                    variable = "\(base)_\(counter)"
+                    counter += 1
+                }
+                taken.insert(variable)
+                names[candidate] = variable
+            }
+        }
+        var interactionNames = Set<String>()
+        var interactions: [Node] = []
+        for index in members {
+            interactions.append(interaction(index, file: name, names: &interactionNames))
+        }
+        let title = exchanges[members[0]].firstSegment.isEmpty ? "root" : exchanges[members[0]].firstSegment
+        let root = RecordedYAML.mapping([
+            ("name", RecordedYAML.text("\(title) (recorded)")),
+            ("interactions", .sequence(Node.Sequence(interactions, .implicit, .block))),
+        ])
+        let yaml = (try? Yams.serialize(node: root, width: -1, allowUnicode: true)) ?? ""
+        return ContractRecorder.Output.File(name: "\(name).yaml", yaml: yaml, interactions: members.count)
+    }
+
+    private mutating func interaction(_ index: Int, file: String, names interactionNames: inout Set<String>) -> Node {
+        let exchange = exchanges[index]
+        let used = uses[index] ?? [:]
+        let parameters = self.parameters[index] ?? [:]
+        func saved(_ place: Place, _ value: String) -> String? {
+            guard let candidate = used[place], let name = names[candidate] else { return nil }
+            return value.replacingOccurrences(of: candidates[candidate].value, with: "{{\(name)}}")
+        }
+
+        // Path: saved values, inferred parameters, literal segments.
+        var pathParams: [(String, Node)] = []
+        let path = "/" + exchange.segments.enumerated().map { position, segment -> String in
+            if let template = saved(.segment(position), segment) { return template }
+            if let name = parameters[position] {
+                pathParams.append((name, RecordedYAML.matcher(ValueShape(segment).matcher(for: segment, example: true))))
+                return "{\(name)}"
+            }
+            return segment
+        }.joined(separator: "/")
+        let where_ = "\(exchange.method) \(path)"
+
+        var request: [(String, Node)] = [("method", RecordedYAML.text(exchange.method)), ("path", RecordedYAML.text(path))]
+        if !pathParams.isEmpty { request.append(("path_params", RecordedYAML.mapping(pathParams))) }
+        if !exchange.query.isEmpty {
+            request.append(("query", RecordedYAML.mapping(exchange.query.map { item in
+                (item.name, requestText(item.value, saved: saved(.query(item.name), item.value), secret: Self.isSecretField(item.name), file: file, key: item.name, usedFor: "\(where_) query \(item.name)"))
+            })))
+        }
+        let headers = exchange.headers.filter { Self.recordsRequestHeader($0.name) }
+        if !headers.isEmpty {
+            request.append(("headers", RecordedYAML.mapping(headers.map { header in
+                (header.name, requestText(header.value, saved: saved(.header(header.name.lowercased()), header.value), secret: Self.isSecretHeader(header.name), file: file, key: header.name, usedFor: "\(where_) header \(header.name)"))
+            })))
+        }
+        if let json = exchange.json {
+            request.append(("json", requestJSON(json, at: [], used: used, file: file, usedFor: where_)))
+        } else if let text = exchange.text {
+            request.append(("body", RecordedYAML.text(saved(.text, text) ?? text)))
+        }
+
+        var response: [(String, Node)] = [("status", RecordedYAML.value(.integer(exchange.response.status)))]
+        let responseHeaders = exchange.response.headers.filter { Self.recordsResponseHeader($0.name) }
+        var seen = Set<String>()
+        let uniqueHeaders = responseHeaders.filter { seen.insert($0.name.lowercased()).inserted }
+        if !uniqueHeaders.isEmpty {
+            response.append(("headers", RecordedYAML.mapping(uniqueHeaders.map { ($0.name, RecordedYAML.matcher(Self.headerMatcher($0.value))) })))
+        }
+        if let json = exchange.responseJSON {
+            response.append(("json", RecordedYAML.matcher(Self.inferred(json))))
+        } else if !exchange.response.body.isEmpty {
+            response.append(("body", RecordedYAML.text(String(decoding: exchange.response.body, as: UTF8.self))))
+        }
+
+        var save: [(String, Node)] = []
+        for candidate in candidates.indices where candidates[candidate].exchange == index {
+            if let name = names[candidate] { save.append((name, RecordedYAML.text(candidates[candidate].source.description))) }
+        }
+
+        var name = "\(where_) → \(exchange.response.status)"
+        var counter = 2
+        while interactionNames.contains(name) {
+            name = "\(where_) → \(exchange.response.status) (\(counter))"
+            counter += 1
+        }
+        interactionNames.insert(name)
+        var pairs: [(String, Node)] = [
+            ("name", RecordedYAML.text(name)), ("request", RecordedYAML.mapping(request)), ("response", RecordedYAML.mapping(response)),
+        ]
+        if !save.isEmpty { pairs.append(("save", RecordedYAML.mapping(save))) }
+        return RecordedYAML.mapping(pairs)
+    }
+
+    /// A header or query value: a saved value, an environment secret, an inferred matcher
+    /// with the recorded example, or the literal.
+    private mutating func requestText(_ value: String, saved: String?, secret: Bool, file: String, key: String, usedFor: String) -> Node {
+        if let saved { return RecordedYAML.text(saved) }
+        if secret && !keepSecrets {
+            // Keep an authorization scheme readable: `Bearer {{env.NAME}}`.
+            let parts = value.split(separator: " ", maxSplits: 1)
+            if parts.count == 2, parts[0].allSatisfy(\.isLetter) {
+                return RecordedYAML.text("\(parts[0]) {{env.\(environmentName(for: String(parts[1]), file: file, key: key, usedFor: usedFor))}}")
+            }
+            return RecordedYAML.text("{{env.\(environmentName(for: value, file: file, key: key, usedFor: usedFor))}}")
+        }
+        let shape = ValueShape(value)
+        return RecordedYAML.matcher(shape.varies ? shape.matcher(for: value, example: true) : Matcher(.literal(.string(value))))
+    }
+
+    private mutating func requestJSON(_ value: JSONValue, at path: [JSONPath.Component], used: [Place: Int], file: String, usedFor: String) -> Node {
+        switch value {
+        case .object(let members):
+            let pairs = members.keys.sorted().compactMap { key in
+                members[key].map { (key, requestJSON($0, at: path + [.key(key)], used: used, file: file, usedFor: usedFor)) }
+            }
+            return .mapping(Node.Mapping(pairs.map { (RecordedYAML.text($0.0), $0.1) }, .implicit, pairs.isEmpty ? .flow : .block))
+        case .array(let elements):
+            let nodes = elements.enumerated().map { requestJSON($1, at: path + [.index($0)], used: used, file: file, usedFor: usedFor) }
+            return .sequence(Node.Sequence(nodes, .implicit, nodes.isEmpty ? .flow : .block))
+        case .string(let text):
+            if let candidate = used[.json(path)], let name = names[candidate] {
+                return RecordedYAML.text(text.replacingOccurrences(of: candidates[candidate].value, with: "{{\(name)}}"))
+            }
+            let key: String? = if case .key(let key)? = path.last { key } else { nil }
+            if let key, Self.isSecretField(key), !keepSecrets {
+                return RecordedYAML.text("{{env.\(environmentName(for: text, file: file, key: key, usedFor: "\(usedFor) json \(Self.jsonPath(path).description.dropFirst(2))"))}}")
+            }
+            let shape = ValueShape(text)
+            return RecordedYAML.matcher(shape.varies ? shape.matcher(for: text, example: true) : Matcher(.literal(value)))
+        default:
+            return RecordedYAML.value(value)
+        }
+    }
+
+    /// One environment variable per secret value: `LOGIN_PASSWORD`.
+    private mutating func environmentName(for value: String, file: String, key: String, usedFor: String) -> String {
+        if let known = envNames[value] { return known }
+        let base = (Self.identifier(file) + "_" + Self.identifier(key)).uppercased()
+        var name = base
+        var counter = 2
+        while envNames.values.contains(name) {
+            name = "\(base)_\(counter)"
+            counter += 1
+        }
+        envNames[value] = name
+        secrets.append(ContractRecorder.Secret(variable: name, usedFor: usedFor))
+        return name
+    }
+
+    // MARK: Inference
+
+    /// A response value as a matcher: varying strings by shape (no example), numbers by type
+    /// with the recorded example, the rest literal.
+    static func inferred(_ value: JSONValue) -> Matcher {
+        switch value {
+        case .object(let members): return Matcher(.object(members.mapValues(inferred)))
+        case .array(let elements): return Matcher(.array(elements.map(inferred)))
+        case .string(let text):
+            let shape = ValueShape(text)
+            return shape.varies ? shape.matcher(for: text, example: false) : Matcher(.literal(value))
+        case .integer: return Matcher(.integer(min: nil, max: nil), example: value)
+        case .number: return Matcher(.number(min: nil, max: nil), example: value)
+        case .bool, .null: return Matcher(.literal(value))
+        }
+    }
+
+    static func headerMatcher(_ value: String) -> Matcher {
+        if !value.isEmpty, value.allSatisfy({ $0.isASCII && $0.isNumber }) { return Matcher(.regex("[0-9]+"), example: .string(value)) }
+        let shape = ValueShape(value)
+        return shape.varies ? shape.matcher(for: value, example: true) : Matcher(.literal(.string(value)))
+    }
+
+    static func stringLeaves(_ value: JSONValue, under path: [JSONPath.Component]) -> [([JSONPath.Component], String)] {
+        switch value {
+        case .string(let text): return [(path, text)]
+        case .object(let members): return members.keys.sorted().flatMap { key in members[key].map { stringLeaves($0, under: path + [.key(key)]) } ?? [] }
+        case .array(let elements): return elements.enumerated().flatMap { stringLeaves($1, under: path + [.index($0)]) }
+        default: return []
+        }
+    }
+
+    static func jsonPath(_ components: [JSONPath.Component]) -> JSONPath {
+        JSONPath(components: components)
+    }
+
+    static func isSecretField(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        return ["password", "passwd", "passphrase", "secret", "token", "api_key", "apikey", "private_key", "credential"].contains { lowered.contains($0) }
+    }
+
+    static func isSecretHeader(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        return ["authorization", "proxy-authorization", "cookie"].contains(lowered) || isSecretField(lowered.replacingOccurrences(of: "-", with: "_"))
+    }
+
+    /// Request headers worth a contract: the body's type, credentials, and custom headers.
+    static func recordsRequestHeader(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        if lowered == "content-type" || isSecretHeader(lowered) { return true }
+        return lowered.hasPrefix("x-") && !["x-request-id", "x-forwarded-for", "x-forwarded-proto", "x-forwarded-host", "x-real-ip", "x-amzn-trace-id"].contains(lowered)
+    }
+
+    /// Response headers worth a contract: not those of the transport or of the moment.
+    static func recordsResponseHeader(_ name: String) -> Bool {
+        ![
+            "date", "content-length", "content-type", "connection", "transfer-encoding", "keep-alive", "server", "x-request-id", "request-id",
+            "etag", "last-modified", "age", "expires", "set-cookie", "vary",
+        ].contains(name.lowercased())
+    }
+
+    static func identifier(_ text: String) -> String {
+        let mapped = text.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "_" }
+        let trimmed = String(mapped).trimmingCharacters(in: CharacterSet(charactersIn: "_"))
+        return trimmed.isEmpty ? "value" : trimmed
+    }
+
+    static func fileBase(_ segment: String) -> String {
+        let mapped = segment.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }
+        let trimmed = String(mapped).trimmingCharacters(in: CharacterSet(charactersIn: "-"))
+        return trimmed.isEmpty ? "root" : trimmed
+    }
+}
