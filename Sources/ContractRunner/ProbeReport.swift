@@ -78,7 +78,7 @@ public struct ProbeReport: Sendable {
 public enum ProbeTextReport {
     /// Renders `report`.
     public static func render(_ report: ProbeReport, color: Bool) -> String {
-        func paint(_ text: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+        let paint = ANSIPaint(enabled: color).callAsFunction
         var lines: [String] = []
         var currentContract: String?
         for probe in report.interactions {

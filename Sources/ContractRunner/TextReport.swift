@@ -13,7 +13,7 @@ import Foundation
 public enum TextReport {
     /// Renders `report`.
     public static func render(_ report: VerificationReport, color: Bool) -> String {
-        func paint(_ text: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+        let paint = ANSIPaint(enabled: color).callAsFunction
         var lines: [String] = []
         var currentContract: String?
         for result in report.results {
@@ -161,5 +161,14 @@ extension Sequence where Element: Hashable {
     func uniqued() -> [Element] {
         var seen = Set<Element>()
         return filter { seen.insert($0).inserted }
+    }
+}
+
+/// Colours text with an ANSI SGR code (`"31"` red, `"32"` green, `"1"` bold) when enabled.
+struct ANSIPaint {
+    let enabled: Bool
+
+    func callAsFunction(_ text: String, _ code: String) -> String {
+        enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
     }
 }

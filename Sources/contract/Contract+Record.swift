@@ -79,13 +79,10 @@ extension ContractCommand {
             var written: [String] = []
             for file in output.files {
                 // Never overwrite: a name in use gets a number.
-                let base = (file.name as NSString).deletingPathExtension
-                var name = file.name
-                var counter = 2
-                while FileManager.default.fileExists(atPath: (out as NSString).appendingPathComponent(name)) {
-                    name = "\(base)-\(counter).yaml"
-                    counter += 1
+                let base = ContractRecorder.freeName((file.name as NSString).deletingPathExtension, separator: "-") {
+                    FileManager.default.fileExists(atPath: (out as NSString).appendingPathComponent("\($0).yaml"))
                 }
+                let name = "\(base).yaml"
                 try file.yaml.write(toFile: (out as NSString).appendingPathComponent(name), atomically: true, encoding: .utf8)
                 written.append("\(name) (\(file.interactions) interaction\(file.interactions == 1 ? "" : "s"))")
             }

@@ -61,6 +61,21 @@ public enum ContractRecorder {
         public let usedFor: String
     }
 
+    /// `base`, or `base` + `separator` + 2, 3, … : the first that `isTaken` refuses.
+    ///
+    /// ```swift
+    /// ContractRecorder.freeName("login", separator: "-") { ["login"].contains($0) }   // "login-2"
+    /// ```
+    public static func freeName(_ base: String, separator: String, isTaken: (String) -> Bool) -> String {
+        var name = base
+        var counter = 2
+        while isTaken(name) {
+            name = "\(base)\(separator)\(counter)"
+            counter += 1
+        }
+        return name
+    }
+
     /// The contract files for `exchanges`, in the order they happened.
     public static func record(_ exchanges: [RecordedExchange], keepSecrets: Bool = false) -> Output {
         var recording = Recording(exchanges: exchanges.map(ParsedExchange.init), keepSecrets: keepSecrets)
@@ -155,13 +170,7 @@ struct Recording {
         var fileNames = Set<String>()
         for root in order {
             let members = groups[root] ?? []
-            let base = Self.fileBase(exchanges[root].firstSegment)
-            var name = base
-            var counter = 2
-            while fileNames.contains(name) {
-                name = "\(base)-\(counter)"
-                counter += 1
-            }
+            let name = ContractRecorder.freeName(Self.fileBase(exchanges[root].firstSegment), separator: "-") { fileNames.contains($0) }
             fileNames.insert(name)
             files.append(file(name: name, members: members))
         }
@@ -248,13 +257,7 @@ struct Recording {
         var taken = Set<String>()
         for index in members {
             for candidate in candidates.indices where candidates[candidate].exchange == index && usedCandidates.contains(candidate) {
-                let base = Self.identifier(candidates[candidate].hint)
-                var variable = base
-                var counter = 2
-                while taken.contains(variable) {
-                    variable = "\(base)_\(counter)"
-                    counter += 1
-                }
+                let variable = ContractRecorder.freeName(Self.identifier(candidates[candidate].hint), separator: "_") { taken.contains($0) }
                 taken.insert(variable)
                 names[candidate] = variable
             }
@@ -331,12 +334,7 @@ struct Recording {
             if let name = names[candidate] { save.append((name, RecordedYAML.text(candidates[candidate].source.description))) }
         }
 
-        var name = "\(where_) → \(exchange.response.status)"
-        var counter = 2
-        while interactionNames.contains(name) {
-            name = "\(where_) → \(exchange.response.status) (\(counter))"
-            counter += 1
-        }
+        let name = ContractRecorder.freeName("\(where_) → \(exchange.response.status)", separator: " #") { interactionNames.contains($0) }
         interactionNames.insert(name)
         var pairs: [(String, Node)] = [
             ("name", RecordedYAML.text(name)), ("request", RecordedYAML.mapping(request)), ("response", RecordedYAML.mapping(response)),
@@ -389,13 +387,8 @@ struct Recording {
     /// One environment variable per secret value: `LOGIN_PASSWORD`.
     private mutating func environmentName(for value: String, file: String, key: String, usedFor: String) -> String {
         if let known = envNames[value] { return known }
-        let base = (Self.identifier(file) + "_" + Self.identifier(key)).uppercased()
-        var name = base
-        var counter = 2
-        while envNames.values.contains(name) {
-            name = "\(base)_\(counter)"
-            counter += 1
-        }
+        let taken = Set(envNames.values)
+        let name = ContractRecorder.freeName((Self.identifier(file) + "_" + Self.identifier(key)).uppercased(), separator: "_") { taken.contains($0) }
         envNames[value] = name
         secrets.append(ContractRecorder.Secret(variable: name, usedFor: usedFor))
         return name
