@@ -101,10 +101,7 @@ extension RequestSpec {
         case .none:
             break
         case .json(let matcher):
-            var undefined: [String] = []
-            let value = try matcher.resolved(with: variables, undefined: &undefined).sampleValue()
-            if let name = undefined.first { throw Template.UndefinedVariable(name: name) }
-            data = Data(value.description.utf8)
+            data = Data(try matcher.sampleValue(with: variables).description.utf8)
             if !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
                 headers.append((name: "Content-Type", value: "application/json"))
             }

@@ -64,11 +64,18 @@ extension Matcher {
     /// they are, other values as JSON.
     /// - Throws: ``Template/UndefinedVariable``, ``MatcherSampleError``.
     public func sampleText(with variables: [String: JSONValue], at path: String) throws -> String {
+        let value = try sampleValue(with: variables, at: path)
+        if case .string(let text) = value { return text }
+        return value.description
+    }
+
+    /// ``sampleValue(at:minter:)`` of this matcher with its placeholders filled from `variables`.
+    /// - Throws: ``Template/UndefinedVariable``, ``MatcherSampleError``.
+    public func sampleValue(with variables: [String: JSONValue], at path: String = "$") throws -> JSONValue {
         var undefined: [String] = []
         let value = try resolved(with: variables, undefined: &undefined).sampleValue(at: path)
         if let name = undefined.first { throw Template.UndefinedVariable(name: name) }
-        if case .string(let text) = value { return text }
-        return value.description
+        return value
     }
 
     private func generated(at path: String) throws -> JSONValue {

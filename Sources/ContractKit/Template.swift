@@ -1,3 +1,5 @@
+import Foundation
+
 /// Text with `{{name}}` placeholders, filled from variables captured by earlier
 /// interactions (or, in `contract.yaml`, from `{{port}}`, `{{scratch}}`, `{{bin.NAME}}`,
 /// `{{env.NAME}}` and state parameters). `{{name:-text}}` falls back to `text` when
@@ -136,6 +138,17 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
         return false
     }
 
+}
+
+extension Template {
+    /// The values of `{{env.NAME}}`: each variable of `environment` as `env.NAME`.
+    ///
+    /// ```swift
+    /// Template.environmentVariables(["HOME": "/root"])   // ["env.HOME": "/root"]
+    /// ```
+    public static func environmentVariables(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> [String: JSONValue] {
+        Dictionary(uniqueKeysWithValues: environment.map { ("env.\($0.key)", JSONValue.string($0.value)) })
+    }
 }
 
 extension JSONValue {

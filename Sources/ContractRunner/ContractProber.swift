@@ -39,7 +39,7 @@ public struct ContractProber: Sendable {
         self.states = states
         self.deadline = deadline
         self.limits = limits
-        self.environment = Dictionary(uniqueKeysWithValues: environment.map { ("env.\($0.key)", JSONValue.string($0.value)) })
+        self.environment = Template.environmentVariables(environment)
     }
 
     /// Probes every interaction whose contract or interaction name contains `filter`.
@@ -83,17 +83,12 @@ public struct ContractProber: Sendable {
         var requests: [Result<ContractRequest, ProbeReport.NotProbed>] = []
         for interaction in interactions {
             do {
-                for use in interaction.given {
-                    guard let states else { throw ProbeReport.NotProbed("provider state '\(use.state)' is needed but contract.yaml defines no states") }
-                    try await states.setUp(use)
-                }
+                try await ProviderStates.setUp(interaction.given, with: states)
                 let request = try interaction.request.render(with: variables)
                 requests.append(.success(request))
                 if let response = try? await withDeadline({ try await live.send(request) }) {
                     variables.merge(interaction.captures(request: request, response: response).values) { _, new in new }
                 }
-            } catch let reason as ProbeReport.NotProbed {
-                requests.append(.failure(reason))
             } catch {
                 requests.append(.failure(ProbeReport.NotProbed("\(error)")))
             }

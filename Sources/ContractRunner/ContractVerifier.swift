@@ -30,7 +30,7 @@ public struct ContractVerifier: Sendable {
         live: (any ContractTransport)?, stub: ContractStub? = nil, states: ProviderStates?, agreement: AgreementMode = .full, concurrency: Int = 4,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) {
-        self.environment = Dictionary(uniqueKeysWithValues: environment.map { ("env.\($0.key)", JSONValue.string($0.value)) })
+        self.environment = Template.environmentVariables(environment)
         self.live = live
         self.stub = stub
         self.states = states
@@ -70,6 +70,8 @@ public struct ContractVerifier: Sendable {
         var check: CheckResult = .held
         var request: ContractRequest?
         var response: ContractResponse?
+        /// What the interaction's `save` captured from the exchange.
+        var saved: [String: JSONValue] = [:]
     }
 
     /// Runs one file's interactions in order, each side with its own saved values.
@@ -84,11 +86,11 @@ public struct ContractVerifier: Sendable {
             var stubSide: SideResult?
             if let live {
                 liveSide = await run(interaction, on: live, variables: liveVariables, setUpStates: true)
-                if let response = liveSide?.response { liveVariables.merge(interaction.captures(request: liveSide?.request, response: response).values) { _, new in new } }
+                liveVariables.merge(liveSide?.saved ?? [:]) { _, new in new }
             }
             if let stub {
                 stubSide = await run(interaction, on: StubTransport(stub: stub), variables: stubVariables, setUpStates: false)
-                if let response = stubSide?.response { stubVariables.merge(interaction.captures(request: stubSide?.request, response: response).values) { _, new in new } }
+                stubVariables.merge(stubSide?.saved ?? [:]) { _, new in new }
             }
             var agreement: CheckResult?
             if let liveResponse = liveSide?.response, let stubResponse = stubSide?.response {
@@ -111,17 +113,11 @@ public struct ContractVerifier: Sendable {
     private func run(_ interaction: Interaction, on transport: any ContractTransport, variables: [String: JSONValue], setUpStates: Bool) async -> SideResult {
         var side = SideResult()
         if setUpStates {
-            for use in interaction.given {
-                guard let states else {
-                    side.check = .error(VerificationError(.stateSetup, "provider state '\(use.state)' is needed but contract.yaml defines no states"))
-                    return side
-                }
-                do {
-                    try await states.setUp(use)
-                } catch {
-                    side.check = .error(VerificationError(.stateSetup, "\(error)"))
-                    return side
-                }
+            do {
+                try await ProviderStates.setUp(interaction.given, with: states)
+            } catch {
+                side.check = .error(VerificationError(.stateSetup, "\(error)"))
+                return side
             }
         }
         let request: ContractRequest
@@ -147,14 +143,16 @@ public struct ContractVerifier: Sendable {
             return side
         }
         side.response = response
+        let captured = interaction.captures(request: request, response: response)
+        side.saved = captured.values
         // The response may repeat what the request sent (`save: { id: request.path.id }`).
-        let sent = interaction.captures(request: request, response: nil).values
+        let sent = captured.values.filter { interaction.save[$0.key]?.isFromRequest == true }
         let (spec, undefined) = interaction.response.resolved(with: variables.merging(sent) { _, new in new })
         if let name = undefined.first {
             side.check = .error(VerificationError(.undefinedVariable, "the response expects '{{\(name)}}': an earlier interaction did not save it"))
             return side
         }
-        let mismatches = spec.mismatches(in: response) + interaction.captures(request: request, response: response).missing
+        let mismatches = spec.mismatches(in: response) + captured.missing
         side.check = mismatches.isEmpty ? .held : .failed(mismatches)
         return side
     }

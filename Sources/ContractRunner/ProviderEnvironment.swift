@@ -42,10 +42,7 @@ public struct ProviderEnvironment: Sendable {
         products: Products = .build,
         log: @Sendable (String) -> Void = { _ in }
     ) async throws -> ProviderEnvironment {
-        var variables: [String: JSONValue] = [:]
-        for (name, value) in ProcessInfo.processInfo.environment {
-            variables["env.\(name)"] = .string(value)
-        }
+        var variables = Template.environmentVariables()
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("contract-\(UUID().uuidString.prefix(12).lowercased())")
         do {
             // World-traversable: a provider may hand the folder to a service account (PostgreSQL as root).

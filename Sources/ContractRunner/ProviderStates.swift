@@ -32,6 +32,17 @@ public struct ProviderStates: Sendable {
         self.client = client
     }
 
+    /// Sets up each of `uses` in order with `states`.
+    /// - Throws: ``SetupError``, also when a state is needed and `states` is nil (contract.yaml defines none).
+    public static func setUp(_ uses: [ProviderStateUse], with states: ProviderStates?) async throws {
+        for use in uses {
+            guard let states else {
+                throw SetupError(description: "provider state '\(use.state)' is needed but contract.yaml defines no states")
+            }
+            try await states.setUp(use)
+        }
+    }
+
     /// Sets up `use`.
     public func setUp(_ use: ProviderStateUse) async throws {
         guard let setup = setups[use.state] else {

@@ -96,15 +96,8 @@ public final class ContractStub: Sendable {
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws {
         self.signer = signer
-        var used: [String: JSONValue] = [:]
-        for contract in contracts {
-            for interaction in contract.interactions {
-                for name in interaction.request.variables where name.hasPrefix("env.") {
-                    if let value = environment[String(name.dropFirst(4))] { used[name] = .string(value) }
-                }
-            }
-        }
-        self.environment = used
+        let used = Set(contracts.flatMap { $0.interactions.flatMap(\.request.variables) })
+        self.environment = Template.environmentVariables(environment).filter { used.contains($0.key) }
         var entries: [Entry] = []
         var problems: [String] = []
         let generator = ResponseGenerator(signer: signer)

@@ -219,7 +219,7 @@ struct Recording {
         if let json = exchange.json {
             for (path, value) in Self.stringLeaves(json, under: []) where used[.json(path)] == nil && ValueShape(value).varies {
                 guard case .key(let key)? = path.last, !Self.isSecretField(key) else { continue }
-                candidates.append(Candidate(exchange: index, value: value, source: .requestBody(Self.jsonPath(path)), hint: key))
+                candidates.append(Candidate(exchange: index, value: value, source: .requestBody(JSONPath(components: path)), hint: key))
             }
         }
         // What the provider handed out: varying strings of the response, and a JWT's claims.
@@ -228,11 +228,11 @@ struct Recording {
                 let shape = ValueShape(value)
                 guard shape.varies else { continue }
                 let hint = path.compactMap { if case .key(let key) = $0 { key } else { nil } }.last ?? "value"
-                candidates.append(Candidate(exchange: index, value: value, source: .responseBody(Self.jsonPath(path)), hint: hint))
+                candidates.append(Candidate(exchange: index, value: value, source: .responseBody(JSONPath(components: path)), hint: hint))
                 if shape == .jwt, case .object(let claims)? = JWTShape.payload(of: value) {
                     for claim in claims.keys.sorted() {
                         guard case .string(let claimValue)? = claims[claim], ValueShape(claimValue).varies else { continue }
-                        candidates.append(Candidate(exchange: index, value: claimValue, source: .responseBody(Self.jsonPath(path + [.key(claim)])), hint: "\(hint)_\(claim)"))
+                        candidates.append(Candidate(exchange: index, value: claimValue, source: .responseBody(JSONPath(components: path + [.key(claim)])), hint: "\(hint)_\(claim)"))
                     }
                 }
             }
@@ -375,7 +375,7 @@ struct Recording {
             }
             let key: String? = if case .key(let key)? = path.last { key } else { nil }
             if let key, Self.isSecretField(key), !keepSecrets {
-                return RecordedYAML.text("{{env.\(environmentName(for: text, file: file, key: key, usedFor: "\(usedFor) json \(Self.jsonPath(path).description.dropFirst(2))"))}}")
+                return RecordedYAML.text("{{env.\(environmentName(for: text, file: file, key: key, usedFor: "\(usedFor) json \(JSONPath(components: path).description.dropFirst(2))"))}}")
             }
             let shape = ValueShape(text)
             return RecordedYAML.matcher(shape.varies ? shape.matcher(for: text, example: true) : Matcher(.literal(value)))
@@ -424,10 +424,6 @@ struct Recording {
         case .array(let elements): return elements.enumerated().flatMap { stringLeaves($1, under: path + [.index($0)]) }
         default: return []
         }
-    }
-
-    static func jsonPath(_ components: [JSONPath.Component]) -> JSONPath {
-        JSONPath(components: components)
     }
 
     static func isSecretField(_ name: String) -> Bool {
