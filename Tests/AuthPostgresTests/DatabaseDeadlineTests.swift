@@ -9,14 +9,16 @@ import Testing
 /// The deadline of `Database.run` holds even for an operation that ignores cancellation
 /// (as one waiting in a connection pool that an outage replaced can).
 @Suite struct DatabaseDeadlineTests {
-    @Test func anOperationThatNeverEndsIsAnsweredUnavailableAtTheDeadline() async throws {
+    @Test(.timeLimit(.minutes(1))) func anOperationThatNeverEndsIsAnsweredUnavailableAtTheDeadline() async throws {
         let database = Database(configuration: try await TestCluster.newDatabase().configuration, timeout: .seconds(1), logger: TestCluster.logger)
         let stuck = Stuck()
         let start = ContinuousClock.now
         await #expect(throws: AuthError.self) {
             try await database.run { _ in await stuck.wait() }
         }
-        #expect(ContinuousClock.now - start < .seconds(3))
+        // Without the deadline the call never returns; the bound is loose because the
+        // suite runs in parallel on a loaded machine (4.6 s was seen with a 1 s deadline).
+        #expect(ContinuousClock.now - start < .seconds(15))
         stuck.release()
     }
 
