@@ -224,6 +224,7 @@ let package = Package(
                 "AuthPostgres",
                 "AuthServer",
                 "AuthTestSupport",
+                "ContractKit",
                 "PostgresEmbedded",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -64,6 +64,16 @@ public func buildRouter<Storage: AuthStorage>(
         return JSONResponse.make(status: .ok, body: ["status": "ok"])
     }
 
+    // The document exported from contracts/ (scripts/openapi); a test keeps it current.
+    let openAPI = ByteBuffer(string: OpenAPIDocument.json)
+    router.get("/openapi.json") { _, _ in
+        Response(
+            status: .ok,
+            headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "public, max-age=300"],
+            body: .init(byteBuffer: openAPI)
+        )
+    }
+
     let registry = configuration.metricsRegistry
     let metrics = configuration.metrics
     let pool = login.pool

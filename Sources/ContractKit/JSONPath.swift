@@ -89,4 +89,25 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         }
         return current
     }
+
+    /// The matcher that describes the value at this path in what `root` describes, nil
+    /// when the path leaves it (or passes a matcher with no structure, such as `any`).
+    public func matcher(in root: Matcher) -> Matcher? {
+        var current = root
+        for component in components {
+            switch (component, current.kind) {
+            case (.key(let key), .object(let members)), (.key(let key), .jwt(let members)):
+                guard let next = members[key] else { return nil }
+                current = next
+            case (.index(let index), .array(let elements)):
+                guard elements.indices.contains(index) else { return nil }
+                current = elements[index]
+            case (.index, .each(let element, _, _)):
+                current = element
+            default:
+                return nil
+            }
+        }
+        return current
+    }
 }

@@ -2,6 +2,9 @@ import Foundation
 
 /// The shape of a compact JWT: three base64url segments, the first two JSON objects.
 enum JWTShape {
+    /// The shape as a regular expression, for JSON Schema.
+    static let pattern = #"^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$"#
+
     static func isJWT(_ text: String) -> Bool {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, !parts[2].isEmpty else { return false }

@@ -1,0 +1,31 @@
+extension Contract {
+    /// What each saved variable holds, as the matcher at its source: `$.refresh_token`
+    /// names the response matcher of `refresh_token`, `request.path.id` the matcher of
+    /// `{id}`. A variable saved twice has its last source; one whose source has no matcher
+    /// (a response header the contract does not list) is absent.
+    ///
+    /// ```swift
+    /// contract.savedMatchers["first_refresh"]   // { match: string, min_length: 43, max_length: 43 }
+    /// ```
+    public var savedMatchers: [String: Matcher] {
+        var matchers: [String: Matcher] = [:]
+        for interaction in interactions {
+            for (name, source) in interaction.save {
+                let request = interaction.request
+                let found: Matcher?
+                switch source {
+                case .responseBody(let path):
+                    found = if case .json(let body) = interaction.response.body { path.matcher(in: body) } else { nil }
+                case .responseHeader(let header): found = interaction.response.headers[header.lowercased()]
+                case .requestBody(let path):
+                    found = if case .json(let body) = request.body { path.matcher(in: body) } else { nil }
+                case .requestPath(let parameter): found = request.path.params[parameter]
+                case .requestQuery(let parameter): found = request.query.first { $0.name == parameter }?.value
+                case .requestHeader(let header): found = request.headers.first { $0.name.lowercased() == header.lowercased() }?.value
+                }
+                matchers[name] = found
+            }
+        }
+        return matchers
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+
+extension Matcher {
+    /// How a matcher becomes a JSON Schema.
+    public enum SchemaRole: Sendable {
+        /// What a response must hold: literals are `const`.
+        case response
+        /// What a client may send: literals are examples of their type, since the contract
+        /// shows one request among many the provider accepts.
+        case request
+    }
+
+    /// This matcher as a JSON Schema (2020-12, as OpenAPI 3.1 uses): `uuid` → `format:
+    /// uuid`, `datetime` → `format: date-time`, bounds → `minimum`/`maximum`/`minLength`/
+    /// `maxLength`, `each` → an array with `items` and `minItems`, `strict` → objects with
+    /// `additionalProperties: false`, an `example` → `examples`. A string holding
+    /// `{{var}}` is a value saved earlier: described by the matcher it was saved from
+    /// (`variables`, see ``Contract/savedMatchers``) when it is the sole content, else a string.
+    /// In a request, a literal stands for any value of its type (a non-empty string for a
+    /// non-empty one), and an object is closed, as the stub matches it.
+    ///
+    /// ```swift
+    /// Matcher(.integer(min: 1, max: nil), example: .integer(900)).jsonSchema(role: .response)
+    /// // {"type": "integer", "minimum": 1, "examples": [900]}
+    /// ```
+    public func jsonSchema(role: SchemaRole, strict: Bool = false, variables: [String: Matcher] = [:]) -> [String: JSONValue] {
+        var schema: [String: JSONValue]
+        switch kind {
+        case .literal(.string(let text)) where Template.mayHavePlaceholders(text):
+            let template = Template(text)
+            let names = template.variables.map { "{{\($0)}}" }.joined(separator: ", ")
+            if let name = template.soleVariable {
+                schema = variables[name]?.jsonSchema(role: .request) ?? [:]
+                schema["examples"] = nil
+            } else {
+                schema = ["type": "string"]
+            }
+            schema["description"] = .string("The value saved as \(names) by an earlier interaction.")
+        case .literal(let value):
+            schema = ["type": .string(Self.schemaType(of: value))]
+            switch role {
+            case .response: schema["const"] = value
+            case .request:
+                schema["examples"] = [value]
+                if case .string(let text) = value, !text.isEmpty { schema["minLength"] = 1 }
+            }
+        case .object(let members):
+            schema = ["type": "object"]
+            schema["properties"] = .object(members.mapValues { .object($0.jsonSchema(role: role, strict: strict, variables: variables)) })
+            if !members.isEmpty { schema["required"] = .array(members.keys.sorted().map(JSONValue.string)) }
+            // A request's object lists its keys, no more (the stub refuses others).
+            if strict || role == .request { schema["additionalProperties"] = false }
+        case .array(let elements):
+            schema = ["type": "array", "minItems": .integer(elements.count), "maxItems": .integer(elements.count)]
+            if !elements.isEmpty {
+                schema["prefixItems"] = .array(elements.map { .object($0.jsonSchema(role: role, strict: strict, variables: variables)) })
+            }
+        case .string(let minLength, let maxLength):
+            schema = ["type": "string"]
+            schema["minLength"] = minLength.map(JSONValue.integer)
+            schema["maxLength"] = maxLength.map(JSONValue.integer)
+        case .integer(let min, let max):
+            schema = ["type": "integer"]
+            schema["minimum"] = min.map(Self.numberValue)
+            schema["maximum"] = max.map(Self.numberValue)
+        case .number(let min, let max):
+            schema = ["type": "number"]
+            schema["minimum"] = min.map(Self.numberValue)
+            schema["maximum"] = max.map(Self.numberValue)
+        case .boolean: schema = ["type": "boolean"]
+        case .null: schema = ["type": "null"]
+        case .any: schema = [:]
+        case .regex(let pattern):
+            // JSON Schema patterns (ECMA-262) are not anchored, and have no inline flags
+            // such as (?s): a pattern with them is kept as a description.
+            schema = ["type": "string"]
+            if pattern.range(of: #"\(\?[a-zA-Z-]+\)"#, options: .regularExpression) != nil {
+                schema["description"] = .string("Matches the regular expression \(pattern).")
+            } else {
+                schema["pattern"] = .string("^(?:\(pattern))$")
+            }
+        case .uuid: schema = ["type": "string", "format": "uuid"]
+        case .datetime: schema = ["type": "string", "format": "date-time"]
+        case .jwt(let claims):
+            schema = ["type": "string", "pattern": .string(JWTShape.pattern)]
+            schema["description"] = .string(claims.isEmpty ? "A compact JWT." : "A compact JWT with the claims \(claims.keys.sorted().joined(separator: ", ")).")
+        case .each(let element, let min, let max):
+            schema = ["type": "array", "items": .object(element.jsonSchema(role: role, strict: strict, variables: variables))]
+            schema["minItems"] = min.map(JSONValue.integer)
+            schema["maxItems"] = max.map(JSONValue.integer)
+        case .jwks(let min, let max):
+            var keys: [String: JSONValue] = [
+                "type": "array",
+                "items": [
+                    "type": "object", "required": ["kty", "kid"],
+                    "properties": ["kty": ["type": "string", "minLength": 1], "kid": ["type": "string", "minLength": 1]],
+                ],
+            ]
+            keys["minItems"] = min.map(JSONValue.integer)
+            keys["maxItems"] = max.map(JSONValue.integer)
+            schema = ["type": "object", "required": ["keys"], "properties": ["keys": .object(keys)], "description": "A JSON Web Key Set (RFC 7517)."]
+        }
+        if let example, !example.description.contains("{{") { schema["examples"] = [example] }
+        return schema
+    }
+
+    /// The JSON Schema type name of a value.
+    static func schemaType(of value: JSONValue) -> String {
+        switch value {
+        case .null: "null"
+        case .bool: "boolean"
+        case .integer: "integer"
+        case .number: "number"
+        case .string: "string"
+        case .array: "array"
+        case .object: "object"
+        }
+    }
+
+    /// A bound as JSON: an integer when it is whole.
+    static func numberValue(_ value: Double) -> JSONValue {
+        value.rounded() == value && abs(value) < 1e15 ? .integer(Int(value)) : .number(value)
+    }
+}
+
+extension Matcher {
+    /// The value the contract itself shows for this matcher: literals as written, typed
+    /// matchers their `example`; nil when some part has neither (so a document built from
+    /// it is the same on every run) or holds a `{{var}}`.
+    ///
+    /// ```swift
+    /// Matcher.literal(.object(["status": .string("ok")])).writtenExample   // {"status": "ok"}
+    /// Matcher(.uuid).writtenExample                                         // nil
+    /// ```
+    public var writtenExample: JSONValue? {
+        let value: JSONValue?
+        switch kind {
+        case .literal(let literal): value = literal
+        case .object(let members):
+            var object: [String: JSONValue] = [:]
+            for (key, member) in members {
+                guard let example = member.writtenExample else { return nil }
+                object[key] = example
+            }
+            value = .object(object)
+        case .array(let elements):
+            var array: [JSONValue] = []
+            for element in elements {
+                guard let example = element.writtenExample else { return nil }
+                array.append(example)
+            }
+            value = .array(array)
+        default: value = example
+        }
+        guard let value, !value.description.contains("{{") else { return nil }
+        return value
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+
+/// Builds an OpenAPI 3.1 document from contracts: one operation per path and method, its
+/// parameters, request body and responses (per status) described by the contracts'
+/// matchers, with the interactions as examples.
+///
+/// - The request is described by the interactions that succeed (2xx): the ones that show a
+///   bad request are the provider refusing what the schema does not allow.
+/// - Response schemas of one status are joined (``JSONSchemaUnion``); the bodies of every
+///   4xx and 5xx response that are objects share one `Error` component when they have keys
+///   in common.
+/// - `Authorization: Bearer {{token}}` becomes an HTTP bearer security scheme.
+/// - A path and method answered only 404 or 405 (a contract showing what the router
+///   refuses) is not an operation.
+///
+/// ```swift
+/// let suite = ContractLoader.load(directory: "contracts")
+/// let document = OpenAPIExporter(title: "authd", version: "1.0.0").document(for: suite.contracts)
+/// print(try OpenAPIExporter.text(of: document))
+/// ```
+public struct OpenAPIExporter: Sendable {
+    /// `info.title`.
+    public var title: String
+    /// `info.version`.
+    public var version: String
+
+    /// Creates an exporter.
+    public init(title: String, version: String) {
+        self.title = title
+        self.version = version
+    }
+
+    /// The document.
+    public func document(for contracts: [Contract]) -> JSONValue {
+        var operations: [OperationKey: [Operation.Use]] = [:]
+        var order: [OperationKey] = []
+        for contract in contracts {
+            let variables = contract.savedMatchers
+            for interaction in contract.interactions {
+                let key = OperationKey(path: Self.openAPIPath(interaction.request.path), method: interaction.request.method.lowercased())
+                if operations[key] == nil { order.append(key) }
+                operations[key, default: []].append(Operation.Use(contract: contract.name, interaction: interaction, variables: variables))
+            }
+        }
+
+        var built: [(OperationKey, Operation)] = []
+        var usedIDs = Set<String>()
+        // A path and method answered only 404 or 405 shows an operation that is absent.
+        order.removeAll { key in operations[key]?.allSatisfy { [404, 405].contains($0.interaction.response.status) } ?? true }
+        for key in order {
+            var operation = Operation(key: key, uses: operations[key] ?? [])
+            operation.id = Self.freeID(key.operationID, in: &usedIDs)
+            built.append((key, operation))
+        }
+
+        let errorSchema = Self.sharedErrorSchema(built.map(\.1))
+        var paths: [String: JSONValue] = [:]
+        var usesBearer = false
+        for (key, operation) in built {
+            usesBearer = usesBearer || operation.usesBearer
+            var item: [String: JSONValue] = if case .object(let existing)? = paths[key.path] { existing } else { [:] }
+            item[key.method] = .object(operation.json(sharedError: errorSchema != nil))
+            paths[key.path] = .object(item)
+        }
+
+        var components: [String: JSONValue] = [:]
+        if let errorSchema { components["schemas"] = ["Error": .object(errorSchema)] }
+        if usesBearer { components["securitySchemes"] = ["bearerAuth": ["type": "http", "scheme": "bearer"]] }
+        var document: [String: JSONValue] = [
+            "openapi": "3.1.0",
+            "info": ["title": .string(title), "version": .string(version)],
+            "paths": .object(paths),
+        ]
+        if !components.isEmpty { document["components"] = .object(components) }
+        return .object(document)
+    }
+
+    /// The document as pretty-printed JSON with sorted keys, ending in a newline.
+    public static func text(of document: JSONValue) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(document), as: UTF8.self) + "\n"
+    }
+
+    static let errorReference: [String: JSONValue] = ["$ref": "#/components/schemas/Error"]
+
+    /// The union of every error response's object schema, when they share required keys.
+    private static func sharedErrorSchema(_ operations: [Operation]) -> [String: JSONValue]? {
+        let schemas = operations.flatMap(\.errorBodySchemas)
+        guard schemas.count >= 2, var union = schemas.first else { return nil }
+        for schema in schemas.dropFirst() { union = JSONSchemaUnion.of(union, schema) }
+        guard union["type"] == "object", case .array(let required)? = union["required"], !required.isEmpty else { return nil }
+        return union
+    }
+
+    /// The path with `{name}` parameters; a segment holding `{{var}}` becomes `{var}`.
+    static func openAPIPath(_ path: RequestPath) -> String {
+        let segments = path.segments.map { segment -> String in
+            switch segment {
+            case .parameter(let name): return "{\(name)}"
+            case .text(let template):
+                guard let name = template.soleVariable else { return template.text }
+                return "{\(name)}"
+            }
+        }
+        return "/" + segments.joined(separator: "/")
+    }
+
+    private static func freeID(_ base: String, in used: inout Set<String>) -> String {
+        var candidate = base
+        var number = 2
+        while !used.insert(candidate).inserted {
+            candidate = "\(base)\(number)"
+            number += 1
+        }
+        return candidate
+    }
+}
+
+/// One path and method.
+struct OperationKey: Hashable {
+    let path: String
+    let method: String
+
+    /// `postTokenRefresh`, `getNotesById`.
+    var operationID: String {
+        var words: [String] = []
+        for segment in path.split(separator: "/") {
+            if segment.hasPrefix("{"), segment.hasSuffix("}") {
+                words.append("By")
+                words.append(String(segment.dropFirst().dropLast()))
+            } else {
+                words += segment.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
+            }
+        }
+        return method + words.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    }
+}

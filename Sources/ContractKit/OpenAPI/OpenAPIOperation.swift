@@ -1,0 +1,222 @@
+/// The interactions of one path and method, as an OpenAPI operation object.
+struct Operation {
+    /// An interaction of the operation, with its contract's name and saved variables.
+    struct Use {
+        let contract: String
+        let interaction: Interaction
+        let variables: [String: Matcher]
+    }
+
+    let key: OperationKey
+    let uses: [Use]
+    var id = ""
+
+    init(key: OperationKey, uses: [Use]) {
+        self.key = key
+        self.uses = uses
+    }
+
+    private var interactions: [Interaction] { uses.map(\.interaction) }
+
+    /// The uses that describe what a client may send: those answered 2xx, or all when none is.
+    private var acceptedUses: [Use] {
+        let succeeding = uses.filter { (200..<300).contains($0.interaction.response.status) }
+        return succeeding.isEmpty ? uses : succeeding
+    }
+
+    private var accepted: [Interaction] { acceptedUses.map(\.interaction) }
+
+    /// Whether a request sends `Authorization: Bearer …`.
+    var usesBearer: Bool { accepted.contains { Self.bearer(in: $0.request) } }
+
+    /// The schemas of error responses (4xx, 5xx) whose bodies are objects.
+    var errorBodySchemas: [[String: JSONValue]] {
+        uses.compactMap { use in
+            let response = use.interaction.response
+            guard response.status >= 400, case .json(let matcher) = response.body, case .object = matcher.kind else { return nil }
+            return matcher.jsonSchema(role: .response, strict: response.strict, variables: use.variables)
+        }
+    }
+
+    func json(sharedError: Bool) -> [String: JSONValue] {
+        var operation: [String: JSONValue] = ["operationId": .string(id)]
+        operation["summary"] = .string(accepted.first?.name ?? key.operationID)
+        var tags: [String] = []
+        for use in uses where !tags.contains(use.contract) { tags.append(use.contract) }
+        operation["tags"] = .array(tags.map(JSONValue.string))
+        let parameters = self.parameters
+        if !parameters.isEmpty { operation["parameters"] = .array(parameters) }
+        if let body = requestBody { operation["requestBody"] = .object(body) }
+        if usesBearer { operation["security"] = [["bearerAuth": []]] }
+        var responses: [String: JSONValue] = [:]
+        for status in Set(interactions.map(\.response.status)).sorted() {
+            responses[String(status)] = .object(response(status: status, sharedError: sharedError))
+        }
+        operation["responses"] = .object(responses)
+        return operation
+    }
+
+    // MARK: - Request
+
+    private var parameters: [JSONValue] {
+        var result: [JSONValue] = []
+        guard let first = uses.first else { return result }
+        let path = first.interaction.request.path
+        for segment in path.segments {
+            switch segment {
+            case .parameter(let name):
+                let schema = path.params[name]?.jsonSchema(role: .request, variables: first.variables) ?? [:]
+                result.append(["name": .string(name), "in": "path", "required": true, "schema": .object(schema)])
+            case .text(let template):
+                guard template.soleVariable != nil else { continue }
+                let schema = Matcher(.literal(.string(template.text))).jsonSchema(role: .request, variables: first.variables)
+                result.append(["name": .string(template.soleVariable ?? ""), "in": "path", "required": true, "schema": .object(schema)])
+            }
+        }
+        result += namedParameters(location: "query") { $0.query }
+        result += namedParameters(location: "header") { request in
+            request.headers.filter { header in
+                let name = header.name.lowercased()
+                return !["content-type", "content-length", "accept", "authorization"].contains(name)
+            }
+        }
+        return result
+    }
+
+    /// Query or header parameters: each one any interaction sends, required when every
+    /// accepted interaction sends it, described by the accepted interactions that do.
+    private func namedParameters(location: String, _ values: (RequestSpec) -> [(name: String, value: Matcher)]) -> [JSONValue] {
+        var names: [String] = []
+        for interaction in interactions {
+            for (name, _) in values(interaction.request) where !names.contains(where: { $0.lowercased() == name.lowercased() }) {
+                names.append(name)
+            }
+        }
+        return names.map { name in
+            let lowered = name.lowercased()
+            func schemas(_ from: [Use]) -> [[String: JSONValue]] {
+                from.compactMap { use in
+                    values(use.interaction.request).first { $0.name.lowercased() == lowered }?.value.jsonSchema(role: .request, variables: use.variables)
+                }
+            }
+            let described = schemas(acceptedUses).isEmpty ? schemas(uses) : schemas(acceptedUses)
+            let schema = described.reduce(nil) { union, next in union.map { JSONSchemaUnion.of($0, next) } ?? next } ?? [:]
+            let required = accepted.allSatisfy { interaction in values(interaction.request).contains { $0.name.lowercased() == lowered } }
+            return ["name": .string(name), "in": .string(location), "required": .bool(required), "schema": .object(schema)]
+        }
+    }
+
+    private var requestBody: [String: JSONValue]? {
+        var schema: [String: JSONValue]?
+        var examples: [String: JSONValue] = [:]
+        var textOnly = true
+        for use in acceptedUses {
+            let interaction = use.interaction
+            guard case .json(let matcher) = interaction.request.body else { continue }
+            textOnly = false
+            let next = matcher.jsonSchema(role: .request, variables: use.variables)
+            schema = schema.map { JSONSchemaUnion.of($0, next) } ?? next
+            if let value = matcher.writtenExample {
+                examples[Self.exampleKey(interaction.name, in: examples)] = ["summary": .string(interaction.name), "value": value]
+            }
+        }
+        let sendsBody = accepted.map { interaction -> Bool in
+            if case .none = interaction.request.body { false } else { true }
+        }
+        if textOnly {
+            guard accepted.contains(where: { if case .text = $0.request.body { true } else { false } }) else { return nil }
+            return ["required": .bool(!sendsBody.contains(false)), "content": ["text/plain": ["schema": ["type": "string"]]]]
+        }
+        var media: [String: JSONValue] = ["schema": .object(schema ?? [:])]
+        if !examples.isEmpty { media["examples"] = .object(examples) }
+        return ["required": .bool(!sendsBody.contains(false)), "content": ["application/json": .object(media)]]
+    }
+
+    static func bearer(in request: RequestSpec) -> Bool {
+        guard let header = request.headers.first(where: { $0.name.lowercased() == "authorization" }) else { return false }
+        if case .literal(.string(let text)) = header.value.kind { return text.hasPrefix("Bearer ") }
+        return false
+    }
+
+    // MARK: - Response
+
+    private func response(status: Int, sharedError: Bool) -> [String: JSONValue] {
+        let answeredUses = uses.filter { $0.interaction.response.status == status }
+        let answered = answeredUses.map(\.interaction)
+        var response: [String: JSONValue] = [
+            "description": .string(answered.map { "- \($0.name)" }.joined(separator: "\n"))
+        ]
+        var headerNames: [String] = []
+        for interaction in answered {
+            for name in interaction.response.headers.keys.sorted() where name != "content-type" && !headerNames.contains(name) {
+                headerNames.append(name)
+            }
+        }
+        if !headerNames.isEmpty {
+            var headers: [String: JSONValue] = [:]
+            for name in headerNames {
+                let matchers = answeredUses.compactMap { use in use.interaction.response.headers[name].map { ($0, use.variables) } }
+                let schema = matchers.map { $0.jsonSchema(role: .response, variables: $1) }.reduce(nil) { union, next in union.map { JSONSchemaUnion.of($0, next) } ?? next } ?? [:]
+                headers[Self.headerName(name)] = ["required": .bool(matchers.count == answered.count), "schema": .object(schema)]
+            }
+            response["headers"] = .object(headers)
+        }
+        var content: [String: JSONValue] = [:]
+        var json: [String: JSONValue]?
+        var jsonExamples: [String: JSONValue] = [:]
+        for use in answeredUses {
+            let interaction = use.interaction
+            switch interaction.response.body {
+            case .unspecified:
+                continue
+            case .json(let matcher):
+                let next = matcher.jsonSchema(role: .response, strict: interaction.response.strict, variables: use.variables)
+                json = json.map { JSONSchemaUnion.of($0, next) } ?? next
+                if let value = matcher.writtenExample {
+                    jsonExamples[Self.exampleKey(interaction.name, in: jsonExamples)] = ["summary": .string(interaction.name), "value": value]
+                }
+            case .text(let matcher):
+                let mediaType = Self.mediaType(interaction.response.headers["content-type"]) ?? "text/plain"
+                var media: [String: JSONValue] = ["schema": .object(matcher.jsonSchema(role: .response, variables: use.variables))]
+                if let value = matcher.writtenExample { media["example"] = value }
+                content[mediaType] = .object(media)
+            }
+        }
+        if var json {
+            if sharedError, status >= 400, json["type"] == "object" { json = OpenAPIExporter.errorReference }
+            var media: [String: JSONValue] = ["schema": .object(json)]
+            if !jsonExamples.isEmpty { media["examples"] = .object(jsonExamples) }
+            content["application/json"] = .object(media)
+        }
+        if !content.isEmpty { response["content"] = .object(content) }
+        return response
+    }
+
+    /// The media type a `Content-Type` matcher names (its literal, or its example), without parameters.
+    private static func mediaType(_ matcher: Matcher?) -> String? {
+        guard let matcher else { return nil }
+        let value: JSONValue? = if case .literal(let literal) = matcher.kind { literal } else { matcher.example }
+        guard case .string(let text)? = value else { return nil }
+        return text.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// `cache-control` → `Cache-Control`, `www-authenticate` → `WWW-Authenticate`.
+    static func headerName(_ lowered: String) -> String {
+        let special = ["www-authenticate": "WWW-Authenticate", "etag": "ETag", "x-request-id": "X-Request-ID"]
+        if let name = special[lowered] { return name }
+        return lowered.split(separator: "-", omittingEmptySubsequences: false).map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: "-")
+    }
+
+    /// A key for an example map made from an interaction's name.
+    static func exampleKey(_ name: String, in existing: [String: JSONValue]) -> String {
+        let words = name.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber })
+        let base = words.isEmpty ? "example" : words.joined(separator: "_")
+        var key = base
+        var number = 2
+        while existing[key] != nil {
+            key = "\(base)_\(number)"
+            number += 1
+        }
+        return key
+    }
+}

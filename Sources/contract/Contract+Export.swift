@@ -1,0 +1,59 @@
+import ArgumentParser
+import ContractKit
+import Foundation
+
+extension ContractCommand {
+    /// `contract export openapi|pact DIR`: the contracts in another tool's format.
+    struct Export: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write the contracts as an OpenAPI document or a Pact file.",
+            subcommands: [OpenAPI.self]
+        )
+    }
+}
+
+extension ContractCommand.Export {
+    /// `contract export openapi DIR [--title T] [--version V] [--out FILE]`.
+    struct OpenAPI: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "openapi",
+            abstract: "Write an OpenAPI 3.1 document (JSON) built from the contracts' requests and matchers."
+        )
+
+        @Argument(help: "The contracts directory.")
+        var directory: String
+
+        @Option(help: "The document's info.title.")
+        var title = "API"
+
+        @Option(help: "The document's info.version.")
+        var version = "1.0.0"
+
+        @OptionGroup var output: OutputOptions
+
+        func run() async throws {
+            let suite = try load(directory)
+            let document = OpenAPIExporter(title: title, version: version).document(for: suite.contracts)
+            try output.write(try OpenAPIExporter.text(of: document))
+        }
+    }
+}
+
+/// Where an export goes: a file, or standard output.
+struct OutputOptions: ParsableArguments {
+    @Option(name: .customLong("out"), help: "The file to write (default: standard output).")
+    var file: String?
+
+    func write(_ text: String) throws {
+        guard let file else {
+            FileHandle.standardOutput.write(Data(text.utf8))
+            return
+        }
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
+        } catch {
+            FileHandle.standardError.write(Data("cannot write \(file): \(error.localizedDescription)\n".utf8))
+            throw ExitCode.failure
+        }
+    }
+}
