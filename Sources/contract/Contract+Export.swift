@@ -44,6 +44,12 @@ struct OutputOptions: ParsableArguments {
     @Option(name: .customLong("out"), help: "The file to write (default: standard output).")
     var file: String?
 
+    init() {}
+
+    init(file: String?) {
+        self.file = file
+    }
+
     func write(_ text: String) throws {
         guard let file else {
             FileHandle.standardOutput.write(Data(text.utf8))

@@ -268,8 +268,8 @@ struct Recording {
             interactions.append(interaction(index, file: name, names: &interactionNames))
         }
         let title = exchanges[members[0]].firstSegment.isEmpty ? "root" : exchanges[members[0]].firstSegment
-        let root = RecordedYAML.mapping([
-            ("name", RecordedYAML.text("\(title) (recorded)")),
+        let root = ContractYAML.mapping([
+            ("name", ContractYAML.text("\(title) (recorded)")),
             ("interactions", .sequence(Node.Sequence(interactions, .implicit, .block))),
         ])
         let yaml = (try? Yams.serialize(node: root, width: -1, allowUnicode: true)) ?? ""
@@ -290,73 +290,73 @@ struct Recording {
         let path = "/" + exchange.segments.enumerated().map { position, segment -> String in
             if let template = saved(.segment(position), segment) { return template }
             if let name = parameters[position] {
-                pathParams.append((name, RecordedYAML.matcher(ValueShape(segment).matcher(for: segment, example: true))))
+                pathParams.append((name, ContractYAML.matcher(ValueShape(segment).matcher(for: segment, example: true))))
                 return "{\(name)}"
             }
             return segment
         }.joined(separator: "/")
         let where_ = "\(exchange.method) \(path)"
 
-        var request: [(String, Node)] = [("method", RecordedYAML.text(exchange.method)), ("path", RecordedYAML.text(path))]
-        if !pathParams.isEmpty { request.append(("path_params", RecordedYAML.mapping(pathParams))) }
+        var request: [(String, Node)] = [("method", ContractYAML.text(exchange.method)), ("path", ContractYAML.text(path))]
+        if !pathParams.isEmpty { request.append(("path_params", ContractYAML.mapping(pathParams))) }
         if !exchange.query.isEmpty {
-            request.append(("query", RecordedYAML.mapping(exchange.query.map { item in
+            request.append(("query", ContractYAML.mapping(exchange.query.map { item in
                 (item.name, requestText(item.value, saved: saved(.query(item.name), item.value), secret: Self.isSecretField(item.name), file: file, key: item.name, usedFor: "\(where_) query \(item.name)"))
             })))
         }
         let headers = exchange.headers.filter { Self.recordsRequestHeader($0.name) }
         if !headers.isEmpty {
-            request.append(("headers", RecordedYAML.mapping(headers.map { header in
+            request.append(("headers", ContractYAML.mapping(headers.map { header in
                 (header.name, requestText(header.value, saved: saved(.header(header.name.lowercased()), header.value), secret: Self.isSecretHeader(header.name), file: file, key: header.name, usedFor: "\(where_) header \(header.name)"))
             })))
         }
         if let json = exchange.json {
             request.append(("json", requestJSON(json, at: [], used: used, file: file, usedFor: where_)))
         } else if let text = exchange.text {
-            request.append(("body", RecordedYAML.text(saved(.text, text) ?? text)))
+            request.append(("body", ContractYAML.text(saved(.text, text) ?? text)))
         }
 
-        var response: [(String, Node)] = [("status", RecordedYAML.value(.integer(exchange.response.status)))]
+        var response: [(String, Node)] = [("status", ContractYAML.value(.integer(exchange.response.status)))]
         let responseHeaders = exchange.response.headers.filter { Self.recordsResponseHeader($0.name) }
         var seen = Set<String>()
         let uniqueHeaders = responseHeaders.filter { seen.insert($0.name.lowercased()).inserted }
         if !uniqueHeaders.isEmpty {
-            response.append(("headers", RecordedYAML.mapping(uniqueHeaders.map { ($0.name, RecordedYAML.matcher(Self.headerMatcher($0.value))) })))
+            response.append(("headers", ContractYAML.mapping(uniqueHeaders.map { ($0.name, ContractYAML.matcher(Self.headerMatcher($0.value))) })))
         }
         if let json = exchange.responseJSON {
-            response.append(("json", RecordedYAML.matcher(Self.inferred(json))))
+            response.append(("json", ContractYAML.matcher(Self.inferred(json))))
         } else if !exchange.response.body.isEmpty {
-            response.append(("body", RecordedYAML.text(String(decoding: exchange.response.body, as: UTF8.self))))
+            response.append(("body", ContractYAML.text(String(decoding: exchange.response.body, as: UTF8.self))))
         }
 
         var save: [(String, Node)] = []
         for candidate in candidates.indices where candidates[candidate].exchange == index {
-            if let name = names[candidate] { save.append((name, RecordedYAML.text(candidates[candidate].source.description))) }
+            if let name = names[candidate] { save.append((name, ContractYAML.text(candidates[candidate].source.description))) }
         }
 
         let name = ContractRecorder.freeName("\(where_) → \(exchange.response.status)", separator: " #") { interactionNames.contains($0) }
         interactionNames.insert(name)
         var pairs: [(String, Node)] = [
-            ("name", RecordedYAML.text(name)), ("request", RecordedYAML.mapping(request)), ("response", RecordedYAML.mapping(response)),
+            ("name", ContractYAML.text(name)), ("request", ContractYAML.mapping(request)), ("response", ContractYAML.mapping(response)),
         ]
-        if !save.isEmpty { pairs.append(("save", RecordedYAML.mapping(save))) }
-        return RecordedYAML.mapping(pairs)
+        if !save.isEmpty { pairs.append(("save", ContractYAML.mapping(save))) }
+        return ContractYAML.mapping(pairs)
     }
 
     /// A header or query value: a saved value, an environment secret, an inferred matcher
     /// with the recorded example, or the literal.
     private mutating func requestText(_ value: String, saved: String?, secret: Bool, file: String, key: String, usedFor: String) -> Node {
-        if let saved { return RecordedYAML.text(saved) }
+        if let saved { return ContractYAML.text(saved) }
         if secret && !keepSecrets {
             // Keep an authorization scheme readable: `Bearer {{env.NAME}}`.
             let parts = value.split(separator: " ", maxSplits: 1)
             if parts.count == 2, parts[0].allSatisfy(\.isLetter) {
-                return RecordedYAML.text("\(parts[0]) {{env.\(environmentName(for: String(parts[1]), file: file, key: key, usedFor: usedFor))}}")
+                return ContractYAML.text("\(parts[0]) {{env.\(environmentName(for: String(parts[1]), file: file, key: key, usedFor: usedFor))}}")
             }
-            return RecordedYAML.text("{{env.\(environmentName(for: value, file: file, key: key, usedFor: usedFor))}}")
+            return ContractYAML.text("{{env.\(environmentName(for: value, file: file, key: key, usedFor: usedFor))}}")
         }
         let shape = ValueShape(value)
-        return RecordedYAML.matcher(shape.varies ? shape.matcher(for: value, example: true) : Matcher(.literal(.string(value))))
+        return ContractYAML.matcher(shape.varies ? shape.matcher(for: value, example: true) : Matcher(.literal(.string(value))))
     }
 
     private mutating func requestJSON(_ value: JSONValue, at path: [JSONPath.Component], used: [Place: Int], file: String, usedFor: String) -> Node {
@@ -365,22 +365,22 @@ struct Recording {
             let pairs = members.keys.sorted().compactMap { key in
                 members[key].map { (key, requestJSON($0, at: path + [.key(key)], used: used, file: file, usedFor: usedFor)) }
             }
-            return .mapping(Node.Mapping(pairs.map { (RecordedYAML.text($0.0), $0.1) }, .implicit, pairs.isEmpty ? .flow : .block))
+            return .mapping(Node.Mapping(pairs.map { (ContractYAML.text($0.0), $0.1) }, .implicit, pairs.isEmpty ? .flow : .block))
         case .array(let elements):
             let nodes = elements.enumerated().map { requestJSON($1, at: path + [.index($0)], used: used, file: file, usedFor: usedFor) }
             return .sequence(Node.Sequence(nodes, .implicit, nodes.isEmpty ? .flow : .block))
         case .string(let text):
             if let candidate = used[.json(path)], let name = names[candidate] {
-                return RecordedYAML.text(text.replacingOccurrences(of: candidates[candidate].value, with: "{{\(name)}}"))
+                return ContractYAML.text(text.replacingOccurrences(of: candidates[candidate].value, with: "{{\(name)}}"))
             }
             let key: String? = if case .key(let key)? = path.last { key } else { nil }
             if let key, Self.isSecretField(key), !keepSecrets {
-                return RecordedYAML.text("{{env.\(environmentName(for: text, file: file, key: key, usedFor: "\(usedFor) json \(JSONPath(components: path).description.dropFirst(2))"))}}")
+                return ContractYAML.text("{{env.\(environmentName(for: text, file: file, key: key, usedFor: "\(usedFor) json \(JSONPath(components: path).description.dropFirst(2))"))}}")
             }
             let shape = ValueShape(text)
-            return RecordedYAML.matcher(shape.varies ? shape.matcher(for: text, example: true) : Matcher(.literal(value)))
+            return ContractYAML.matcher(shape.varies ? shape.matcher(for: text, example: true) : Matcher(.literal(value)))
         default:
-            return RecordedYAML.value(value)
+            return ContractYAML.value(value)
         }
     }
 

@@ -1,0 +1,131 @@
+import Foundation
+import Yams
+
+/// Writes contracts as YAML (for `contract record` and `contract import`): literals quoted
+/// where a plain scalar would read as something else, typed matchers as flow mappings
+/// (`{ match: uuid }`). What it writes reads back as the same contract.
+enum ContractYAML {
+    static func text(_ string: String) -> Node {
+        .scalar(Node.Scalar(string, .implicit, needsQuotes(string) ? .doubleQuoted : .plain))
+    }
+
+    static func value(_ json: JSONValue) -> Node {
+        switch json {
+        case .string(let string): text(string)
+        case .integer, .number, .bool: .scalar(Node.Scalar(json.description, .implicit, .plain))
+        case .null: .scalar(Node.Scalar("null", .implicit, .plain))
+        case .array(let elements): .sequence(Node.Sequence(elements.map(value), .implicit, elements.isEmpty ? .flow : .block))
+        case .object(let members):
+            .mapping(Node.Mapping(members.keys.sorted().compactMap { key in members[key].map { (text(key), value($0)) } }, .implicit, members.isEmpty ? .flow : .block))
+        }
+    }
+
+    static func matcher(_ matcher: Matcher) -> Node {
+        var pairs: [(Node, Node)] = []
+        func add(_ key: String, _ json: JSONValue?) {
+            if let json { pairs.append((text(key), value(json))) }
+        }
+        switch matcher.kind {
+        case .literal(let json): return value(json)
+        case .object(let members):
+            return .mapping(Node.Mapping(members.keys.sorted().compactMap { key in members[key].map { (text(key), self.matcher($0)) } }, .implicit, members.isEmpty ? .flow : .block))
+        case .array(let elements):
+            return .sequence(Node.Sequence(elements.map(self.matcher), .implicit, elements.isEmpty ? .flow : .block))
+        case .string(let minLength, let maxLength):
+            add("match", "string")
+            add("min_length", minLength.map(JSONValue.integer))
+            add("max_length", maxLength.map(JSONValue.integer))
+        case .integer(let min, let max), .number(let min, let max):
+            if case .integer = matcher.kind { add("match", "integer") } else { add("match", "number") }
+            add("min", min.map(Matcher.numberValue))
+            add("max", max.map(Matcher.numberValue))
+        case .boolean: add("match", "boolean")
+        case .null: add("match", "null")
+        case .any: add("match", "any")
+        case .uuid: add("match", "uuid")
+        case .datetime: add("match", "datetime")
+        case .jwt(let claims):
+            add("match", "jwt")
+            if !claims.isEmpty {
+                pairs.append((text("claims"), .mapping(Node.Mapping(claims.keys.sorted().compactMap { key in claims[key].map { (text(key), self.matcher($0)) } }, .implicit, .flow))))
+            }
+        case .regex(let pattern):
+            add("match", "regex")
+            add("pattern", .string(pattern))
+        case .each(let element, let min, let max):
+            add("match", "each")
+            pairs.append((text("of"), self.matcher(element)))
+            add("min", min.map(JSONValue.integer))
+            add("max", max.map(JSONValue.integer))
+        case .jwks(let min, let max):
+            add("match", "jwks")
+            add("min", min.map(JSONValue.integer))
+            add("max", max.map(JSONValue.integer))
+        }
+        add("example", matcher.example)
+        return .mapping(Node.Mapping(pairs, .implicit, .flow))
+    }
+
+    /// A whole contract file.
+    static func contract(name: String, interactions: [Interaction], comments: [String] = []) throws -> String {
+        let root = mapping([("name", text(name)), ("interactions", .sequence(Node.Sequence(interactions.map(interaction), .implicit, .block)))])
+        let header = comments.map { "# \($0)\n" }.joined()
+        let yaml = try Yams.serialize(node: root, width: -1, allowUnicode: true)
+        return header + yaml + (yaml.hasSuffix("\n") ? "" : "\n")
+    }
+
+    /// One interaction, keys in the order a person writes them.
+    static func interaction(_ interaction: Interaction) -> Node {
+        var pairs: [(String, Node)] = [("name", text(interaction.name))]
+        if !interaction.given.isEmpty {
+            let uses = interaction.given.map { use -> Node in
+                use.params.isEmpty ? text(use.state) : mapping([("state", text(use.state)), ("params", value(.object(use.params)))])
+            }
+            pairs.append(("given", .sequence(Node.Sequence(uses, .implicit, .block))))
+        }
+        let request = interaction.request
+        var requestPairs: [(String, Node)] = [("method", text(request.method)), ("path", text(request.path.text))]
+        if !request.path.params.isEmpty {
+            requestPairs.append(("path_params", mapping(request.path.parameterNames.compactMap { name in request.path.params[name].map { (name, matcher($0)) } })))
+        }
+        if !request.query.isEmpty { requestPairs.append(("query", mapping(request.query.map { ($0.name, matcher($0.value)) }))) }
+        if !request.headers.isEmpty { requestPairs.append(("headers", mapping(request.headers.map { ($0.name, matcher($0.value)) }))) }
+        switch request.body {
+        case .none: break
+        case .json(let body): requestPairs.append(("json", matcher(body)))
+        case .text(let template): requestPairs.append(("body", text(template.text)))
+        }
+        pairs.append(("request", mapping(requestPairs)))
+        let response = interaction.response
+        var responsePairs: [(String, Node)] = [("status", value(.integer(response.status)))]
+        if !response.headers.isEmpty {
+            responsePairs.append(("headers", mapping(response.headers.keys.sorted().compactMap { name in response.headers[name].map { (name, matcher($0)) } })))
+        }
+        if response.strict { responsePairs.append(("strict", value(.bool(true)))) }
+        switch response.body {
+        case .unspecified: break
+        case .json(let body): responsePairs.append(("json", matcher(body)))
+        case .text(let body): responsePairs.append(("body", matcher(body)))
+        }
+        pairs.append(("response", mapping(responsePairs)))
+        if !interaction.save.isEmpty {
+            pairs.append(("save", mapping(interaction.save.keys.sorted().compactMap { name in interaction.save[name].map { (name, text($0.description)) } })))
+        }
+        return mapping(pairs)
+    }
+
+    static func mapping(_ pairs: [(String, Node)]) -> Node {
+        .mapping(Node.Mapping(pairs.map { (text($0.0), $0.1) }, .implicit, .block))
+    }
+
+    /// Whether `string` must be quoted to read back as this string.
+    static func needsQuotes(_ string: String) -> Bool {
+        guard let first = string.unicodeScalars.first, let last = string.unicodeScalars.last else { return true }
+        if ["null", "Null", "NULL", "~", "true", "True", "TRUE", "false", "False", "FALSE", "yes", "no", "on", "off"].contains(string) { return true }
+        if Double(string) != nil || Int(string) != nil { return true }
+        if string.range(of: #"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$"#, options: .regularExpression) != nil { return true }
+        if !(CharacterSet.letters.contains(first) || first == "/" || first == "_") || last == " " { return true }
+        if string.contains(": ") || string.contains(" #") { return true }
+        return string.unicodeScalars.contains { !(CharacterSet.alphanumerics.contains($0) || " _-./()+;=@$%^&*?!~<>".unicodeScalars.contains($0)) || $0.value > 127 }
+    }
+}
