@@ -28,7 +28,7 @@ import Testing
                 return
             }
             #expect(document["openapi"] == "3.1.0")
-            #expect(Set(paths.keys).isSuperset(of: ["/login", "/token/refresh", "/logout", "/me", "/.well-known/jwks.json", "/openapi.json"]))
+            #expect(Set(paths.keys).isSuperset(of: ["/login", "/token/refresh", "/logout", "/me", "/.well-known/jwks.json", "/health/ready"]))
         }
     }
 }
