@@ -137,7 +137,8 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
         return nil
     }
 
-    /// The JSON type's name, as used in messages: `null, boolean, integer, number, string, array, object`.
+    /// The JSON type's name, as used in messages and as JSON Schema's `type`: `null, boolean,
+    /// integer, number, string, array, object`.
     public var typeName: String {
         switch self {
         case .null: "null"

@@ -37,7 +37,7 @@ extension Matcher {
             }
             schema["description"] = .string("The value saved as \(names) by an earlier interaction.")
         case .literal(let value):
-            schema = ["type": .string(Self.schemaType(of: value))]
+            schema = ["type": .string(value.typeName)]
             switch role {
             case .response: schema["const"] = value
             case .request:
@@ -102,19 +102,6 @@ extension Matcher {
         }
         if let example, !example.description.contains("{{") { schema["examples"] = [example] }
         return schema
-    }
-
-    /// The JSON Schema type name of a value.
-    static func schemaType(of value: JSONValue) -> String {
-        switch value {
-        case .null: "null"
-        case .bool: "boolean"
-        case .integer: "integer"
-        case .number: "number"
-        case .string: "string"
-        case .array: "array"
-        case .object: "object"
-        }
     }
 
     /// A bound as JSON: an integer when it is whole.
