@@ -11,6 +11,13 @@ public enum JSONSchemaUnion {
     /// Beyond this many distinct constants, the union keeps only the type.
     public static let maxEnum = 12
 
+    /// The union of all of `schemas`; nil when there are none.
+    public static func of(_ schemas: [[String: JSONValue]]) -> [String: JSONValue]? {
+        guard var union = schemas.first else { return nil }
+        for schema in schemas.dropFirst() { union = of(union, schema) }
+        return union
+    }
+
     /// The union of `a` and `b`.
     public static func of(_ a: [String: JSONValue], _ b: [String: JSONValue]) -> [String: JSONValue] {
         if a == b { return a }

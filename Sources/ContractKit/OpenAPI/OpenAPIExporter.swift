@@ -32,23 +32,23 @@ public struct OpenAPIExporter: Sendable {
 
     /// The document.
     public func document(for contracts: [Contract]) -> JSONValue {
-        var operations: [OperationKey: [Operation.Use]] = [:]
+        var operations: [OperationKey: [OpenAPIOperation.Use]] = [:]
         var order: [OperationKey] = []
         for contract in contracts {
             let variables = contract.savedMatchers
             for interaction in contract.interactions {
                 let key = OperationKey(path: Self.openAPIPath(interaction.request.path), method: interaction.request.method.lowercased())
                 if operations[key] == nil { order.append(key) }
-                operations[key, default: []].append(Operation.Use(contract: contract.name, interaction: interaction, variables: variables))
+                operations[key, default: []].append(OpenAPIOperation.Use(contract: contract.name, interaction: interaction, variables: variables))
             }
         }
 
-        var built: [(OperationKey, Operation)] = []
+        var built: [(OperationKey, OpenAPIOperation)] = []
         var usedIDs = Set<String>()
         // A path and method answered only 404 or 405 shows an operation that is absent.
         order.removeAll { key in operations[key]?.allSatisfy { [404, 405].contains($0.interaction.response.status) } ?? true }
         for key in order {
-            var operation = Operation(key: key, uses: operations[key] ?? [])
+            var operation = OpenAPIOperation(key: key, uses: operations[key] ?? [])
             operation.id = Self.freeID(key.operationID, in: &usedIDs)
             built.append((key, operation))
         }
@@ -85,10 +85,9 @@ public struct OpenAPIExporter: Sendable {
     static let errorReference: [String: JSONValue] = ["$ref": "#/components/schemas/Error"]
 
     /// The union of every error response's object schema, when they share required keys.
-    private static func sharedErrorSchema(_ operations: [Operation]) -> [String: JSONValue]? {
+    private static func sharedErrorSchema(_ operations: [OpenAPIOperation]) -> [String: JSONValue]? {
         let schemas = operations.flatMap(\.errorBodySchemas)
-        guard schemas.count >= 2, var union = schemas.first else { return nil }
-        for schema in schemas.dropFirst() { union = JSONSchemaUnion.of(union, schema) }
+        guard schemas.count >= 2, let union = JSONSchemaUnion.of(schemas) else { return nil }
         guard union["type"] == "object", case .array(let required)? = union["required"], !required.isEmpty else { return nil }
         return union
     }

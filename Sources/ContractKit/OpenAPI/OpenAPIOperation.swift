@@ -1,5 +1,5 @@
 /// The interactions of one path and method, as an OpenAPI operation object.
-struct Operation {
+struct OpenAPIOperation {
     /// An interaction of the operation, with its contract's name and saved variables.
     struct Use {
         let contract: String
@@ -100,7 +100,7 @@ struct Operation {
                 }
             }
             let described = schemas(acceptedUses).isEmpty ? schemas(uses) : schemas(acceptedUses)
-            let schema = described.reduce(nil) { union, next in union.map { JSONSchemaUnion.of($0, next) } ?? next } ?? [:]
+            let schema = JSONSchemaUnion.of(described) ?? [:]
             let required = accepted.allSatisfy { interaction in values(interaction.request).contains { $0.name.lowercased() == lowered } }
             return ["name": .string(name), "in": .string(location), "required": .bool(required), "schema": .object(schema)]
         }
@@ -109,11 +109,11 @@ struct Operation {
     private var requestBody: [String: JSONValue]? {
         var schema: [String: JSONValue]?
         var examples: [String: JSONValue] = [:]
-        var textOnly = true
+        var hasJSON = false
         for use in acceptedUses {
             let interaction = use.interaction
             guard case .json(let matcher) = interaction.request.body else { continue }
-            textOnly = false
+            hasJSON = true
             let next = matcher.jsonSchema(role: .request, variables: use.variables)
             schema = schema.map { JSONSchemaUnion.of($0, next) } ?? next
             if let value = matcher.writtenExample {
@@ -123,7 +123,7 @@ struct Operation {
         let sendsBody = accepted.map { interaction -> Bool in
             if case .none = interaction.request.body { false } else { true }
         }
-        if textOnly {
+        if !hasJSON {
             guard accepted.contains(where: { if case .text = $0.request.body { true } else { false } }) else { return nil }
             return ["required": .bool(!sendsBody.contains(false)), "content": ["text/plain": ["schema": ["type": "string"]]]]
         }
@@ -156,7 +156,7 @@ struct Operation {
             var headers: [String: JSONValue] = [:]
             for name in headerNames {
                 let matchers = answeredUses.compactMap { use in use.interaction.response.headers[name].map { ($0, use.variables) } }
-                let schema = matchers.map { $0.jsonSchema(role: .response, variables: $1) }.reduce(nil) { union, next in union.map { JSONSchemaUnion.of($0, next) } ?? next } ?? [:]
+                let schema = JSONSchemaUnion.of(matchers.map { $0.jsonSchema(role: .response, variables: $1) }) ?? [:]
                 headers[Self.headerName(name)] = ["required": .bool(matchers.count == answered.count), "schema": .object(schema)]
             }
             response["headers"] = .object(headers)
