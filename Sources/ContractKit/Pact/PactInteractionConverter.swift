@@ -279,8 +279,11 @@ struct PactInteractionConverter {
 
     /// The matcher for a place's rules. Several rules combined with AND keep the first
     /// that maps (a later `min`/`max` bounds it); OR keeps the first, with a note.
-    private mutating func apply(_ list: (rules: [PactRule], combine: String), to value: JSONValue, at path: [JSONPath.Component], rules: PactRuleBook) -> Matcher {
-        let where_ = JSONPath(components: path).description
+    /// `place` names it in notes (`header X`); by default its JSON path in the body.
+    private mutating func apply(
+        _ list: (rules: [PactRule], combine: String), to value: JSONValue, at path: [JSONPath.Component], place: String? = nil, rules: PactRuleBook
+    ) -> Matcher {
+        let where_ = place ?? JSONPath(components: path).description
         if list.combine.uppercased() == "OR", list.rules.count > 1 {
             note("rules at \(where_) are combined with OR: only the first is kept")
         }
@@ -349,25 +352,14 @@ struct PactInteractionConverter {
         return regexMatcher(pattern, value, at: where_)
     }
 
-    /// A header or query value: a `regex` rule (or any other) applied to text.
-    private mutating func textMatcher(_ value: String, rules list: (rules: [PactRule], combine: String)?, at where_: String) -> Matcher {
-        guard let list, let rule = list.rules.first else { return Matcher(.literal(.string(value))) }
-        switch rule.kind {
-        case "regex":
-            if let pattern = rule.string("regex") { return regexMatcher(pattern, .string(value), at: where_) }
-        case "type":
-            return Matcher(.string(minLength: nil, maxLength: nil), example: .string(value))
-        case "integer" where Int(value) != nil:
-            return Matcher(.integer(min: nil, max: nil), example: .integer(Int(value) ?? 0))
-        case "date", "time", "timestamp", "datetime":
-            return dateMatcher(rule, .string(value), at: where_)
-        case "include":
-            if let text = rule.string("value") { return regexMatcher("(?s).*" + NSRegularExpression.escapedPattern(for: text) + ".*", .string(value), at: where_) }
-        default:
-            break
+    /// A header or query value: its rules applied to the text, as to a string in a body;
+    /// an `integer` rule reads the text as a number, as the stub does.
+    private mutating func textMatcher(_ value: String, rules list: (rules: [PactRule], combine: String)?, at place: String) -> Matcher {
+        guard let list else { return Matcher(.literal(.string(value))) }
+        if list.rules.first?.kind == "integer", let number = Int(value) {
+            return Matcher(.integer(min: nil, max: nil), example: .integer(number))
         }
-        note("the '\(rule.kind)' rule on \(where_) has no equivalent there: the value is matched literally")
-        return Matcher(.literal(.string(value)))
+        return apply(list, to: .string(value), at: [], place: place, rules: PactRuleBook(nil))
     }
 
     // MARK: - Generators
