@@ -155,29 +155,27 @@ import FoundationNetworking
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("contracts")
 
-    /// `contract verify DIR` as contract.yaml says, except that authd is the one built
-    /// beside the tests (`--no-build`: `swift test` holds the build folder).
-    func verify(_ directory: URL, _ extra: [String] = []) throws -> (status: Int32, stdout: String, stderr: String) {
+    /// Runs the built `contract` with an environment that names no authd data folder or
+    /// database, so contract.yaml starts authd on a throwaway cluster of its own.
+    static func contract(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
         var environment = ProcessInfo.processInfo.environment
         environment["AUTHD_DATA"] = nil
         environment["DATABASE_URL"] = nil
-        let arguments = ["verify", directory.path, "--no-color", "--no-build"] + extra
         let child = try ChildProcess(executable: try ContractCLITests.binary("contract"), arguments: arguments, environment: environment)
         let status = child.wait()
         return (status, child.standardOutput, child.standardError)
     }
 
+    /// `contract verify DIR` as contract.yaml says, except that authd is the one built
+    /// beside the tests (`--no-build`: `swift test` holds the build folder).
+    func verify(_ directory: URL, _ extra: [String] = []) throws -> (status: Int32, stdout: String, stderr: String) {
+        try Self.contract(["verify", directory.path, "--no-color", "--no-build"] + extra)
+    }
+
     @Test func authdAnswersEveryBadInputWithADeclaredError() throws {
-        var environment = ProcessInfo.processInfo.environment
-        environment["AUTHD_DATA"] = nil
-        environment["DATABASE_URL"] = nil
-        let child = try ChildProcess(
-            executable: try ContractCLITests.binary("contract"), arguments: ["probe", Self.contracts.path, "--no-color", "--no-build"],
-            environment: environment
-        )
-        let status = child.wait()
-        #expect(status == 0, "\(child.standardOutput)\n\(child.standardError)")
-        let lines = child.standardOutput.split(separator: "\n")
+        let result = try Self.contract(["probe", Self.contracts.path, "--no-color", "--no-build"])
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
         let passed = lines.filter { $0.hasPrefix("    ✓ ") }.count
         #expect(passed > 100)
         #expect(lines.last == "\(passed) passed, 0 failed")

@@ -1,5 +1,4 @@
 import Foundation
-import ProcessKit
 import Testing
 
 /// `contract import pact`: Pact files from three consumers (specification v2, v3 and v4)
@@ -11,12 +10,7 @@ import Testing
         .map { root.appendingPathComponent("Examples/pacts/\($0)").path }
 
     func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        var environment = ProcessInfo.processInfo.environment
-        environment["AUTHD_DATA"] = nil
-        environment["DATABASE_URL"] = nil
-        let child = try ChildProcess(executable: try ContractCLITests.binary("contract"), arguments: arguments, environment: environment)
-        let status = child.wait()
-        return (status, child.standardOutput, child.standardError)
+        try AuthdContractTests.contract(arguments)
     }
 
     @Test func consumersPactsBecomeContractsThatVerifyAgainstAuthd() throws {
