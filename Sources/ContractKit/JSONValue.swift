@@ -74,6 +74,18 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
         }
     }
 
+    /// Pretty-printed JSON with sorted keys and unescaped slashes, ending in a newline: a
+    /// document written to a file.
+    ///
+    /// ```swift
+    /// try JSONValue.object(["a": .integer(1)]).prettyText()   // "{\n  \"a\" : 1\n}\n"
+    /// ```
+    public func prettyText() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"
+    }
+
     /// Compact JSON with sorted keys.
     public var description: String {
         var text = ""

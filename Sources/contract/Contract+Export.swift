@@ -34,7 +34,7 @@ extension ContractCommand.Export {
         func run() async throws {
             let suite = try load(directory)
             let document = OpenAPIExporter(title: title, version: version).document(for: suite.contracts)
-            try output.write(try OpenAPIExporter.text(of: document))
+            try output.write(try document.prettyText())
         }
     }
 }

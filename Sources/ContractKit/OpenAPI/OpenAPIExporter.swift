@@ -16,7 +16,7 @@ import Foundation
 /// ```swift
 /// let suite = ContractLoader.load(directory: "contracts")
 /// let document = OpenAPIExporter(title: "authd", version: "1.0.0").document(for: suite.contracts)
-/// print(try OpenAPIExporter.text(of: document))
+/// print(try document.prettyText())
 /// ```
 public struct OpenAPIExporter: Sendable {
     /// `info.title`.
@@ -73,13 +73,6 @@ public struct OpenAPIExporter: Sendable {
         ]
         if !components.isEmpty { document["components"] = .object(components) }
         return .object(document)
-    }
-
-    /// The document as pretty-printed JSON with sorted keys, ending in a newline.
-    public static func text(of document: JSONValue) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(document), as: UTF8.self) + "\n"
     }
 
     static let errorReference: [String: JSONValue] = ["$ref": "#/components/schemas/Error"]

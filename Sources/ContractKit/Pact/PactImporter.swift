@@ -34,22 +34,9 @@ public enum PactImporter {
         /// The files, one per Pact file.
         public var files: [File] = []
         /// What could not be carried over, per interaction.
-        public var notes: [Note] = []
+        public var notes: [PactNote] = []
         /// Files that are not Pact files, with the reason.
-        public var errors: [Note] = []
-    }
-
-    /// Something an interaction lost or changed on the way.
-    public struct Note: Sendable, CustomStringConvertible, Equatable {
-        /// The Pact file.
-        public let file: String
-        /// The interaction's description (empty for the file itself).
-        public let interaction: String
-        /// What happened.
-        public let message: String
-
-        /// `file:interaction: message`.
-        public var description: String { interaction.isEmpty ? "\(file): \(message)" : "\(file):\(interaction): \(message)" }
+        public var errors: [PactNote] = []
     }
 
     /// Imports each file; contract file names come from the consumers (kept apart, numbered
@@ -62,11 +49,11 @@ public enum PactImporter {
             do {
                 pact = try JSONValue(parsing: data)
             } catch {
-                result.errors.append(Note(file: path, interaction: "", message: "not JSON: \(error.localizedDescription)"))
+                result.errors.append(PactNote(file: path, interaction: "", message: "not JSON: \(error.localizedDescription)"))
                 continue
             }
             guard case .array(let interactions)? = pact["interactions"] else {
-                result.errors.append(Note(file: path, interaction: "", message: "not a Pact file: it has no 'interactions' list"))
+                result.errors.append(PactNote(file: path, interaction: "", message: "not a Pact file: it has no 'interactions' list"))
                 continue
             }
             let consumer = pact["consumer"]?["name"].flatMap(\.stringValue) ?? "consumer"
@@ -99,7 +86,7 @@ public enum PactImporter {
                     Result.File(name: "\(name).yaml", yaml: yaml, source: path, consumer: consumer, provider: provider, interactions: converted.count, states: states)
                 )
             } catch {
-                result.errors.append(Note(file: path, interaction: "", message: "cannot write YAML: \(error)"))
+                result.errors.append(PactNote(file: path, interaction: "", message: "cannot write YAML: \(error)"))
             }
         }
         return result

@@ -4,7 +4,7 @@ import Foundation
 struct PactInteractionConverter {
     let file: String
     let version: String
-    private(set) var notes: [PactImporter.Note] = []
+    private(set) var notes: [PactNote] = []
     private var current = ""
 
     init(file: String, version: String) {
@@ -15,7 +15,7 @@ struct PactInteractionConverter {
     private var isV4: Bool { version.hasPrefix("4") }
 
     private mutating func note(_ message: String) {
-        notes.append(PactImporter.Note(file: file, interaction: current, message: message))
+        notes.append(PactNote(file: file, interaction: current, message: message))
     }
 
     mutating func interaction(_ value: JSONValue, index: Int) -> Interaction? {
