@@ -110,6 +110,40 @@ public struct ContractVerifier: Sendable {
         return results
     }
 
+    /// A replay that did not hold.
+    public struct ReplayError: Error, Sendable, CustomStringConvertible {
+        /// Which interaction failed, and how.
+        public let description: String
+    }
+
+    /// Replays `interactions` in order on the live provider, states first, as ``verify(_:filter:state:)``
+    /// does, and returns what they saved (with the environment's `env.NAME` values): the
+    /// values the next interaction of the file would use.
+    ///
+    /// ```swift
+    /// let saved = try await verifier.savedValues(replaying: Array(contract.interactions.prefix(3)))
+    /// saved["first_refresh"]   // the refresh token the first login returned
+    /// ```
+    /// - Throws: ``ReplayError`` naming the first interaction that broke its contract or
+    ///   could not run; nothing is replayed when `live` is nil.
+    public func savedValues(replaying interactions: [Interaction]) async throws -> [String: JSONValue] {
+        guard let live else { throw ReplayError(description: "no live provider to replay on") }
+        var variables = environment
+        for interaction in interactions {
+            let side = await run(interaction, on: live, variables: variables, setUpStates: true)
+            switch side.check {
+            case .held: break
+            case .failed(let mismatches):
+                let reasons = mismatches.map(\.description).joined(separator: "; ")
+                throw ReplayError(description: "replaying '\(interaction.name)' broke its contract: \(reasons)")
+            case .error(let error):
+                throw ReplayError(description: "replaying '\(interaction.name)' failed: \(error)")
+            }
+            variables.merge(side.saved) { _, new in new }
+        }
+        return variables
+    }
+
     private func run(_ interaction: Interaction, on transport: any ContractTransport, variables: [String: JSONValue], setUpStates: Bool) async -> SideResult {
         var side = SideResult()
         if setUpStates {

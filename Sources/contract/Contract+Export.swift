@@ -7,7 +7,7 @@ extension ContractCommand {
     struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write the contracts as an OpenAPI document or a Pact file.",
-            subcommands: [OpenAPI.self]
+            subcommands: [OpenAPI.self, Pact.self]
         )
     }
 }
@@ -35,6 +35,42 @@ extension ContractCommand.Export {
             let suite = try load(directory)
             let document = OpenAPIExporter(title: title, version: version).document(for: suite.contracts)
             try output.write(try document.prettyText())
+        }
+    }
+}
+
+extension ContractCommand.Export {
+    /// `contract export pact DIR --consumer NAME --provider NAME [--out FILE]`.
+    struct Pact: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "pact",
+            abstract: "Write a Pact file (specification v3) of the contracts, for the Pact verifier and Pact tooling.",
+            discussion: """
+                What Pact cannot check (numeric bounds, strict objects, a JWT's claims, the value of \
+                a saved variable) is reported as FILE:INTERACTION: MESSAGE on standard error. An \
+                interaction that sends saved values gets the provider state '\(PactExporter.savedValuesState)': \
+                `contract pact-states DIR` serves the state-change URL that sets it up.
+                """
+        )
+
+        @Argument(help: "The contracts directory.")
+        var directory: String
+
+        @Option(help: "The consumer's name.")
+        var consumer: String
+
+        @Option(help: "The provider's name.")
+        var provider: String
+
+        @OptionGroup var output: OutputOptions
+
+        func run() async throws {
+            let suite = try load(directory)
+            let export = PactExporter(consumer: consumer, provider: provider).export(suite.contracts)
+            try output.write(try export.document.prettyText())
+            for note in export.notes {
+                FileHandle.standardError.write(Data("\(note)\n".utf8))
+            }
         }
     }
 }

@@ -1,0 +1,97 @@
+import Foundation
+import ProcessKit
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The Pact verifier from PyPI (`pact-python-cli`), installed into `.build/python` on first
+/// use, as `scripts/openapi-check` installs its tools.
+enum PactVerifier {
+    /// The `pact` program, or nil when it could not be installed.
+    static let path: String? = install()
+
+    private static func install() -> String? {
+        let venv = PactImportCLITests.root.appendingPathComponent(".build/python").path
+        let pact = venv + "/bin/pact"
+        if FileManager.default.isExecutableFile(atPath: pact) { return pact }
+        if !FileManager.default.isExecutableFile(atPath: venv + "/bin/pip") {
+            guard let python = CommandRunner.which("python3"), (try? CommandRunner.run(python, ["-m", "venv", venv]))?.status == 0 else { return nil }
+        }
+        let installed = try? CommandRunner.run(venv + "/bin/pip", ["install", "--quiet", "--disable-pip-version-check", "pact-python-cli"])
+        return installed?.status == 0 && FileManager.default.isExecutableFile(atPath: pact) ? pact : nil
+    }
+}
+
+/// `contract export pact`: authd's contracts leave as a Pact file that the Pact verifier
+/// replays against a live authd, with `contract pact-states` as its state-change URL.
+@Suite struct PactExportCLITests {
+    @Test(.enabled(if: PactVerifier.path != nil, "the Pact verifier could not be installed from PyPI (pip install pact-python-cli)"))
+    func authdsContractsPassThePactVerifier() throws {
+        let pact = try #require(PactVerifier.path)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pact-export-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("ios-app-authd.json")
+        let contracts = AuthdContractTests.contracts.path
+
+        let exported = try AuthdContractTests.contract(["export", "pact", contracts, "--consumer", "ios-app", "--provider", "authd", "--out", file.path])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        // What Pact cannot check is said, per interaction.
+        #expect(exported.stderr.contains(":/me answers with the account the access token names: response $.user_id must equal the value saved as {{sub}}: Pact checks its shape only\n"))
+        #expect(exported.stderr.contains(":valid credentials return a bearer token pair: response $.expires_in: Pact has no numeric bounds, so the minimum 1 is not checked\n"))
+
+        var environment = ProcessInfo.processInfo.environment
+        environment["AUTHD_DATA"] = nil
+        environment["DATABASE_URL"] = nil
+        let states = try ChildProcess(
+            executable: try ContractCLITests.binary("contract"), arguments: ["pact-states", contracts, "--no-build"], environment: environment
+        )
+        defer {
+            states.send(SIGTERM)
+            states.wait()
+        }
+        var lines: [String] = []
+        for _ in 0..<240 where states.poll() == nil {
+            lines = states.standardOutput.split(separator: "\n").map(String.init)
+            if lines.count >= 3 { break }
+            Thread.sleep(forTimeInterval: 0.5)
+        }
+        let stderr = states.standardError
+        let provider = try #require(URLComponents(string: lines.first { $0.hasPrefix("provider: ") }?.dropFirst(10).description ?? ""), "\(stderr)")
+        let stateURL = try #require(lines.first { $0.hasPrefix("state change URL: ") }?.dropFirst(18).description, "\(stderr)")
+        #expect(lines.contains { $0.hasPrefix("pact verifier --file PACT.json --hostname 127.0.0.1 --port \(provider.port ?? 0) --state-change-url ") })
+
+        func verify(_ file: URL, _ extra: [String] = []) throws -> (status: Int32, output: String) {
+            let arguments = [
+                "verifier", "--file", file.path, "--hostname", provider.host ?? "127.0.0.1", "--port", String(provider.port ?? 0),
+                "--state-change-url", stateURL, "--no-colour",
+            ]
+            let child = try ChildProcess(executable: pact, arguments: arguments + extra, mergeErrors: true)
+            return (child.wait(), child.standardOutput)
+        }
+
+        let verified = try verify(file)
+        #expect(verified.status == 0, "\(verified.output)\n\(states.standardError)")
+        #expect(!verified.output.contains("FAILED"))
+        #expect(verified.output.contains("Verifying a pact between ios-app and authd"))
+        // Requests with saved values got them from the state-change URL: the refresh succeeded.
+        #expect(verified.output.contains("a refresh token is exchanged for a new pair ("))
+        #expect(verified.output.contains("Given values saved by earlier interactions"))
+
+        // The verifier fails when authd does not answer as the file says.
+        var document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+        var interactions = try #require(document["interactions"] as? [[String: Any]])
+        let index = try #require(interactions.firstIndex { $0["description"] as? String == "a refresh token is exchanged for a new pair" })
+        var response = try #require(interactions[index]["response"] as? [String: Any])
+        response["status"] = 201
+        interactions[index]["response"] = response
+        document["interactions"] = interactions
+        let broken = folder.appendingPathComponent("broken.json")
+        try JSONSerialization.data(withJSONObject: document).write(to: broken)
+        let refused = try verify(broken, ["--filter-description", "a refresh token is exchanged for a new pair"])
+        #expect(refused.status != 0)
+        #expect(refused.output.contains("has status code 201\n           expected 201 but was 200"), "\(refused.output)")
+    }
+}
