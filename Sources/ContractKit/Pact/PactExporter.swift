@@ -169,8 +169,8 @@ public struct PactExporter: Sendable {
         return request
     }
 
-    /// The example path; a `regex` rule when it has `{name}` parameters; a provider-state
-    /// generator when it holds saved values.
+    /// The example path; a `regex` rule when it has `{name}` parameters or saved values (any
+    /// segment there); a provider-state generator when it holds saved values.
     static func path(_ path: RequestPath, writer: inout PactMessageWriter) -> (example: String, rule: JSONValue?, generator: JSONValue?) {
         var example = ""
         var pattern = ""
@@ -191,7 +191,7 @@ public struct PactExporter: Sendable {
                 }
                 let text = (try? template.render(samples)) ?? template.text
                 example += text
-                pattern += PactMessageWriter.escaped(text)
+                pattern += PactMessageWriter.pattern(template, variables: "[^/]+")
                 expression += (try? template.render(expressions)) ?? template.text
             case .parameter(let name):
                 let value = path.params[name].map(PactMessageWriter.example(of:)).map(PactMessageWriter.text(of:)) ?? name
@@ -202,7 +202,7 @@ public struct PactExporter: Sendable {
             }
         }
         if path.segments.isEmpty { example = "/" }
-        let rule = path.params.isEmpty ? nil : PactMessageWriter.regex(pattern)
+        let rule = path.params.isEmpty && !usesVariables ? nil : PactMessageWriter.regex(pattern)
         let generator: JSONValue? = usesVariables ? ["type": "ProviderState", "expression": .string(expression)] : nil
         return (example, rule, generator)
     }

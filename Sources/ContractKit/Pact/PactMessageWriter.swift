@@ -140,10 +140,7 @@ struct PactMessageWriter {
                 return (example, rules.isEmpty ? [Self.rule("type")] : rules, nil)
             }
             note("\(place) holds the value saved as \(list): Pact checks the text around it only")
-            var marked: [String: JSONValue] = [:]
-            for name in names { marked[name] = .string("\u{1}") }
-            let pieces = ((try? template.render(marked)) ?? template.text).components(separatedBy: "\u{1}")
-            return (example, [Self.regex(pieces.map(Self.escaped).joined(separator: "[\\s\\S]+"))], nil)
+            return (example, [Self.regex(Self.pattern(template, variables: "[\\s\\S]+"))], nil)
         }
     }
 
@@ -273,6 +270,14 @@ struct PactMessageWriter {
     static func path(_ parent: String, key: String) -> String {
         let plain = key.first.map { $0.isLetter || $0 == "_" } == true && key.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
         return plain ? "\(parent).\(key)" : "\(parent)['\(key.replacingOccurrences(of: "'", with: "\\'"))']"
+    }
+
+    /// A pattern of `template`: its text escaped, each `{{var}}` replaced by `variables`.
+    static func pattern(_ template: Template, variables: String) -> String {
+        var marked: [String: JSONValue] = [:]
+        for name in template.variables { marked[name] = .string("\u{1}") }
+        let pieces = ((try? template.render(marked)) ?? template.text).components(separatedBy: "\u{1}")
+        return pieces.map(escaped).joined(separator: variables)
     }
 
     /// `text` with the characters regular expressions give a meaning escaped.
