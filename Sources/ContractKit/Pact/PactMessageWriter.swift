@@ -64,19 +64,13 @@ struct PactMessageWriter {
                 value(element, at: "\(path)[\(index)]", cascaded: cascaded) ?? .null
             })
         case .each(let element, let min, let max):
-            var rule: [String: JSONValue] = ["match": "type"]
-            rule["min"] = min.map(JSONValue.integer)
-            rule["max"] = max.map(JSONValue.integer)
-            bodyRules.append((path, [.object(rule)]))
+            bodyRules.append((path, [Self.arrayRule(min: min, max: max)]))
             let sample = value(element, at: "\(path)[*]", cascaded: true) ?? .null
             if let example = matcher.example { return example }
             return .array(Array(repeating: sample, count: Swift.max(min ?? 1, 1)))
         case .jwks(let min, let max):
-            var rule: [String: JSONValue] = ["match": "type"]
-            rule["min"] = min.map(JSONValue.integer)
-            rule["max"] = max.map(JSONValue.integer)
             let keys = Self.path(path, key: "keys")
-            bodyRules.append((keys, [.object(rule)]))
+            bodyRules.append((keys, [Self.arrayRule(min: min, max: max)]))
             bodyRules.append((Self.path("\(keys)[*]", key: "kty"), [Self.rule("type")]))
             bodyRules.append((Self.path("\(keys)[*]", key: "kid"), [Self.rule("type")]))
             note("\(path) is a JSON Web Key Set: Pact checks that its keys have a kty and a kid, not that they are Ed25519 keys")
@@ -232,6 +226,14 @@ struct PactMessageWriter {
     static let dateTimePattern = #"\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})"#
 
     static func rule(_ name: String) -> JSONValue { ["match": .string(name)] }
+
+    /// `type` with an array's bounds: each element matches the first example's type.
+    static func arrayRule(min: Int?, max: Int?) -> JSONValue {
+        var rule: [String: JSONValue] = ["match": "type"]
+        rule["min"] = min.map(JSONValue.integer)
+        rule["max"] = max.map(JSONValue.integer)
+        return .object(rule)
+    }
 
     /// A `regex` rule that the whole value must match. Pact's verifier does not anchor its
     /// patterns, and runs some through Oniguruma, where `^` and `$` are line anchors: `\A` and
