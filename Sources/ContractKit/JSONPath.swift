@@ -26,24 +26,48 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     /// Parses `text`.
     public init(_ text: String) throws {
         description = text
+        // Without wildcards no `anyKey` or `anyIndex` comes back.
+        components = try Self.steps(text, wildcards: false).compactMap { step in
+            switch step {
+            case .key(let key): .key(key)
+            case .index(let index): .index(index)
+            case .anyKey, .anyIndex: nil
+            }
+        }
+    }
+
+    /// One step of a path as written, wildcards included (Pact's matching-rule paths have them).
+    enum Step: Equatable {
+        case key(String)
+        case anyKey
+        case index(Int)
+        case anyIndex
+    }
+
+    /// The steps of `text`: `.name`, `[0]`, `['odd key']` or `["odd key"]`, and with
+    /// `wildcards` also `.*` and `[*]` (without, `.*` is the key `*` and `[*]` an error).
+    /// - Throws: ``Invalid`` with the reason.
+    static func steps(_ text: String, wildcards: Bool) throws -> [Step] {
         var characters = Substring(text)
         guard characters.first == "$" else { throw Invalid(description: "a path must start with '$', as in $.access_token") }
         characters = characters.dropFirst()
-        var components: [Component] = []
+        var steps: [Step] = []
         while let first = characters.first {
             if first == "." {
                 characters = characters.dropFirst()
                 let name = characters.prefix { $0 != "." && $0 != "[" }
                 guard !name.isEmpty else { throw Invalid(description: "empty key after '.' in \(text)") }
-                components.append(.key(String(name)))
+                steps.append(wildcards && name == "*" ? .anyKey : .key(String(name)))
                 characters = characters.dropFirst(name.count)
             } else if first == "[" {
                 guard let close = characters.firstIndex(of: "]") else { throw Invalid(description: "unclosed '[' in \(text)") }
                 let inside = characters[characters.index(after: characters.startIndex)..<close]
-                if let index = Int(inside), index >= 0 {
-                    components.append(.index(index))
+                if wildcards && inside == "*" {
+                    steps.append(.anyIndex)
+                } else if let index = Int(inside), index >= 0 {
+                    steps.append(.index(index))
                 } else if inside.count >= 2, let quote = inside.first, quote == "\"" || quote == "'", inside.last == quote {
-                    components.append(.key(String(inside.dropFirst().dropLast())))
+                    steps.append(.key(String(inside.dropFirst().dropLast())))
                 } else {
                     throw Invalid(description: "'[\(inside)]' is neither an index nor a quoted key in \(text)")
                 }
@@ -52,7 +76,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
                 throw Invalid(description: "unexpected '\(first)' in \(text)")
             }
         }
-        self.components = components
+        return steps
     }
 
     /// The path of `components`, written as `$.a[0]` (`$["odd key"]` where needed).

@@ -1,44 +1,12 @@
 /// A Pact matching-rule path (`$.items[*].id`, `$['odd key']`, `$.*`) and the rules under it.
 struct PactPath {
-    enum Step: Equatable {
-        case key(String)
-        case anyKey
-        case index(Int)
-        case anyIndex
-    }
+    typealias Step = JSONPath.Step
 
     let steps: [Step]
 
     /// Parses a path; nil when it does not parse.
     init?(_ text: String) {
-        var rest = Substring(text)
-        guard rest.first == "$" else { return nil }
-        rest = rest.dropFirst()
-        var steps: [Step] = []
-        while let first = rest.first {
-            if first == "." {
-                rest = rest.dropFirst()
-                let name = rest.prefix { $0 != "." && $0 != "[" }
-                guard !name.isEmpty else { return nil }
-                steps.append(name == "*" ? .anyKey : .key(String(name)))
-                rest = rest.dropFirst(name.count)
-            } else if first == "[" {
-                guard let close = rest.firstIndex(of: "]") else { return nil }
-                let inside = rest[rest.index(after: rest.startIndex)..<close]
-                if inside == "*" {
-                    steps.append(.anyIndex)
-                } else if let index = Int(inside) {
-                    steps.append(.index(index))
-                } else if inside.count >= 2, let quote = inside.first, quote == "'" || quote == "\"", inside.last == quote {
-                    steps.append(.key(String(inside.dropFirst().dropLast())))
-                } else {
-                    return nil
-                }
-                rest = rest[rest.index(after: close)...]
-            } else {
-                return nil
-            }
-        }
+        guard let steps = try? JSONPath.steps(text, wildcards: true) else { return nil }
         self.steps = steps
     }
 
