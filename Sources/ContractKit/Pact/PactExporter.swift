@@ -98,7 +98,7 @@ public struct PactExporter: Sendable {
         var rules: [String: JSONValue] = [:]
         var generators: [String: JSONValue] = [:]
 
-        let path = self.path(spec.path, writer: &writer)
+        let path = self.path(spec.path, writer: writer)
         request["path"] = .string(path.example)
         if let rule = path.rule { rules["path"] = PactMessageWriter.ruleList([rule]) }
         if let generator = path.generator { generators["path"] = generator }
@@ -146,9 +146,7 @@ public struct PactExporter: Sendable {
                 writer.note("body may be any JSON value: Pact needs one, so none is sent")
             }
         case .text(let template):
-            var samples: [String: JSONValue] = [:]
-            for name in template.variables { samples[name] = writer.saved[name].map(PactMessageWriter.example(of:)) ?? .string(name) }
-            let text = (try? template.render(samples)) ?? template.text
+            let text = writer.exampleText(template)
             let contentType = spec.headers.first { $0.name.lowercased() == "content-type" }.map { PactMessageWriter.text(of: PactMessageWriter.example(of: $0.value)) }
             // Pact reads a string body of a JSON request as a JSON string: JSON text goes as its value.
             if contentType?.lowercased().contains("json") == true, template.variables.isEmpty, let json = try? JSONValue(parsing: Data(text.utf8)) {
@@ -171,7 +169,7 @@ public struct PactExporter: Sendable {
 
     /// The example path; a `regex` rule when it has `{name}` parameters or saved values (any
     /// segment there); a provider-state generator when it holds saved values.
-    static func path(_ path: RequestPath, writer: inout PactMessageWriter) -> (example: String, rule: JSONValue?, generator: JSONValue?) {
+    static func path(_ path: RequestPath, writer: PactMessageWriter) -> (example: String, rule: JSONValue?, generator: JSONValue?) {
         var example = ""
         var pattern = ""
         var expression = ""
@@ -182,17 +180,10 @@ public struct PactExporter: Sendable {
             expression += "/"
             switch segment {
             case .text(let template):
-                var samples: [String: JSONValue] = [:]
-                var expressions: [String: JSONValue] = [:]
-                for name in template.variables {
-                    samples[name] = writer.saved[name].map(PactMessageWriter.example(of:)) ?? .string(name)
-                    expressions[name] = .string("${\(name)}")
-                    usesVariables = true
-                }
-                let text = (try? template.render(samples)) ?? template.text
-                example += text
+                usesVariables = usesVariables || !template.variables.isEmpty
+                example += writer.exampleText(template)
                 pattern += PactMessageWriter.pattern(template, variables: "[^/]+")
-                expression += (try? template.render(expressions)) ?? template.text
+                expression += PactMessageWriter.expression(template)
             case .parameter(let name):
                 let value = path.params[name].map(PactMessageWriter.example(of:)).map(PactMessageWriter.text(of:)) ?? name
                 let encoded = value.addingPercentEncoding(withAllowedCharacters: RequestPath.segmentAllowed) ?? value

@@ -115,16 +115,11 @@ struct PactMessageWriter {
     /// value the state-change URL returns; in a response, the shape of what was saved.
     private mutating func templated(_ template: Template, at place: String) -> (example: JSONValue, rules: [JSONValue], generator: JSONValue?) {
         let names = template.variables
-        var samples: [String: JSONValue] = [:]
-        for name in names { samples[name] = saved[name].map(Self.example(of:)) ?? .string(name) }
         let example: JSONValue =
-            if let sole = template.soleVariable, let value = samples[sole] { value } else { .string((try? template.render(samples)) ?? template.text) }
+            if let sole = template.soleVariable, let value = samples(template)[sole] { value } else { .string(exampleText(template)) }
         switch side {
         case .request:
-            var expressions: [String: JSONValue] = [:]
-            for name in names { expressions[name] = .string("${\(name)}") }
-            let expression = (try? template.render(expressions)) ?? template.text
-            return (example, [], ["type": "ProviderState", "expression": .string(expression)])
+            return (example, [], ["type": "ProviderState", "expression": .string(Self.expression(template))])
         case .response:
             let list = names.map { "{{\($0)}}" }.joined(separator: ", ")
             if let sole = template.soleVariable, let matcher = saved[sole] {
@@ -136,6 +131,26 @@ struct PactMessageWriter {
             note("\(place) holds the value saved as \(list): Pact checks the text around it only")
             return (example, [Self.regex(Self.pattern(template, variables: "[\\s\\S]+"))], nil)
         }
+    }
+
+    /// The example of each `{{var}}` of `template`: the example of the matcher it was saved
+    /// from, else its name.
+    func samples(_ template: Template) -> [String: JSONValue] {
+        var samples: [String: JSONValue] = [:]
+        for name in template.variables { samples[name] = saved[name].map(Self.example(of:)) ?? .string(name) }
+        return samples
+    }
+
+    /// `template` with its `{{var}}`s replaced by their ``samples(_:)``.
+    func exampleText(_ template: Template) -> String {
+        (try? template.render(samples(template))) ?? template.text
+    }
+
+    /// `template` with each `{{var}}` written `${var}`: a provider-state generator's expression.
+    static func expression(_ template: Template) -> String {
+        var expressions: [String: JSONValue] = [:]
+        for name in template.variables { expressions[name] = .string("${\(name)}") }
+        return (try? template.render(expressions)) ?? template.text
     }
 
     // MARK: - Scalars
