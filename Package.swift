@@ -81,7 +81,6 @@ let package = Package(
         .target(
             name: "PostgresEmbedded",
             dependencies: [
-                "AuthCore",
                 "ProcessKit",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -1,4 +1,3 @@
-import AuthCore
 import Crypto
 import Foundation
 import Logging
@@ -57,7 +56,7 @@ public final class EmbeddedPostgres: Sendable {
 
         let absolute = requested.standardizedFileURL.path
         let fallback = FileManager.default.temporaryDirectory
-            .appendingPathComponent("authd-\(String(SHA256.hexDigest(of: absolute).prefix(16)))").path
+            .appendingPathComponent("authd-\(Self.pathDigest(absolute))").path
         var chosen = absolute
         var notice: String?
         // A Unix socket path is limited to 107 bytes.
@@ -200,7 +199,7 @@ public final class EmbeddedPostgres: Sendable {
     /// Serialises set-up between processes sharing the folder.
     private func withFolderLock<T>(_ body: () throws -> T) throws -> T {
         let lockPath = FileManager.default.temporaryDirectory
-            .appendingPathComponent("authd-\(String(SHA256.hexDigest(of: directory).prefix(16))).lock").path
+            .appendingPathComponent("authd-\(Self.pathDigest(directory)).lock").path
         let fd = open(lockPath, O_CREAT | O_RDWR, 0o600)
         guard fd >= 0 else { return try body() }
         defer { close(fd) }
@@ -250,5 +249,10 @@ public final class EmbeddedPostgres: Sendable {
                 url.deleteLastPathComponent()
             }
         }
+    }
+
+    /// A short, stable name for a path: the first 8 bytes of its SHA-256, in hex.
+    private static func pathDigest(_ path: String) -> String {
+        SHA256.hash(data: Data(path.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
     }
 }
