@@ -39,6 +39,7 @@ public final class Database: Sendable {
 
     private let configuration: PostgresClient.Configuration
     private let state: Mutex<State>
+    private let operations = Atomic<Int>(0)
     private let probeRequests: AsyncStream<Void>
     private let requestProbe: AsyncStream<Void>.Continuation
 
@@ -64,6 +65,10 @@ public final class Database: Sendable {
 
     /// The connection pool in use now (it is replaced after an outage).
     public var client: PostgresClient { state.withLock { $0.client } }
+
+    /// Operations run so far (one round trip each, except a transaction's): what the tests
+    /// count to hold a request to the round trips it costs.
+    public var operationCount: Int { operations.load(ordering: .relaxed) }
 
     /// Whether the breaker is closed: operations are tried rather than refused at once.
     public var isAvailable: Bool { state.withLock { !$0.down } }
@@ -118,6 +123,7 @@ public final class Database: Sendable {
             metrics.databaseError(kind: "unavailable")
             throw Self.unavailable
         }
+        operations.add(1, ordering: .relaxed)
         do {
             return try await Self.first(of: { try await operation(client) }, orUnavailableWhen: { try await self.watch() })
         } catch let error where Self.isUnavailability(error) {

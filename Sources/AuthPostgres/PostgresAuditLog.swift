@@ -2,7 +2,8 @@ import AuthCore
 import Foundation
 import PostgresNIO
 
-/// The audit log in the `audit_events` table.
+/// The audit log in the `audit_events` table. Each statement on the table is written here
+/// once; the login's combined statement (``PostgresStorage``) splices in ``insert(_:)``.
 ///
 /// ```swift
 /// try await PostgresAuditLog(database: database).record(SecurityEvent(kind: .loggedOut, at: Date(), userID: id))
@@ -16,33 +17,29 @@ public struct PostgresAuditLog: AuditLog {
         self.database = database
     }
 
+    /// Appends `event`.
+    static func insert(_ event: SecurityEvent) -> SQL {
+        """
+        INSERT INTO audit_events (at, kind, user_id, username_key, client_address, request_id, detail)
+        VALUES (\(event.at), \(event.kind.rawValue), \(event.userID), \(event.usernameKey),
+                \(event.origin.clientAddress), \(event.origin.requestID), \(event.detail))
+        """
+    }
+
     public func record(_ event: SecurityEvent) async throws {
-        let logger = database.logger
-        try await database.run { client in
-            _ = try await client.query(
-                """
-                INSERT INTO audit_events (at, kind, user_id, username_key, client_address, request_id, detail)
-                VALUES (\(event.at), \(event.kind.rawValue), \(event.userID), \(event.usernameKey),
-                        \(event.origin.clientAddress), \(event.origin.requestID), \(event.detail))
-                """,
-                logger: logger
-            )
-        }
+        try await database.execute(Self.insert(event))
     }
 
     public func recent(limit: Int, usernameKey: String?) async throws -> [SecurityEvent] {
-        let logger = database.logger
-        return try await database.run { client in
-            let rows = try await client.query(
-                """
-                SELECT at, kind, user_id, username_key, client_address, request_id, detail FROM audit_events
-                WHERE \(usernameKey)::text IS NULL
-                   OR username_key = \(usernameKey)
-                   OR user_id = (SELECT id FROM users WHERE username_key = \(usernameKey))
-                ORDER BY at DESC, id DESC LIMIT \(limit)
-                """,
-                logger: logger
-            )
+        try await database.query(
+            """
+            SELECT at, kind, user_id, username_key, client_address, request_id, detail FROM audit_events
+            WHERE \(usernameKey)::text IS NULL
+               OR username_key = \(usernameKey)
+               OR user_id = (SELECT id FROM users WHERE username_key = \(usernameKey))
+            ORDER BY at DESC, id DESC LIMIT \(limit)
+            """
+        ) { rows in
             var events: [SecurityEvent] = []
             for try await (at, kind, userID, key, address, requestID, detail) in rows.decode(
                 (Date, String, UUID?, String?, String?, String?, String?).self

@@ -18,15 +18,20 @@ public struct PostgresLoginAttemptStore: LoginAttemptStore {
         self.database = database
     }
 
-    public func retryAfter(for keys: [ThrottleKey], now: Date) async throws -> Int? {
-        let logger = database.logger
+    /// The seconds to wait when any of `keys` is over its limit, else NULL: an expression.
+    static func retryAfter(_ keys: [ThrottleKey], now: Date) -> SQL {
         let keys = Keys(keys)
-        return try await database.run { client in
+        return "login_retry_after(\(keys.scopes), \(keys.digests), \(keys.limits), \(keys.windows), \(now))"
+    }
+
+    /// Clears the counter of `key`.
+    static func clear(_ key: ThrottleKey) -> SQL {
+        "DELETE FROM login_failures WHERE scope = \(key.scope.rawValue) AND subject_digest = \(key.subjectDigest)"
+    }
+
+    public func retryAfter(for keys: [ThrottleKey], now: Date) async throws -> Int? {
+        try await database.query("SELECT \(Self.retryAfter(keys, now: now))") { rows in
             var wait: Int?
-            let rows = try await client.query(
-                "SELECT login_retry_after(\(keys.scopes), \(keys.digests), \(keys.limits), \(keys.windows), \(now))",
-                logger: logger
-            )
             for try await seconds in rows.decode(Int?.self) { wait = seconds }
             return wait
         }
@@ -48,42 +53,32 @@ public struct PostgresLoginAttemptStore: LoginAttemptStore {
     }
 
     public func recordFailure(for keys: [ThrottleKey], now: Date) async throws {
-        let logger = database.logger
         let keys = Keys(keys)
-        _ = try await database.run { client in
-            // One statement for every key: counters in their window are incremented, expired
-            // ones restart at 1, missing ones are created (a concurrent creation just counts).
-            try await client.query(
-                """
-                WITH k AS (
-                    SELECT * FROM unnest(\(keys.scopes)::text[], \(keys.digests)::text[], \(keys.windows)::bigint[])
-                        AS k(scope, digest, window_seconds)
-                ), updated AS (
-                    UPDATE login_failures f SET
-                        failures = CASE WHEN f.window_start + make_interval(secs => k.window_seconds) <= \(now)
-                                        THEN 1 ELSE f.failures + 1 END,
-                        window_start = CASE WHEN f.window_start + make_interval(secs => k.window_seconds) <= \(now)
-                                            THEN \(now) ELSE f.window_start END
-                    FROM k WHERE f.scope = k.scope AND f.subject_digest = k.digest
-                    RETURNING f.scope, f.subject_digest
-                )
-                INSERT INTO login_failures AS f (scope, subject_digest, failures, window_start)
-                SELECT k.scope, k.digest, 1, \(now) FROM k
-                WHERE NOT EXISTS (SELECT 1 FROM updated u WHERE u.scope = k.scope AND u.subject_digest = k.digest)
-                ON CONFLICT (scope, subject_digest) DO UPDATE SET failures = f.failures + 1
-                """,
-                logger: logger
+        // One statement for every key: counters in their window are incremented, expired
+        // ones restart at 1, missing ones are created (a concurrent creation just counts).
+        try await database.execute(
+            """
+            WITH k AS (
+                SELECT * FROM unnest(\(keys.scopes)::text[], \(keys.digests)::text[], \(keys.windows)::bigint[])
+                    AS k(scope, digest, window_seconds)
+            ), updated AS (
+                UPDATE login_failures f SET
+                    failures = CASE WHEN f.window_start + make_interval(secs => k.window_seconds) <= \(now)
+                                    THEN 1 ELSE f.failures + 1 END,
+                    window_start = CASE WHEN f.window_start + make_interval(secs => k.window_seconds) <= \(now)
+                                        THEN \(now) ELSE f.window_start END
+                FROM k WHERE f.scope = k.scope AND f.subject_digest = k.digest
+                RETURNING f.scope, f.subject_digest
             )
-        }
+            INSERT INTO login_failures AS f (scope, subject_digest, failures, window_start)
+            SELECT k.scope, k.digest, 1, \(now) FROM k
+            WHERE NOT EXISTS (SELECT 1 FROM updated u WHERE u.scope = k.scope AND u.subject_digest = k.digest)
+            ON CONFLICT (scope, subject_digest) DO UPDATE SET failures = f.failures + 1
+            """
+        )
     }
 
     public func reset(_ key: ThrottleKey) async throws {
-        let logger = database.logger
-        try await database.run { client in
-            _ = try await client.query(
-                "DELETE FROM login_failures WHERE scope = \(key.scope.rawValue) AND subject_digest = \(key.subjectDigest)",
-                logger: logger
-            )
-        }
+        try await database.execute(Self.clear(key))
     }
 }

@@ -2,7 +2,9 @@ import AuthCore
 import Foundation
 import PostgresNIO
 
-/// Refresh tokens in the `refresh_tokens` table (hashes only).
+/// Refresh tokens in the `refresh_tokens` table (hashes only). Each statement on the table
+/// is written here once; the login's combined statement (``PostgresStorage``) splices in
+/// ``insert(_:)``.
 ///
 /// ```swift
 /// try await PostgresRefreshTokenRepository(database: database).store(record)
@@ -16,29 +18,25 @@ public struct PostgresRefreshTokenRepository: RefreshTokenRepository {
         self.database = database
     }
 
+    /// Stores a newly issued token.
+    static func insert(_ record: RefreshTokenRecord) -> SQL {
+        """
+        INSERT INTO refresh_tokens (token_hash, family_id, user_id, expires_at)
+        VALUES (\(record.tokenHash), \(record.familyID), \(record.userID), \(record.expiresAt))
+        """
+    }
+
     public func store(_ record: RefreshTokenRecord) async throws {
-        let logger = database.logger
-        try await database.run { client in
-            _ = try await client.query(
-                """
-                INSERT INTO refresh_tokens (token_hash, family_id, user_id, expires_at)
-                VALUES (\(record.tokenHash), \(record.familyID), \(record.userID), \(record.expiresAt))
-                """,
-                logger: logger
-            )
-        }
+        try await database.execute(Self.insert(record))
     }
 
     public func rotate(presentedHash: String, successor: RefreshSuccessor, now: Date) async throws -> RefreshRotation {
-        let logger = database.logger
-        return try await database.run { client in
-            let rows = try await client.query(
-                """
-                SELECT outcome, owner FROM rotate_refresh_token(
-                    \(presentedHash), \(successor.tokenHash), \(successor.expiresAt), \(now))
-                """,
-                logger: logger
-            )
+        try await database.query(
+            """
+            SELECT outcome, owner FROM rotate_refresh_token(
+                \(presentedHash), \(successor.tokenHash), \(successor.expiresAt), \(now))
+            """
+        ) { rows in
             for try await (outcome, owner) in rows.decode((String, UUID?).self) {
                 switch (outcome, owner) {
                 case ("rotated", let owner?): return .rotated(userID: owner)
@@ -54,19 +52,16 @@ public struct PostgresRefreshTokenRepository: RefreshTokenRepository {
     }
 
     public func revokeFamily(ofTokenHash tokenHash: String, now: Date) async throws -> UUID? {
-        let logger = database.logger
-        return try await database.run { client in
-            let rows = try await client.query(
-                """
-                WITH presented AS (SELECT family_id, user_id FROM refresh_tokens WHERE token_hash = \(tokenHash)),
-                     revoked AS (
-                         UPDATE refresh_tokens SET revoked_at = \(now)
-                         WHERE family_id = (SELECT family_id FROM presented) AND revoked_at IS NULL
-                     )
-                SELECT user_id FROM presented
-                """,
-                logger: logger
-            )
+        try await database.query(
+            """
+            WITH presented AS (SELECT family_id, user_id FROM refresh_tokens WHERE token_hash = \(tokenHash)),
+                 revoked AS (
+                     UPDATE refresh_tokens SET revoked_at = \(now)
+                     WHERE family_id = (SELECT family_id FROM presented) AND revoked_at IS NULL
+                 )
+            SELECT user_id FROM presented
+            """
+        ) { rows in
             for try await owner in rows.decode(UUID.self) { return owner }
             return nil
         }

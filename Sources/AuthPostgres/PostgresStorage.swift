@@ -43,51 +43,35 @@ public struct PostgresStorage: AuthStorage {
         await database.runPool()
     }
 
-    /// The throttle check and the account in one statement.
+    /// The throttle check and the account in one statement, made of the statements the
+    /// login-attempt store and the user repository own.
     public func loginLookup(usernameKey: String, throttle keys: [ThrottleKey], now: Date) async throws -> LoginLookup {
-        let logger = database.logger
-        let keys = PostgresLoginAttemptStore.Keys(keys)
-        return try await database.run { client in
-            let rows = try await client.query(
-                """
-                SELECT login_retry_after(\(keys.scopes), \(keys.digests), \(keys.limits), \(keys.windows), \(now)),
-                       u.id, u.username, u.password_hash, u.disabled_at, u.created_at
-                FROM (SELECT 1) AS one LEFT JOIN users u ON u.username_key = \(usernameKey)
-                """,
-                logger: logger
-            )
+        try await database.query(
+            """
+            SELECT \(PostgresLoginAttemptStore.retryAfter(keys, now: now)), u.*
+            FROM (SELECT 1) AS one LEFT JOIN (\(PostgresUserRepository.select(key: usernameKey))) AS u ON true
+            """
+        ) { rows in
             var lookup = LoginLookup(retryAfter: nil, user: nil)
             for try await (wait, id, username, hash, disabledAt, createdAt) in rows.decode((Int?, UUID?, String?, String?, Date?, Date?).self) {
                 lookup.retryAfter = wait
-                if let id, let username, let hash, let createdAt {
-                    lookup.user = User(id: id, username: username, passwordHash: hash, isDisabled: disabledAt != nil, createdAt: createdAt)
-                }
+                lookup.user = PostgresUserRepository.user((id, username, hash, disabledAt, createdAt))
             }
             return lookup
         }
     }
 
     /// The writes of a successful login in one statement, so one round trip and one
-    /// transaction: data-modifying CTEs always run, whether or not the outer query reads them.
+    /// transaction: data-modifying CTEs always run, whether or not the outer query reads
+    /// them. Each part is the statement its store runs alone.
     public func recordLoginSuccess(_ success: LoginSuccess) async throws {
-        let logger = database.logger
-        let (key, token, event) = (success.clearedKey, success.refreshToken, success.event)
-        try await database.run { client in
-            _ = try await client.query(
-                """
-                WITH cleared AS (
-                    DELETE FROM login_failures WHERE scope = \(key.scope.rawValue) AND subject_digest = \(key.subjectDigest)
-                ), token AS (
-                    INSERT INTO refresh_tokens (token_hash, family_id, user_id, expires_at)
-                    VALUES (\(token.tokenHash), \(token.familyID), \(token.userID), \(token.expiresAt))
-                )
-                INSERT INTO audit_events (at, kind, user_id, username_key, client_address, request_id, detail)
-                VALUES (\(event.at), \(event.kind.rawValue), \(event.userID), \(event.usernameKey),
-                        \(event.origin.clientAddress), \(event.origin.requestID), \(event.detail))
-                """,
-                logger: logger
-            )
-        }
+        try await database.execute(
+            """
+            WITH cleared AS (\(PostgresLoginAttemptStore.clear(success.clearedKey))),
+                 token AS (\(PostgresRefreshTokenRepository.insert(success.refreshToken)))
+            \(PostgresAuditLog.insert(success.event))
+            """
+        )
     }
 
     /// Runs `body` while the pool runs, and stops the pool afterwards.

@@ -2,11 +2,12 @@ import AuthCore
 import Foundation
 import PostgresNIO
 
-/// Accounts in the `users` table.
+/// Accounts in the `users` table. Each statement on the table is written here once; the
+/// login's combined statement (``PostgresStorage``) splices in ``select(key:)``.
 ///
 /// ```swift
 /// let users = PostgresUserRepository(database: database)
-/// let alice = try await users.create(username: try Username("alice"), passwordHash: phc)
+/// let alice = try await users.create(username: try Username("alice"), passwordHash: phc, at: Date())
 /// ```
 public struct PostgresUserRepository: UserRepository {
     /// The database.
@@ -17,102 +18,98 @@ public struct PostgresUserRepository: UserRepository {
         self.database = database
     }
 
+    /// The columns every read of an account returns, in the order of ``Row``.
+    static let columns: SQL = "id, username, password_hash, disabled_at, created_at"
+
+    /// An account's columns; nullable so that an outer join's missing account decodes too.
+    typealias Row = (UUID?, String?, String?, Date?, Date?)
+
+    /// The account in `row`, nil when the row holds none.
+    static func user(_ row: Row) -> User? {
+        guard let id = row.0, let username = row.1, let hash = row.2, let createdAt = row.4 else { return nil }
+        return User(id: id, username: username, passwordHash: hash, isDisabled: row.3 != nil, createdAt: createdAt)
+    }
+
+    /// The account whose username key is `key`.
+    static func select(key: String) -> SQL {
+        "SELECT \(columns) FROM users WHERE username_key = \(key)"
+    }
+
     public func user(withKey key: String) async throws -> User? {
-        try await firstUser("SELECT id, username, password_hash, disabled_at, created_at FROM users WHERE username_key = \(key)")
+        try await first(Self.select(key: key))
     }
 
     public func user(withID id: UUID) async throws -> User? {
-        try await firstUser("SELECT id, username, password_hash, disabled_at, created_at FROM users WHERE id = \(id)")
+        try await first("SELECT \(Self.columns) FROM users WHERE id = \(id)")
     }
 
-    /// The first account `query` returns; it selects id, username, password_hash,
-    /// disabled_at and created_at.
-    private func firstUser(_ query: PostgresQuery) async throws -> User? {
-        let logger = database.logger
-        return try await database.run { client in
-            let rows = try await client.query(query, logger: logger)
-            for try await row in rows.decode((UUID, String, String, Date?, Date).self) {
-                return User(id: row.0, username: row.1, passwordHash: row.2, isDisabled: row.3 != nil, createdAt: row.4)
-            }
-            return nil
-        }
-    }
-
-    public func create(username: Username, passwordHash: String) async throws -> User {
-        let logger = database.logger
-        let id = UUID()
+    public func create(username: Username, passwordHash: String, at: Date) async throws -> User {
         do {
-            return try await database.run { client in
-                let rows = try await client.query(
-                    """
-                    INSERT INTO users (id, username, username_key, password_hash)
-                    VALUES (\(id), \(username.value), \(username.key), \(passwordHash))
-                    RETURNING created_at
-                    """,
-                    logger: logger
-                )
-                var createdAt = Date()
-                for try await (value) in rows.decode(Date.self) { createdAt = value }
-                return User(id: id, username: username.value, passwordHash: passwordHash, isDisabled: false, createdAt: createdAt)
-            }
+            let created = try await first(
+                """
+                INSERT INTO users (id, username, username_key, password_hash, created_at)
+                VALUES (\(UUID()), \(username.value), \(username.key), \(passwordHash), \(at))
+                RETURNING \(Self.columns)
+                """
+            )
+            guard let created else { throw PostgresRowError.noRowReturned }
+            return created
         } catch where Database.sqlState(of: error) == "23505" {
             throw RepositoryError.duplicateUsername
         }
     }
 
     public func replacePasswordHash(userID: UUID, old: String, new: String) async throws {
-        let logger = database.logger
-        try await database.run { client in
-            _ = try await client.query(
-                "UPDATE users SET password_hash = \(new) WHERE id = \(userID) AND password_hash = \(old)",
-                logger: logger
-            )
-        }
+        try await database.execute("UPDATE users SET password_hash = \(new) WHERE id = \(userID) AND password_hash = \(old)")
     }
 
-    public func resetPassword(usernameKey: String, passwordHash: String) async throws -> Bool {
-        try await updateReturningFound(
+    public func setPassword(usernameKey: String, passwordHash: String) async throws -> User? {
+        try await first(
             """
             UPDATE users SET password_hash = \(passwordHash), disabled_at = NULL
             WHERE username_key = \(usernameKey)
-            RETURNING id
+            RETURNING \(Self.columns)
             """
         )
     }
 
-    public func setDisabled(_ disabled: Bool, usernameKey: String) async throws -> Bool {
-        try await updateReturningFound(
+    public func setDisabled(_ disabled: Bool, usernameKey: String, at: Date) async throws -> User? {
+        try await first(
             """
             UPDATE users
-            SET disabled_at = CASE WHEN \(disabled) THEN coalesce(disabled_at, now()) ELSE NULL END
+            SET disabled_at = CASE WHEN \(disabled) THEN coalesce(disabled_at, \(at)) ELSE NULL END
             WHERE username_key = \(usernameKey)
-            RETURNING id
+            RETURNING \(Self.columns)
             """
         )
     }
 
-    /// Runs an `UPDATE … RETURNING id`; true when it touched a row.
-    private func updateReturningFound(_ query: PostgresQuery) async throws -> Bool {
-        let logger = database.logger
-        return try await database.run { client in
-            var found = false
-            for try await _ in try await client.query(query, logger: logger).decode(UUID.self) { found = true }
-            return found
-        }
+    public func delete(usernameKey: String) async throws -> User? {
+        // Refresh tokens go with the account (ON DELETE CASCADE).
+        try await first("DELETE FROM users WHERE username_key = \(usernameKey) RETURNING \(Self.columns)")
     }
 
     public func all() async throws -> [User] {
-        let logger = database.logger
-        return try await database.run { client in
-            let rows = try await client.query(
-                "SELECT id, username, password_hash, disabled_at, created_at FROM users ORDER BY created_at, username_key",
-                logger: logger
-            )
+        try await database.query("SELECT \(Self.columns) FROM users ORDER BY created_at, username_key") { rows in
             var users: [User] = []
-            for try await row in rows.decode((UUID, String, String, Date?, Date).self) {
-                users.append(User(id: row.0, username: row.1, passwordHash: row.2, isDisabled: row.3 != nil, createdAt: row.4))
+            for try await row in rows.decode(Row.self) {
+                if let user = Self.user(row) { users.append(user) }
             }
             return users
         }
     }
+
+    /// The first account `statement` returns.
+    private func first(_ statement: SQL) async throws -> User? {
+        try await database.query(statement) { rows in
+            for try await row in rows.decode(Row.self) { return Self.user(row) }
+            return nil
+        }
+    }
+}
+
+/// A statement that must return a row returned none.
+struct PostgresRowError: Error, CustomStringConvertible {
+    static let noRowReturned = PostgresRowError()
+    var description: String { "the statement returned no row" }
 }

@@ -29,12 +29,7 @@ extension Authd.Keys {
         @OptionGroup var logging: LoggingOptions
 
         func run() async throws {
-            let logger = logging.makeLogger()
-            let key = SigningKey.generate(now: Date())
-            try await database.withMigratedStorage(logger: logger) { storage in
-                try await storage.signingKeys.add(key)
-                try await storage.audit.record(SecurityEvent(kind: .keyRotated, at: key.createdAt, detail: key.kid))
-            }
+            let key = try await database.withKeys(logger: logging.makeLogger()) { try await $0.rotate() }
             print("new current signing key \(key.kid)")
         }
     }
@@ -47,19 +42,13 @@ extension Authd.Keys {
         @OptionGroup var logging: LoggingOptions
 
         func run() async throws {
-            let logger = logging.makeLogger()
-            let keys = try await database.withMigratedStorage(logger: logger) { storage in
-                try await storage.signingKeys.allKeys()
-            }
+            let entries = try await database.withKeys(logger: logging.makeLogger()) { try await $0.list() }
             let formatter = ISO8601DateFormatter()
             print("KID               STATUS     CREATED")
-            for (index, key) in keys.enumerated() {
-                let status = switch index {
-                case 0: "current  "
-                case 1: "published"
-                default: "retired  "
-                }
-                print("\(key.kid.padding(toLength: 16, withPad: " ", startingAt: 0))  \(status)  \(formatter.string(from: key.createdAt))")
+            for entry in entries {
+                let kid = entry.key.kid.padding(toLength: 16, withPad: " ", startingAt: 0)
+                let status = entry.status.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
+                print("\(kid)  \(status)  \(formatter.string(from: entry.key.createdAt))")
             }
         }
     }

@@ -12,23 +12,26 @@ extension Authd {
             abstract: "Run the login service (migrates the database first)."
         )
 
+        /// The defaults of every option: ``AuthServer/AppConfiguration``'s.
+        static let defaults = AppConfiguration()
+
         @Option(help: "Address to listen on.")
-        var host = "127.0.0.1"
+        var host = Serve.defaults.host
 
         @Option(help: "Port to listen on (0 picks a free one).")
-        var port = 8080
+        var port = Serve.defaults.port
 
         @Option(name: .customLong("issuer"), help: "The iss claim of access tokens.")
-        var issuer = "authd"
+        var issuer = Serve.defaults.issuer
 
         @Option(name: .customLong("access-token-ttl"), help: "Access token lifetime in seconds.")
-        var accessTokenLifetime = 900
+        var accessTokenLifetime = Serve.defaults.accessTokenLifetime
 
         @Option(name: .customLong("refresh-token-ttl"), help: "Refresh token lifetime in seconds.")
-        var refreshTokenLifetime = 30 * 24 * 3600
+        var refreshTokenLifetime = Serve.defaults.refreshTokenLifetime
 
         @Option(name: .customLong("hash-queue"), help: "Logins that may wait for a hashing slot before others get 503.")
-        var hashQueue = 64
+        var hashQueue = Serve.defaults.hashingQueueLimit
 
         @Option(
             name: .customLong("trusted-proxy"),
@@ -43,7 +46,7 @@ extension Authd {
         var tlsKey: String?
 
         @Option(name: .customLong("key-reload-interval"), help: "Seconds between reloads of the signing keys (a rotation is seen within this).")
-        var keyReloadInterval = 10
+        var keyReloadInterval = Int(Serve.defaults.keyReloadInterval.components.seconds)
 
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var hashing: HashOptions

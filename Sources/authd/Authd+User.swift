@@ -9,7 +9,7 @@ extension Authd {
         static let configuration = CommandConfiguration(
             commandName: "user",
             abstract: "Manage accounts.",
-            subcommands: [Add.self, Disable.self, Enable.self, List.self]
+            subcommands: [Add.self, Disable.self, Enable.self, Delete.self, List.self]
         )
     }
 }
@@ -41,28 +41,16 @@ extension Authd.UserCommand {
         }
 
         func run() async throws {
-            let username: Username
-            let password = Self.readPassword()
-            do {
-                username = try Username(name)
-                try PasswordPolicy.validateNew(password)
-            } catch let error as AuthError {
-                throw CLIError(error.description)
-            }
-            let logger = logging.makeLogger()
-            let hasher = Argon2idHasher(parameters: hashing.parameters)
-            let updateExisting = self.updateExisting
-            let message = try await database.withMigratedStorage(logger: logger) { storage in
-                let phc = try await BlockingWorkPool(width: 1, queueLimit: 0).run { try hasher.hash(password) }
-                let users = storage.users
+            let (name, password, updateExisting) = (self.name, Self.readPassword(), self.updateExisting)
+            let message = try await database.withAccounts(hashing: hashing.parameters, logger: logging.makeLogger()) { accounts in
                 do {
-                    let user = try await users.create(username: username, passwordHash: phc)
+                    let user = try await accounts.create(username: name, password: password)
                     return "created user \(user.username) (\(user.id.uuidString.lowercased()))"
-                } catch let error as RepositoryError where error == .duplicateUsername {
-                    guard updateExisting, try await users.resetPassword(usernameKey: username.key, passwordHash: phc) else {
-                        throw CLIError("a user named '\(username)' already exists")
-                    }
-                    return "updated user \(username)"
+                } catch let error as AuthError where error.code == .usernameTaken && updateExisting {
+                    try await accounts.setPassword(username: name, password: password)
+                    return "updated user \(try Username(name))"
+                } catch let error as AuthError where error.code == .usernameTaken {
+                    throw CLIError("a user named '\(try Username(name))' already exists")
                 }
             }
             print(message)
@@ -91,8 +79,9 @@ extension Authd.UserCommand {
         @OptionGroup var logging: LoggingOptions
 
         func run() async throws {
-            try await setDisabled(true, name: name, database: database, logging: logging)
-            print("disabled user \(name)")
+            let name = self.name
+            let user = try await database.withAccounts(logger: logging.makeLogger()) { try await $0.disable(username: name) }
+            print("disabled user \(user.username)")
         }
     }
 
@@ -107,8 +96,28 @@ extension Authd.UserCommand {
         @OptionGroup var logging: LoggingOptions
 
         func run() async throws {
-            try await setDisabled(false, name: name, database: database, logging: logging)
-            print("enabled user \(name)")
+            let name = self.name
+            let user = try await database.withAccounts(logger: logging.makeLogger()) { try await $0.enable(username: name) }
+            print("enabled user \(user.username)")
+        }
+    }
+
+    /// `authd user delete NAME`.
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete an account and its refresh tokens (the audit log keeps its events)."
+        )
+
+        @Argument(help: "The username.")
+        var name: String
+
+        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var logging: LoggingOptions
+
+        func run() async throws {
+            let name = self.name
+            let user = try await database.withAccounts(logger: logging.makeLogger()) { try await $0.delete(username: name) }
+            print("deleted user \(user.username) (\(user.id.uuidString.lowercased()))")
         }
     }
 
@@ -120,10 +129,7 @@ extension Authd.UserCommand {
         @OptionGroup var logging: LoggingOptions
 
         func run() async throws {
-            let logger = logging.makeLogger()
-            let users = try await database.withMigratedStorage(logger: logger) { storage in
-                try await storage.users.all()
-            }
+            let users = try await database.withAccounts(logger: logging.makeLogger()) { try await $0.list() }
             let formatter = ISO8601DateFormatter()
             let width = max(8, users.map(\.username.count).max() ?? 0)
             print("USERNAME".padding(toLength: width, withPad: " ", startingAt: 0) + "  STATUS    CREATED               ID")
@@ -135,24 +141,5 @@ extension Authd.UserCommand {
                 )
             }
         }
-    }
-
-    private static func setDisabled(_ disabled: Bool, name: String, database: DatabaseOptions, logging: LoggingOptions) async throws {
-        let username: Username
-        do {
-            username = try Username(name)
-        } catch let error as AuthError {
-            throw CLIError(error.description)
-        }
-        let logger = logging.makeLogger()
-        let found = try await database.withMigratedStorage(logger: logger) { storage in
-            guard try await storage.users.setDisabled(disabled, usernameKey: username.key) else { return false }
-            let user = try await storage.users.user(withKey: username.key)
-            try await storage.audit.record(
-                SecurityEvent(kind: disabled ? .userDisabled : .userEnabled, at: Date(), userID: user?.id, usernameKey: username.key)
-            )
-            return true
-        }
-        guard found else { throw CLIError("no user named '\(username)'") }
     }
 }

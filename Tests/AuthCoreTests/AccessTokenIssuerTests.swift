@@ -1,11 +1,8 @@
 import AuthCore
+import AuthTestSupport
 import Crypto
 import Foundation
 import Testing
-
-struct FixedClock: WallClock {
-    var now: Date
-}
 
 @Suite struct AccessTokenIssuerTests {
     let start = Date(timeIntervalSince1970: 1_800_000_000.75)
@@ -17,7 +14,7 @@ struct FixedClock: WallClock {
 
     @Test func issuesAnEdDSATokenWithWholeSecondClaims() async throws {
         let key = SigningKey.generate(now: start)
-        let issuer = AccessTokenIssuer(issuer: "https://auth.example", lifetime: 900, clock: FixedClock(now: start))
+        let issuer = AccessTokenIssuer(issuer: "https://auth.example", lifetime: 900, clock: TestClock(now: start))
         try await issuer.install([key])
         let token = try await issuer.issue(subject: "user-1")
         #expect(token.expiresIn == 900)
@@ -37,7 +34,7 @@ struct FixedClock: WallClock {
 
     @Test func theSignatureVerifiesWithTheJWKAlone() async throws {
         let key = SigningKey.generate(now: start)
-        let issuer = AccessTokenIssuer(issuer: "authd", lifetime: 60, clock: FixedClock(now: start))
+        let issuer = AccessTokenIssuer(issuer: "authd", lifetime: 60, clock: TestClock(now: start))
         try await issuer.install([key])
         let token = try await issuer.issue(subject: "s").value
         let jwk = try #require(await issuer.jwks.keys.first)
@@ -68,7 +65,7 @@ struct FixedClock: WallClock {
 
     @Test func previousKeysStillVerifyAndUnknownKeysDoNot() async throws {
         let old = SigningKey.generate(now: start)
-        let issuer = AccessTokenIssuer(issuer: "authd", lifetime: 900, clock: FixedClock(now: start))
+        let issuer = AccessTokenIssuer(issuer: "authd", lifetime: 900, clock: TestClock(now: start))
         try await issuer.install([old])
         let signedWithOld = try await issuer.issue(subject: "s").value
 
@@ -77,7 +74,7 @@ struct FixedClock: WallClock {
         #expect(await issuer.jwks.keys.map(\.kid) == [current.kid, old.kid])
         #expect(try await issuer.verify(signedWithOld).sub == "s")
 
-        let stranger = AccessTokenIssuer(issuer: "authd", lifetime: 900, clock: FixedClock(now: start))
+        let stranger = AccessTokenIssuer(issuer: "authd", lifetime: 900, clock: TestClock(now: start))
         try await stranger.install([SigningKey.generate(now: start)])
         let foreign = try await stranger.issue(subject: "s").value
         await #expect(throws: AuthError.invalidToken) { try await issuer.verify(foreign) }
@@ -85,7 +82,7 @@ struct FixedClock: WallClock {
     }
 
     @Test func refusesToIssueWithoutAKey() async {
-        let issuer = AccessTokenIssuer(issuer: "authd", lifetime: 900, clock: FixedClock(now: start))
+        let issuer = AccessTokenIssuer(issuer: "authd", lifetime: 900, clock: TestClock(now: start))
         await #expect(throws: AuthError.self) { try await issuer.issue(subject: "s") }
     }
 }

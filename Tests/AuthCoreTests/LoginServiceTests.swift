@@ -7,7 +7,7 @@ import Testing
 /// The login rules on in-memory storage: no PostgreSQL, so each runs in milliseconds. The
 /// router tests in AuthServerTests prove the same on PostgreSQL.
 @Suite struct LoginServiceTests {
-    static let light = Argon2idHasher.Parameters(memoryKiB: 1024, iterations: 1, parallelism: 1)
+    static let light = Argon2idHasher.Parameters.testLight
     static let password = "correct horse battery staple"
 
     let storage: InMemoryStorage
@@ -15,25 +15,26 @@ import Testing
     let pool = BlockingWorkPool(width: 2, queueLimit: 8)
 
     init() {
-        storage = InMemoryStorage(clock: clock)
+        storage = InMemoryStorage()
     }
 
     func service(
         parameters: Argon2idHasher.Parameters = light, throttle: ThrottlePolicy = ThrottlePolicy()
     ) async throws -> LoginService<InMemoryStorage> {
         let issuer = AccessTokenIssuer(issuer: "authd", lifetime: 900, clock: clock)
-        try await issuer.install(try await storage.signingKeys.ensureSigningKey { SigningKey.generate(now: clock.now) })
+        try await issuer.install(try await KeyService(storage: storage, clock: clock).ensureKey())
         return try await LoginService.make(
             storage: storage, issuer: issuer,
-            pool: pool, hasher: Argon2idHasher(parameters: parameters), throttle: throttle, clock: clock
+            hashing: PasswordHashing(hasher: Argon2idHasher(parameters: parameters), pool: pool), throttle: throttle,
+            refreshLifetime: 2_592_000, clock: clock
         )
     }
 
     @discardableResult
     func addUser(_ name: String, parameters: Argon2idHasher.Parameters = light, disabled: Bool = false) async throws -> User {
         let username = try Username(name)
-        let user = try await storage.users.create(username: username, passwordHash: try Argon2idHasher(parameters: parameters).hash(Self.password))
-        if disabled { _ = try await storage.users.setDisabled(true, usernameKey: username.key) }
+        let user = try await storage.users.create(username: username, passwordHash: try Argon2idHasher(parameters: parameters).hash(Self.password), at: clock.now)
+        if disabled { _ = try await storage.users.setDisabled(true, usernameKey: username.key, at: clock.now) }
         return user
     }
 

@@ -10,22 +10,23 @@ import Testing
     let origin = RequestOrigin(clientAddress: "192.0.2.1", requestID: "r1")
 
     init() {
-        storage = InMemoryStorage(clock: clock)
+        storage = InMemoryStorage()
     }
 
     func services() async throws -> (LoginService<InMemoryStorage>, SessionService<InMemoryStorage>) {
         let issuer = AccessTokenIssuer(issuer: "authd", lifetime: 900, clock: clock)
-        try await issuer.install(try await storage.signingKeys.ensureSigningKey { SigningKey.generate(now: clock.now) })
+        try await issuer.install(try await KeyService(storage: storage, clock: clock).ensureKey())
         let login = try await LoginService.make(
-            storage: storage, issuer: issuer, pool: BlockingWorkPool(width: 1, queueLimit: 4),
-            hasher: Argon2idHasher(parameters: .init(memoryKiB: 1024, iterations: 1, parallelism: 1)), refreshLifetime: 60, clock: clock
+            storage: storage, issuer: issuer,
+            hashing: PasswordHashing(hasher: Argon2idHasher(parameters: .testLight), pool: BlockingWorkPool(width: 1, queueLimit: 4)),
+            refreshLifetime: 60, clock: clock
         )
         return (login, SessionService(storage: storage, issuer: issuer, refreshLifetime: 60, clock: clock))
     }
 
     func grant(_ login: LoginService<InMemoryStorage>) async throws -> TokenGrant {
-        let phc = try Argon2idHasher(parameters: .init(memoryKiB: 1024, iterations: 1, parallelism: 1)).hash("correct horse battery staple")
-        let user = try await storage.users.create(username: try Username("alice"), passwordHash: phc)
+        let phc = try Argon2idHasher(parameters: .testLight).hash("correct horse battery staple")
+        let user = try await storage.users.create(username: try Username("alice"), passwordHash: phc, at: clock.now)
         return try await login.issueGrant(for: user)
     }
 
@@ -56,12 +57,12 @@ import Testing
         await #expect(throws: AuthError.invalidRequest("refresh_token must not be empty")) { try await sessions.logout(refreshToken: "", origin: origin) }
 
         let third = try await login.issueGrant(for: user)
-        #expect(try await sessions.profile(accessToken: third.accessToken) == UserProfile(user))
-        _ = try await storage.users.setDisabled(true, usernameKey: "alice")
+        #expect(try await sessions.profile(accessToken: third.accessToken) == user)
+        _ = try await storage.users.setDisabled(true, usernameKey: "alice", at: clock.now)
         await #expect(throws: AuthError.invalidToken) { try await sessions.refresh(refreshToken: third.refreshToken, origin: origin) }
         await #expect(throws: AuthError.invalidToken) { try await sessions.profile(accessToken: third.accessToken) }
         // Disabled is not a reuse: enabling the account again lets the token work.
-        _ = try await storage.users.setDisabled(false, usernameKey: "alice")
+        _ = try await storage.users.setDisabled(false, usernameKey: "alice", at: clock.now)
         #expect(try await sessions.refresh(refreshToken: third.refreshToken, origin: origin).tokenType == "Bearer")
     }
 }

@@ -9,10 +9,10 @@ import Testing
     @Test func createsFindsAndListsUsers() async throws {
         try await TestCluster.withMigratedDatabase { database, _ in
             let users = PostgresUserRepository(database: database)
-            let alice = try await users.create(username: try Username("Alice"), passwordHash: "$argon2id$x")
+            let alice = try await users.create(username: try Username("Alice"), passwordHash: "$argon2id$x", at: Date())
             #expect(try await users.user(withKey: "alice") == alice)
             #expect(try await users.user(withKey: "bob") == nil)
-            _ = try await users.create(username: try Username("bob"), passwordHash: "$argon2id$y")
+            _ = try await users.create(username: try Username("bob"), passwordHash: "$argon2id$y", at: Date())
             #expect(try await users.all().map(\.username) == ["Alice", "bob"])
         }
     }
@@ -20,9 +20,9 @@ import Testing
     @Test func namesAreUniqueCaseInsensitivelyAndAfterNFC() async throws {
         try await TestCluster.withMigratedDatabase { database, _ in
             let users = PostgresUserRepository(database: database)
-            _ = try await users.create(username: try Username("Ame\u{301}lie"), passwordHash: "h")
+            _ = try await users.create(username: try Username("Ame\u{301}lie"), passwordHash: "h", at: Date())
             await #expect(throws: RepositoryError.duplicateUsername) {
-                try await users.create(username: try Username("AMÉLIE"), passwordHash: "h")
+                try await users.create(username: try Username("AMÉLIE"), passwordHash: "h", at: Date())
             }
             #expect(try await users.user(withKey: try Username("amélie").key)?.username == "Amélie")
         }
@@ -31,32 +31,56 @@ import Testing
     @Test func disablesAndEnables() async throws {
         try await TestCluster.withMigratedDatabase { database, _ in
             let users = PostgresUserRepository(database: database)
-            _ = try await users.create(username: try Username("carol"), passwordHash: "h")
-            #expect(try await users.setDisabled(true, usernameKey: "carol"))
+            _ = try await users.create(username: try Username("carol"), passwordHash: "h", at: Date())
+            #expect(try await users.setDisabled(true, usernameKey: "carol", at: Date())?.isDisabled == true)
             #expect(try await users.user(withKey: "carol")?.isDisabled == true)
-            #expect(try await users.setDisabled(false, usernameKey: "carol"))
+            #expect(try await users.setDisabled(false, usernameKey: "carol", at: Date())?.isDisabled == false)
             #expect(try await users.user(withKey: "carol")?.isDisabled == false)
-            #expect(try await users.setDisabled(true, usernameKey: "nobody") == false)
+            #expect(try await users.setDisabled(true, usernameKey: "nobody", at: Date()) == nil)
         }
     }
 
     @Test func resettingAPasswordAlsoEnables() async throws {
         try await TestCluster.withMigratedDatabase { database, _ in
             let users = PostgresUserRepository(database: database)
-            _ = try await users.create(username: try Username("Erin"), passwordHash: "old")
-            _ = try await users.setDisabled(true, usernameKey: "erin")
-            #expect(try await users.resetPassword(usernameKey: "erin", passwordHash: "new"))
+            _ = try await users.create(username: try Username("Erin"), passwordHash: "old", at: Date())
+            _ = try await users.setDisabled(true, usernameKey: "erin", at: Date())
+            #expect(try await users.setPassword(usernameKey: "erin", passwordHash: "new")?.isDisabled == false)
             let erin = try await users.user(withKey: "erin")
             #expect(erin?.passwordHash == "new")
             #expect(erin?.isDisabled == false)
-            #expect(try await users.resetPassword(usernameKey: "nobody", passwordHash: "x") == false)
+            #expect(try await users.setPassword(usernameKey: "nobody", passwordHash: "x") == nil)
+        }
+    }
+
+    @Test func createdAtIsTheGivenTime() async throws {
+        try await TestCluster.withMigratedDatabase { database, _ async throws in
+            let users = PostgresUserRepository(database: database)
+            let at = Date(timeIntervalSince1970: 1_700_000_000)
+            #expect(try await users.create(username: try Username("frank"), passwordHash: "h", at: at).createdAt == at)
+            #expect(try await users.user(withKey: "frank")?.createdAt == at)
+        }
+    }
+
+    @Test func deletingAnAccountDeletesItsRefreshTokens() async throws {
+        try await TestCluster.withMigratedDatabase { database, _ in
+            let users = PostgresUserRepository(database: database)
+            let tokens = PostgresRefreshTokenRepository(database: database)
+            let gina = try await users.create(username: try Username("Gina"), passwordHash: "h", at: Date())
+            let record = RefreshTokenRecord(tokenHash: "t1", familyID: UUID(), userID: gina.id, expiresAt: Date().addingTimeInterval(60))
+            try await tokens.store(record)
+            #expect(try await users.delete(usernameKey: "gina") == gina)
+            #expect(try await users.user(withKey: "gina") == nil)
+            #expect(try await users.delete(usernameKey: "gina") == nil)
+            let next = RefreshSuccessor(tokenHash: "t2", expiresAt: Date().addingTimeInterval(60))
+            #expect(try await tokens.rotate(presentedHash: "t1", successor: next, now: Date()) == .unknown)
         }
     }
 
     @Test func replacesAHashOnlyIfUnchanged() async throws {
         try await TestCluster.withMigratedDatabase { database, _ in
             let users = PostgresUserRepository(database: database)
-            let dave = try await users.create(username: try Username("dave"), passwordHash: "old")
+            let dave = try await users.create(username: try Username("dave"), passwordHash: "old", at: Date())
             try await users.replacePasswordHash(userID: dave.id, old: "stale", new: "lost")
             #expect(try await users.user(withKey: "dave")?.passwordHash == "old")
             try await users.replacePasswordHash(userID: dave.id, old: "old", new: "new")
@@ -71,24 +95,25 @@ import Testing
             let keys = PostgresSigningKeyRepository(database: database)
             let results = try await withThrowingTaskGroup(of: [SigningKey].self) { group in
                 for _ in 0..<5 {
-                    group.addTask { try await keys.ensureSigningKey { SigningKey.generate(now: Date()) } }
+                    group.addTask { try await keys.ensureSigningKey(limit: 2) { SigningKey.generate(now: Date()) } }
                 }
                 return try await group.reduce(into: [[SigningKey]]()) { $0.append($1) }
             }
             #expect(Set(results.flatMap { $0.map(\.kid) }).count == 1)
-            #expect(try await keys.publishedKeys() == results[0])
+            #expect(try await keys.keys(limit: 2) == results[0])
         }
     }
 
-    @Test func publishesTheCurrentAndThePreviousKey() async throws {
+    @Test func returnsTheNewestKeysFirst() async throws {
         try await TestCluster.withMigratedDatabase { database, _ in
             let keys = PostgresSigningKeyRepository(database: database)
             let first = SigningKey.generate(now: Date(timeIntervalSince1970: 1_000))
             let second = SigningKey.generate(now: Date(timeIntervalSince1970: 2_000))
             let third = SigningKey.generate(now: Date(timeIntervalSince1970: 3_000))
             for key in [first, second, third] { try await keys.add(key) }
-            #expect(try await keys.publishedKeys().map(\.kid) == [third.kid, second.kid])
-            #expect(try await keys.publishedKeys().first?.privateKey == third.privateKey)
+            #expect(try await keys.keys(limit: 2).map(\.kid) == [third.kid, second.kid])
+            #expect(try await keys.keys(limit: 2).first?.privateKey == third.privateKey)
+            #expect(try await keys.keys(limit: nil).map(\.kid) == [third.kid, second.kid, first.kid])
         }
     }
 }
@@ -145,7 +170,7 @@ import Testing
         let testDatabase = try await TestCluster.newDatabase()
         try await PostgresStorage(configuration: testDatabase.configuration, timeout: TestCluster.operationTimeout, logger: TestCluster.logger).withRunning { storage in
             try await storage.migrate()
-            let harry = try await storage.users.create(username: try Username("Harry"), passwordHash: "$argon2id$stored")
+            let harry = try await storage.users.create(username: try Username("Harry"), passwordHash: "$argon2id$stored", at: Date())
             let keys = ThrottlePolicy(accountLimit: 1, addressLimit: 5, window: 60).keys(usernameKey: "harry", address: "192.0.2.9")
             let now = Date(timeIntervalSince1970: 1_800_000_000)
             #expect(try await storage.loginLookup(usernameKey: "harry", throttle: keys.all, now: now) == LoginLookup(retryAfter: nil, user: harry))
@@ -168,7 +193,7 @@ import Testing
     }
 
     private static func checkLoginSuccess(_ storage: some AuthStorage) async throws {
-        let ida = try await storage.users.create(username: try Username("Ida"), passwordHash: "$argon2id$stored")
+        let ida = try await storage.users.create(username: try Username("Ida"), passwordHash: "$argon2id$stored", at: Date())
         let keys = ThrottlePolicy(accountLimit: 1, addressLimit: 5, window: 60).keys(usernameKey: "ida", address: "192.0.2.10")
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         try await storage.loginAttempts.recordFailure(for: keys.all, now: now)

@@ -122,7 +122,8 @@ import Testing
             try await MigrationRunner(database: database).migrate()
             _ = try await PostgresUserRepository(database: database).create(
                 username: try Username("alice"),
-                passwordHash: try Argon2idHasher(parameters: ServerFixture.lightHash).hash("correct horse battery staple")
+                passwordHash: try Argon2idHasher(parameters: ServerFixture.lightHash).hash("correct horse battery staple"),
+                at: Date()
             )
         }
         try await app.test(.router) { client async throws in

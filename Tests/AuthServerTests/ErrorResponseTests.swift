@@ -14,9 +14,11 @@ import Testing
         (AuthError.tooManyAttempts(retryAfter: 3), 429),
         (AuthError.serviceUnavailable(), 503),
         (AuthError.internalError, 500),
+        (AuthError.usernameTaken, 409),
+        (AuthError.notFound("no user named 'x'"), 404),
     ])
     func authErrorsHaveTheirStatus(error: AuthError, status: Int) {
-        #expect(error.status == status)
+        #expect(error.status.code == status)
         #expect(error.response().status.code == status)
         #expect(error.response().headers[.cacheControl] == "no-store")
     }
@@ -30,8 +32,8 @@ import Testing
         (HTTPRequestError.headersTooLarge, "request_header_fields_too_large", 431),
     ])
     func httpOnlyErrorsHaveTheSameShape(error: HTTPRequestError, code: String, status: Int) {
-        #expect(error.code == code)
-        #expect(error.status == status)
+        #expect(error.code.rawValue == code)
+        #expect(error.status.code == status)
         let response = error.response()
         #expect(response.status.code == status)
         #expect(response.headers[.cacheControl] == "no-store")

@@ -24,7 +24,7 @@ import Glibc
         let hostile = Self.cases[index]
         var configuration = AppConfiguration()
         configuration.port = 0
-        configuration.hashParameters = .init(memoryKiB: 1024, iterations: 1, parallelism: 1)
+        configuration.hashParameters = .testLight
         configuration.logger = TestCluster.logger
         let app = try await buildApplication(configuration: configuration, storage: InMemoryStorage())
         try await app.test(.live) { client async throws in

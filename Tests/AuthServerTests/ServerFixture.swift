@@ -11,7 +11,7 @@ import Testing
 
 /// A fresh database, a configuration for it, and helpers to seed users and send JSON.
 struct ServerFixture {
-    static let lightHash = Argon2idHasher.Parameters(memoryKiB: 1024, iterations: 1, parallelism: 1)
+    static let lightHash = Argon2idHasher.Parameters.testLight
 
     let testDatabase: TestCluster.TestDatabase
     var configuration: AppConfiguration
@@ -35,8 +35,8 @@ struct ServerFixture {
             try await MigrationRunner(database: database).migrate()
             let users = PostgresUserRepository(database: database)
             let username = try Username(name)
-            let user = try await users.create(username: username, passwordHash: try Argon2idHasher(parameters: parameters).hash(password))
-            if disabled { _ = try await users.setDisabled(true, usernameKey: username.key) }
+            let user = try await users.create(username: username, passwordHash: try Argon2idHasher(parameters: parameters).hash(password), at: Date())
+            if disabled { _ = try await users.setDisabled(true, usernameKey: username.key, at: Date()) }
             return user
         }
     }

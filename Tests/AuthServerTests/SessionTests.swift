@@ -106,7 +106,7 @@ import Testing
         try await fixture.test { client async throws in
             let login = try await client.login("alice", Self.password).json()
             _ = try await fixture.withDatabase { database async throws in
-                try await PostgresUserRepository(database: database).setDisabled(true, usernameKey: "alice")
+                try await PostgresUserRepository(database: database).setDisabled(true, usernameKey: "alice", at: Date())
             }
             #expect(try await client.refresh(try #require(login["refresh_token"] as? String)).status == .unauthorized)
             let me = try await client.me(try #require(login["access_token"] as? String))

@@ -78,6 +78,16 @@ import Testing
         #expect(kinds.prefix(3) == ["user_enabled", "user_disabled", "login_failed"])
         #expect(kinds.contains("user_disabled") && kinds.contains("login_succeeded"))
         #expect(try AuthdBinary.run(["audit", "--limit", "0"] + url).stderr.contains("--limit must be between 1 and 10000"))
+        #expect(audit.stdout.contains("password_set") && audit.stdout.contains("user_created"))
+
+        // Deleting an account keeps its events, with its id.
+        let deleted = try AuthdBinary.run(["user", "delete", "ALICE"] + url)
+        #expect(deleted.status == 0)
+        #expect(deleted.stdout.hasPrefix("deleted user Alice ("))
+        #expect(!(try AuthdBinary.run(["user", "list"] + url).stdout.contains("Alice")))
+        #expect(try AuthdBinary.run(["user", "delete", "alice"] + url).stderr.contains("no user named 'alice'"))
+        let afterDeletion = try AuthdBinary.run(["audit", "--user", "alice", "--limit", "1"] + url)
+        #expect(afterDeletion.stdout.contains("user_deleted"))
 
         // No secret is ever printed.
         for output in [added, duplicate, weak, listed].flatMap({ [$0.stdout, $0.stderr] }) {

@@ -31,7 +31,12 @@ public final class InMemoryRefreshTokenRepository: RefreshTokenRepository {
 
     public func rotate(presentedHash: String, successor: RefreshSuccessor, now: Date) async throws -> RefreshRotation {
         guard let owner = stored.withLock({ $0[presentedHash]?.record.userID }) else { return .unknown }
-        let ownerDisabled = try await users?.user(withID: owner)?.isDisabled ?? false
+        var ownerDisabled = false
+        if let users {
+            // A deleted account's tokens went with it, as ON DELETE CASCADE does in PostgreSQL.
+            guard let account = try await users.user(withID: owner) else { return .unknown }
+            ownerDisabled = account.isDisabled
+        }
         return stored.withLock { tokens in
             guard let entry = tokens[presentedHash] else { return .unknown }
             let family = entry.record.familyID

@@ -4,31 +4,26 @@ import Synchronization
 /// Signing keys in memory, newest first, for tests that need no database.
 ///
 /// ```swift
-/// let keys = try await InMemorySigningKeyRepository().ensureSigningKey { SigningKey.generate(now: .now) }
+/// let keys = try await InMemorySigningKeyRepository().ensureSigningKey(limit: 2) { SigningKey.generate(now: .now) }
 /// ```
 public final class InMemorySigningKeyRepository: SigningKeyRepository {
     private let keys = Mutex<[SigningKey]>([])
-    private let publishedCount = 2
 
     /// No keys yet.
     public init() {}
 
-    public func publishedKeys() async throws -> [SigningKey] {
-        keys.withLock { Array($0.prefix(publishedCount)) }
+    public func keys(limit: Int?) async throws -> [SigningKey] {
+        keys.withLock { Array($0.prefix(limit ?? $0.count)) }
     }
 
-    public func ensureSigningKey(_ make: @Sendable () throws -> SigningKey) async throws -> [SigningKey] {
+    public func ensureSigningKey(limit: Int, _ make: @Sendable () throws -> SigningKey) async throws -> [SigningKey] {
         try keys.withLock { keys in
             if keys.isEmpty { keys.insert(try make(), at: 0) }
-            return Array(keys.prefix(publishedCount))
+            return Array(keys.prefix(limit))
         }
     }
 
     public func add(_ key: SigningKey) async throws {
         keys.withLock { $0.insert(key, at: 0) }
-    }
-
-    public func allKeys() async throws -> [SigningKey] {
-        keys.withLock { $0 }
     }
 }

@@ -16,9 +16,9 @@ public struct InMemoryStorage: AuthStorage {
     public let readiness = AlwaysReady()
     public let audit = InMemoryAuditLog()
 
-    /// Empty storage whose accounts take their creation time from `clock`.
-    public init(clock: any WallClock = SystemClock()) {
-        users = InMemoryUserRepository(clock: clock)
+    /// Empty storage.
+    public init() {
+        users = InMemoryUserRepository()
         refreshTokens = InMemoryRefreshTokenRepository(users: users)
     }
 

@@ -7,16 +7,13 @@ import Synchronization
 ///
 /// ```swift
 /// let users = InMemoryUserRepository()
-/// let alice = try await users.create(username: try Username("alice"), passwordHash: phc)
+/// let alice = try await users.create(username: try Username("alice"), passwordHash: phc, at: Date())
 /// ```
 public final class InMemoryUserRepository: UserRepository {
     private let byKey = Mutex<[String: User]>([:])
-    private let clock: any WallClock
 
-    /// An empty repository; `createdAt` comes from `clock`.
-    public init(clock: any WallClock = SystemClock()) {
-        self.clock = clock
-    }
+    /// An empty repository.
+    public init() {}
 
     public func user(withKey key: String) async throws -> User? {
         byKey.withLock { $0[key] }
@@ -26,8 +23,8 @@ public final class InMemoryUserRepository: UserRepository {
         byKey.withLock { $0.values.first { $0.id == id } }
     }
 
-    public func create(username: Username, passwordHash: String) async throws -> User {
-        let user = User(id: UUID(), username: username.value, passwordHash: passwordHash, isDisabled: false, createdAt: clock.now)
+    public func create(username: Username, passwordHash: String, at: Date) async throws -> User {
+        let user = User(id: UUID(), username: username.value, passwordHash: passwordHash, isDisabled: false, createdAt: at)
         return try byKey.withLock { users in
             guard users[username.key] == nil else { throw RepositoryError.duplicateUsername }
             users[username.key] = user
@@ -42,21 +39,23 @@ public final class InMemoryUserRepository: UserRepository {
         }
     }
 
-    public func resetPassword(usernameKey: String, passwordHash: String) async throws -> Bool {
+    public func setPassword(usernameKey: String, passwordHash: String) async throws -> User? {
         byKey.withLock { users in
-            guard users[usernameKey] != nil else { return false }
             users[usernameKey]?.passwordHash = passwordHash
             users[usernameKey]?.isDisabled = false
-            return true
+            return users[usernameKey]
         }
     }
 
-    public func setDisabled(_ disabled: Bool, usernameKey: String) async throws -> Bool {
+    public func setDisabled(_ disabled: Bool, usernameKey: String, at: Date) async throws -> User? {
         byKey.withLock { users in
-            guard users[usernameKey] != nil else { return false }
             users[usernameKey]?.isDisabled = disabled
-            return true
+            return users[usernameKey]
         }
+    }
+
+    public func delete(usernameKey: String) async throws -> User? {
+        byKey.withLock { $0.removeValue(forKey: usernameKey) }
     }
 
     public func all() async throws -> [User] {

@@ -9,7 +9,8 @@ import Logging
 /// the same parameters, so it cannot be told apart from a wrong password.
 ///
 /// ```swift
-/// let service = try await LoginService.make(storage: storage, issuer: issuer, pool: BlockingWorkPool())
+/// let hashing = PasswordHashing(pool: BlockingWorkPool())
+/// let service = try await LoginService.make(storage: storage, issuer: issuer, hashing: hashing, refreshLifetime: 2_592_000)
 /// let grant = try await service.login(username: "alice", password: "…", origin: RequestOrigin(clientAddress: "203.0.113.9"))
 /// ```
 public struct LoginService<Storage: AuthStorage>: Sendable {
@@ -17,10 +18,8 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
     public let storage: Storage
     /// Signs access tokens.
     public let issuer: AccessTokenIssuer
-    /// Where hashing runs.
-    public let pool: BlockingWorkPool
-    /// Hash parameters.
-    public let hasher: Argon2idHasher
+    /// Argon2id and the pool it runs on.
+    public let hashing: PasswordHashing
     /// Failure limits.
     public let throttle: ThrottlePolicy
     /// Refresh token lifetime in seconds.
@@ -32,36 +31,31 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
     private let dummyHash: String
     private let logger: Logger
 
-    /// Creates the service, computing its dummy hash on `pool`.
+    /// Creates the service, computing its dummy hash on the hashing pool.
     public static func make(
         storage: Storage,
         issuer: AccessTokenIssuer,
-        pool: BlockingWorkPool,
-        hasher: Argon2idHasher = Argon2idHasher(),
+        hashing: PasswordHashing,
         throttle: ThrottlePolicy = ThrottlePolicy(),
-        refreshLifetime: Int = 30 * 24 * 3600,
+        refreshLifetime: Int,
         clock: any WallClock = SystemClock(),
         metrics: AuthMetrics = AuthMetrics(),
         logger: Logger = Logger(label: "authd.login")
     ) async throws -> Self {
-        let dummyPassword = UUID().uuidString
-        let dummyHash = try await pool.run { try hasher.hash(dummyPassword) }
+        let dummyHash = try await hashing.hash(UUID().uuidString)
         return Self(
-            storage: storage, issuer: issuer, pool: pool,
-            hasher: hasher, throttle: throttle, refreshLifetime: refreshLifetime, clock: clock,
-            metrics: metrics, dummyHash: dummyHash, logger: logger
+            storage: storage, issuer: issuer, hashing: hashing, throttle: throttle, refreshLifetime: refreshLifetime,
+            clock: clock, metrics: metrics, dummyHash: dummyHash, logger: logger
         )
     }
 
     private init(
-        storage: Storage, issuer: AccessTokenIssuer,
-        pool: BlockingWorkPool, hasher: Argon2idHasher, throttle: ThrottlePolicy, refreshLifetime: Int,
-        clock: any WallClock, metrics: AuthMetrics, dummyHash: String, logger: Logger
+        storage: Storage, issuer: AccessTokenIssuer, hashing: PasswordHashing, throttle: ThrottlePolicy,
+        refreshLifetime: Int, clock: any WallClock, metrics: AuthMetrics, dummyHash: String, logger: Logger
     ) {
         self.storage = storage
         self.issuer = issuer
-        self.pool = pool
-        self.hasher = hasher
+        self.hashing = hashing
         self.throttle = throttle
         self.refreshLifetime = refreshLifetime
         self.clock = clock
@@ -101,13 +95,7 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
         }
 
         let user = lookup.user
-        let storedHash = user?.passwordHash ?? dummyHash
-        let hasher = self.hasher
-        let (matches, took) = try await pool.run {
-            let start = ContinuousClock.now
-            let matches = hasher.verify(password, against: storedHash)
-            return (matches, ContinuousClock.now - start)
-        }
+        let (matches, took) = try await hashing.verify(password, against: user?.passwordHash ?? dummyHash)
         metrics.hashDuration(took)
 
         guard let user, matches else {
@@ -119,7 +107,7 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
             try await audit(.loginFailed, user: user, usernameKey: username.key, origin: origin, detail: "account_disabled")
             throw AuthError.accountDisabled
         }
-        if hasher.needsRehash(user.passwordHash) {
+        if hashing.needsRehash(user.passwordHash) {
             await rehash(user: user, password: password)
         }
         // The counter reset, the refresh token and the audit row go in one write.
@@ -164,9 +152,8 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
 
     /// A re-hash is an improvement, not a condition of the login: failures are logged and skipped.
     private func rehash(user: User, password: String) async {
-        let hasher = self.hasher
         do {
-            let fresh = try await pool.run { try hasher.hash(password) }
+            let fresh = try await hashing.hash(password)
             try await storage.users.replacePasswordHash(userID: user.id, old: user.passwordHash, new: fresh)
             logger.info("re-hashed password with current parameters", metadata: ["user_id": "\(user.id)"])
         } catch {

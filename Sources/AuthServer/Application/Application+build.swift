@@ -25,11 +25,12 @@ public func buildApplication(configuration: AppConfiguration, storage: some Auth
     )
     let pool = configuration.hashingPool
         ?? BlockingWorkPool(width: configuration.hashingConcurrency, queueLimit: configuration.hashingQueueLimit)
+    let hashing = PasswordHashing(hasher: Argon2idHasher(parameters: configuration.hashParameters), pool: pool)
+    let keys = KeyService(storage: storage, clock: configuration.clock)
     let login = try await LoginService.make(
         storage: storage,
         issuer: issuer,
-        pool: pool,
-        hasher: Argon2idHasher(parameters: configuration.hashParameters),
+        hashing: hashing,
         throttle: configuration.throttle,
         refreshLifetime: configuration.refreshTokenLifetime,
         clock: configuration.clock,
@@ -40,7 +41,9 @@ public func buildApplication(configuration: AppConfiguration, storage: some Auth
         storage: storage, issuer: issuer, refreshLifetime: configuration.refreshTokenLifetime,
         clock: configuration.clock, metrics: configuration.metrics
     )
-    let router = buildRouter(login: login, sessions: sessions, readiness: storage.readiness, configuration: configuration)
+    let router = buildRouter(
+        login: login, sessions: sessions, issuer: issuer, readiness: storage.readiness, pool: pool, configuration: configuration
+    )
     let server: HTTPServerBuilder =
         if let tls = configuration.tls {
             try .tls(.http1WithJSONErrors(), tlsConfiguration: tls)
@@ -54,7 +57,7 @@ public func buildApplication(configuration: AppConfiguration, storage: some Auth
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
         services: [
             StorageService(storage: storage),
-            KeyReloadService(keys: storage.signingKeys, issuer: issuer, interval: configuration.keyReloadInterval, logger: logger),
+            KeyReloadService(keys: keys, issuer: issuer, interval: configuration.keyReloadInterval, logger: logger),
         ],
         onServerRunning: { channel in
             await configuration.onListening(configuration.host, channel.localAddress?.port ?? configuration.port)
@@ -65,54 +68,7 @@ public func buildApplication(configuration: AppConfiguration, storage: some Auth
         if configuration.migrateOnStart {
             try await storage.migrate()
         }
-        let clock = configuration.clock
-        let keys = try await storage.signingKeys.ensureSigningKey { SigningKey.generate(now: clock.now) }
-        try await issuer.install(keys)
+        try await issuer.install(try await keys.ensureKey())
     }
     return app
-}
-
-/// Runs a storage's background work for as long as the application runs.
-struct StorageService<Storage: AuthStorage>: Service {
-    let storage: Storage
-
-    func run() async throws {
-        await cancelWhenGracefulShutdown { await storage.run() }
-        // Storage with nothing to run stays up until the application shuts down.
-        try? await gracefulShutdown()
-    }
-}
-
-/// Reloads the published signing keys every `interval`, so that a key added by
-/// `authd keys rotate` (on any instance) signs and is published here too. A failed reload
-/// (the database is away) keeps the keys in use and tries again next time.
-struct KeyReloadService<Keys: SigningKeyRepository>: Service {
-    let keys: Keys
-    let issuer: AccessTokenIssuer
-    let interval: Duration
-    let logger: Logger
-
-    func run() async throws {
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                do {
-                    try await Task.sleep(for: interval)
-                } catch {
-                    return
-                }
-                await reload()
-            }
-        }
-    }
-
-    private func reload() async {
-        do {
-            let published = try await keys.publishedKeys()
-            guard !published.isEmpty, published.map(\.kid) != (await issuer.kids) else { return }
-            try await issuer.install(published)
-            logger.info("signing keys reloaded", metadata: ["current_kid": "\(published[0].kid)"])
-        } catch {
-            logger.warning("signing key reload failed", metadata: ["reason": "\(type(of: error))"])
-        }
-    }
 }

@@ -1,12 +1,13 @@
+import AuthCore
 import Foundation
 
 /// The body of `GET /me`: `{"user_id", "username", "created_at"}`, the time in ISO 8601 (UTC).
 ///
 /// ```swift
-/// let profile = UserProfile(user)
+/// let profile = ProfileResponse(user)
 /// profile.userID == user.id.uuidString.lowercased()   // true: the token's `sub`
 /// ```
-public struct UserProfile: Codable, Sendable, Equatable {
+public struct ProfileResponse: Codable, Sendable, Equatable {
     /// The account's id, as in the access token's `sub`.
     public var userID: String
     /// The username as registered.

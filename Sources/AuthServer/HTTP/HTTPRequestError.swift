@@ -1,11 +1,15 @@
+import AuthCore
+import Hummingbird
+
 /// An error only HTTP can produce: no route at the path, a method the path does not
 /// serve, a body too large, a body that is not JSON, or a request the HTTP parser
-/// rejected. Sent in the same shape as ``AuthCore/AuthError``.
+/// rejected. Its ``code`` is of ``AuthCore/AuthError``'s one code type, and it is sent in
+/// the same shape.
 ///
 /// ```swift
 /// throw HTTPRequestError.unsupportedMediaType   // 415 {"error":"unsupported_media_type",…}
 /// ```
-public struct HTTPRequestError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct HTTPRequestError: HTTPResponseError, Sendable, Equatable, CustomStringConvertible {
     private enum Kind: Sendable, Equatable {
         case notFound
         case methodNotAllowed
@@ -28,26 +32,26 @@ public struct HTTPRequestError: Error, Sendable, Equatable, CustomStringConverti
     }
 
     /// The `error` code.
-    public var code: String {
+    public var code: AuthError.Code {
         switch kind {
-        case .notFound: "not_found"
-        case .methodNotAllowed: "method_not_allowed"
-        case .requestTooLarge: "request_too_large"
-        case .unsupportedMediaType: "unsupported_media_type"
-        case .malformed: "invalid_request"
-        case .headersTooLarge: "request_header_fields_too_large"
+        case .notFound: .notFound
+        case .methodNotAllowed: .methodNotAllowed
+        case .requestTooLarge: .requestTooLarge
+        case .unsupportedMediaType: .unsupportedMediaType
+        case .malformed: .invalidRequest
+        case .headersTooLarge: .requestHeaderFieldsTooLarge
         }
     }
 
     /// The HTTP status.
-    public var status: Int {
+    public var status: HTTPResponse.Status {
         switch kind {
-        case .notFound: 404
-        case .methodNotAllowed: 405
-        case .requestTooLarge: 413
-        case .unsupportedMediaType: 415
-        case .malformed: 400
-        case .headersTooLarge: 431
+        case .notFound: .notFound
+        case .methodNotAllowed: .methodNotAllowed
+        case .requestTooLarge: .contentTooLarge
+        case .unsupportedMediaType: .unsupportedMediaType
+        case .malformed: .badRequest
+        case .headersTooLarge: .requestHeaderFieldsTooLarge
         }
     }
 

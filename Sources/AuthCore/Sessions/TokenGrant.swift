@@ -1,10 +1,10 @@
-/// What a successful login returns: the wire body of `200 /login`.
+/// What a successful login or refresh returns (the server writes it as `TokenResponse`).
 ///
 /// ```swift
 /// let grant = try await service.login(username: "alice", password: "…", origin: RequestOrigin(clientAddress: nil))
 /// grant.tokenType   // "Bearer"
 /// ```
-public struct TokenGrant: Codable, Sendable, Equatable {
+public struct TokenGrant: Sendable, Equatable {
     /// The signed JWT.
     public var accessToken: String
     /// Always `Bearer`.
@@ -23,13 +23,5 @@ public struct TokenGrant: Codable, Sendable, Equatable {
         self.expiresIn = expiresIn
         self.refreshToken = refreshToken
         self.refreshExpiresIn = refreshExpiresIn
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case accessToken = "access_token"
-        case tokenType = "token_type"
-        case expiresIn = "expires_in"
-        case refreshToken = "refresh_token"
-        case refreshExpiresIn = "refresh_expires_in"
     }
 }

@@ -5,7 +5,8 @@ import Foundation
 /// Every error has a stable ``code`` (its ``Code/rawValue`` is the `error` field of the wire
 /// format, following RFC 6749 §5.2) and a human-readable ``description`` that never
 /// contains a secret. Compare codes, not descriptions. Errors that only HTTP can produce
-/// (no such path, wrong method, body too large, wrong media type) belong to the server.
+/// (no such path, wrong method, body too large, wrong media type) are the server's
+/// `HTTPRequestError`, with codes of this same ``Code`` type.
 ///
 /// ```swift
 /// throw AuthError.invalidRequest("username must be a string")
@@ -28,6 +29,12 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
             case tooManyAttempts = "too_many_attempts"
             case serviceUnavailable = "service_unavailable"
             case internalError = "server_error"
+            case usernameTaken = "username_taken"
+            case notFound = "not_found"
+            case methodNotAllowed = "method_not_allowed"
+            case requestTooLarge = "request_too_large"
+            case unsupportedMediaType = "unsupported_media_type"
+            case requestHeaderFieldsTooLarge = "request_header_fields_too_large"
         }
 
         private let base: Base
@@ -46,6 +53,18 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let serviceUnavailable = Code(base: .serviceUnavailable)
         /// An unexpected failure.
         public static let internalError = Code(base: .internalError)
+        /// The username is already registered (compared case-insensitively).
+        public static let usernameTaken = Code(base: .usernameTaken)
+        /// No such resource (an account, or, from the server, a path).
+        public static let notFound = Code(base: .notFound)
+        /// The path exists, the method does not (server only).
+        public static let methodNotAllowed = Code(base: .methodNotAllowed)
+        /// The body is larger than accepted (server only).
+        public static let requestTooLarge = Code(base: .requestTooLarge)
+        /// The body is not of an accepted media type (server only).
+        public static let unsupportedMediaType = Code(base: .unsupportedMediaType)
+        /// The request line or headers are too large (server only).
+        public static let requestHeaderFieldsTooLarge = Code(base: .requestHeaderFieldsTooLarge)
 
         /// The snake_case code sent as `error`.
         public var rawValue: String { base.rawValue }
@@ -88,6 +107,14 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A dependency (the database, the hashing capacity) is unavailable for now.
     public static func serviceUnavailable(_ description: String = "The service is temporarily unavailable.", retryAfter: Int = 1) -> AuthError {
         AuthError(.serviceUnavailable, description, retryAfter: retryAfter)
+    }
+
+    /// The username is taken (names are compared case-insensitively).
+    public static let usernameTaken = AuthError(.usernameTaken, "This username is already taken.")
+
+    /// No account (or other resource) answers to what was named; `description` says what.
+    public static func notFound(_ description: String) -> AuthError {
+        AuthError(.notFound, description)
     }
 
     /// An unexpected failure; the description never carries details of it.

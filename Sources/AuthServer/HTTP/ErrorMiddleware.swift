@@ -3,8 +3,8 @@ import Hummingbird
 import Logging
 import Synchronization
 
-/// Turns every error into authd's JSON error shape, in one place: ``AuthCore/AuthError``s and
-/// ``HTTPRequestError``s as they are, a request for a known path with the wrong method into 405 with `Allow`, other
+/// Turns every error into authd's JSON error shape, in one place: our own errors
+/// (``WireError``: ``AuthCore/AuthError`` and ``HTTPRequestError``) as they are, a request for a known path with the wrong method into 405 with `Allow`, other
 /// unmatched paths into 404, and anything unexpected into a 500 whose body says nothing
 /// of the cause (the cause is logged by type only).
 ///
@@ -26,9 +26,7 @@ public struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
-        } catch let error as AuthError {
-            return error.response()
-        } catch let error as HTTPRequestError {
+        } catch let error as any WireError {
             return error.response()
         } catch let error as HTTPError {
             return translate(error, path: request.uri.path)
@@ -63,6 +61,20 @@ public struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 }
+
+/// An error of authd's own, sent in the one error shape whatever route raised it.
+///
+/// ```swift
+/// let error: any WireError = AuthError.invalidToken
+/// error.response().status   // .unauthorized
+/// ```
+public protocol WireError: HTTPResponseError {
+    /// The wire form: status, `{"error", "error_description"}` and the headers the status calls for.
+    func response() -> Response
+}
+
+extension AuthError: WireError {}
+extension HTTPRequestError: WireError {}
 
 /// The methods a router serves at each path, recorded from the router itself once its
 /// routes are registered (the middleware is added before the routes it wraps).

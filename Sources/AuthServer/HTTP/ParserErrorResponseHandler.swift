@@ -45,7 +45,7 @@ final class ParserErrorResponseHandler: ChannelDuplexHandler, RemovableChannelHa
         parserError = nil
         let answer: HTTPRequestError = error == .headerOverflow ? .headersTooLarge : .malformed
         let body = ByteBuffer(bytes: Self.body(answer))
-        head.status = .init(code: answer.status)
+        head.status = answer.status
         head.headerFields[.contentType] = "application/json; charset=utf-8"
         head.headerFields[.cacheControl] = "no-store"
         head.headerFields[.contentLength] = String(body.readableBytes)
@@ -56,7 +56,7 @@ final class ParserErrorResponseHandler: ChannelDuplexHandler, RemovableChannelHa
 
     /// The JSON body, encoded as every other error body is.
     private static func body(_ error: HTTPRequestError) -> [UInt8] {
-        let encoded = try? JSONEncoder().encode(ErrorBody(error: error.code, errorDescription: error.description))
+        let encoded = try? JSONEncoder().encode(ErrorBody(code: error.code, description: error.description))
         return Array(encoded ?? Data(#"{"error":"invalid_request"}"#.utf8))
     }
 }

@@ -22,6 +22,12 @@ public struct SecurityEvent: Sendable, Equatable {
         case refreshReuseDetected = "refresh_reuse_detected"
         /// A logout revoked a token family.
         case loggedOut = "logged_out"
+        /// An account was created.
+        case userCreated = "user_created"
+        /// An account's password was set by an operator (the account is enabled too).
+        case passwordSet = "password_set"
+        /// An account was deleted (the event keeps its id and username key).
+        case userDeleted = "user_deleted"
         /// An operator disabled an account.
         case userDisabled = "user_disabled"
         /// An operator enabled an account.

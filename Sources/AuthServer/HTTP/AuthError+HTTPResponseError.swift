@@ -2,15 +2,17 @@ import AuthCore
 import Foundation
 import Hummingbird
 
-extension AuthError {
+extension AuthError: HTTPResponseError {
     /// The HTTP status this error is sent with.
-    public var status: Int {
+    public var status: HTTPResponse.Status {
         switch code {
-        case .invalidRequest: 400
-        case .invalidCredentials, .accountDisabled, .invalidToken: 401
-        case .tooManyAttempts: 429
-        case .serviceUnavailable: 503
-        default: 500
+        case .invalidRequest: .badRequest
+        case .invalidCredentials, .accountDisabled, .invalidToken: .unauthorized
+        case .notFound: .notFound
+        case .usernameTaken: .conflict
+        case .tooManyAttempts: .tooManyRequests
+        case .serviceUnavailable: .serviceUnavailable
+        default: .internalServerError
         }
     }
 
@@ -22,13 +24,17 @@ extension AuthError {
     /// ```
     public func response() -> Response {
         var headers = HTTPFields()
-        if status == 401 {
+        if status == .unauthorized {
             headers[.wwwAuthenticate] = code == .invalidToken ? #"Bearer realm="authd", error="invalid_token""# : #"Bearer realm="authd""#
         }
         if let retryAfter {
             headers[.retryAfter] = String(retryAfter)
         }
-        return ErrorBody(error: code.rawValue, errorDescription: description).response(status: status, headers: headers)
+        return ErrorBody(code: code, description: description).response(status: status, headers: headers)
+    }
+
+    public func response(from request: Request, context: some RequestContext) -> Response {
+        response()
     }
 }
 
@@ -41,7 +47,11 @@ extension HTTPRequestError {
     public func response() -> Response {
         var headers = HTTPFields()
         if !allow.isEmpty { headers[.allow] = allow.joined(separator: ", ") }
-        return ErrorBody(error: code, errorDescription: description).response(status: status, headers: headers)
+        return ErrorBody(code: code, description: description).response(status: status, headers: headers)
+    }
+
+    public func response(from request: Request, context: some RequestContext) -> Response {
+        response()
     }
 }
 
@@ -50,12 +60,17 @@ struct ErrorBody: Encodable {
     let error: String
     let errorDescription: String
 
+    init(code: AuthError.Code, description: String) {
+        self.error = code.rawValue
+        self.errorDescription = description
+    }
+
     enum CodingKeys: String, CodingKey {
         case error
         case errorDescription = "error_description"
     }
 
-    func response(status: Int, headers: HTTPFields) -> Response {
-        JSONResponse.make(status: .init(code: status), body: self, headers: headers)
+    func response(status: HTTPResponse.Status, headers: HTTPFields) -> Response {
+        JSONResponse.make(status: status, body: self, headers: headers)
     }
 }

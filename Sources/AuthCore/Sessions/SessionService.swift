@@ -8,7 +8,7 @@ import Foundation
 /// unknown and revoked tokens, and tokens of disabled accounts, are `invalid_token`.
 ///
 /// ```swift
-/// let sessions = SessionService(storage: storage, issuer: issuer)
+/// let sessions = SessionService(storage: storage, issuer: issuer, refreshLifetime: 2_592_000)
 /// let next = try await sessions.refresh(refreshToken: grant.refreshToken, origin: origin)
 /// let me = try await sessions.profile(accessToken: next.accessToken)
 /// try await sessions.logout(refreshToken: next.refreshToken, origin: origin)
@@ -27,7 +27,7 @@ public struct SessionService<Storage: AuthStorage>: Sendable {
 
     /// Creates the service.
     public init(
-        storage: Storage, issuer: AccessTokenIssuer, refreshLifetime: Int = 30 * 24 * 3600,
+        storage: Storage, issuer: AccessTokenIssuer, refreshLifetime: Int,
         clock: any WallClock = SystemClock(), metrics: AuthMetrics = AuthMetrics()
     ) {
         self.storage = storage
@@ -88,12 +88,12 @@ public struct SessionService<Storage: AuthStorage>: Sendable {
     /// The account an access token was issued to, if the token verifies and the account
     /// exists and is enabled.
     /// - Throws: ``AuthError/invalidToken``, `service_unavailable`.
-    public func profile(accessToken: String) async throws -> UserProfile {
+    public func profile(accessToken: String) async throws -> User {
         let claims = try await issuer.verify(accessToken)
         guard let id = UUID(uuidString: claims.sub), let user = try await storage.users.user(withID: id), !user.isDisabled else {
             throw AuthError.invalidToken
         }
-        return UserProfile(user)
+        return user
     }
 
     /// Refresh tokens are 43 characters; anything empty or absurdly long is refused before

@@ -1,0 +1,106 @@
+import Foundation
+
+/// The account rules: create, set a password, disable, enable, delete and list accounts,
+/// each change validated, hashed off the caller's executor, stamped by the injected clock
+/// and written to the audit log. `authd user …` and the HTTP routes only call it.
+///
+/// ```swift
+/// let accounts = AccountService(storage: storage, hashing: PasswordHashing(pool: pool), clock: clock)
+/// let alice = try await accounts.create(username: "alice", password: "correct horse battery staple")
+/// try await accounts.disable(username: "alice")
+/// ```
+public struct AccountService<Storage: AuthStorage>: Sendable {
+    /// Accounts and the audit log.
+    public let storage: Storage
+    /// Where passwords are hashed.
+    public let hashing: PasswordHashing
+    /// The time source of creation, disabling and audit times.
+    public let clock: any WallClock
+
+    /// Creates the service.
+    public init(storage: Storage, hashing: PasswordHashing, clock: any WallClock = SystemClock()) {
+        self.storage = storage
+        self.hashing = hashing
+        self.clock = clock
+    }
+
+    /// Creates an account.
+    /// - Throws: `invalid_request` (username or password against the policy),
+    ///   `username_taken`, `service_unavailable`.
+    @discardableResult
+    public func create(username raw: String, password: String, origin: RequestOrigin = RequestOrigin()) async throws -> User {
+        let username = try Username(raw)
+        try PasswordPolicy.validateNew(password)
+        let phc = try await hashing.hash(password)
+        let user: User
+        do {
+            user = try await storage.users.create(username: username, passwordHash: phc, at: clock.now)
+        } catch let error as RepositoryError where error == .duplicateUsername {
+            throw AuthError.usernameTaken
+        }
+        try await record(.userCreated, user: user, username: username, origin: origin)
+        return user
+    }
+
+    /// Sets an account's password and enables it (an operator's reset).
+    /// - Throws: `invalid_request`, `not_found`, `service_unavailable`.
+    @discardableResult
+    public func setPassword(username raw: String, password: String, origin: RequestOrigin = RequestOrigin()) async throws -> User {
+        let username = try Username(raw)
+        try PasswordPolicy.validateNew(password)
+        let phc = try await hashing.hash(password)
+        guard let user = try await storage.users.setPassword(usernameKey: username.key, passwordHash: phc) else {
+            throw Self.noSuchUser(username)
+        }
+        try await record(.passwordSet, user: user, username: username, origin: origin)
+        return user
+    }
+
+    /// Refuses further logins and refreshes of an account; its data stays.
+    /// - Throws: `invalid_request`, `not_found`, `service_unavailable`.
+    @discardableResult
+    public func disable(username raw: String, origin: RequestOrigin = RequestOrigin()) async throws -> User {
+        try await setDisabled(true, username: raw, origin: origin)
+    }
+
+    /// Allows a disabled account again.
+    /// - Throws: `invalid_request`, `not_found`, `service_unavailable`.
+    @discardableResult
+    public func enable(username raw: String, origin: RequestOrigin = RequestOrigin()) async throws -> User {
+        try await setDisabled(false, username: raw, origin: origin)
+    }
+
+    /// Deletes an account and its refresh tokens; the audit log keeps its events.
+    /// - Throws: `invalid_request`, `not_found`, `service_unavailable`.
+    @discardableResult
+    public func delete(username raw: String, origin: RequestOrigin = RequestOrigin()) async throws -> User {
+        let username = try Username(raw)
+        guard let user = try await storage.users.delete(usernameKey: username.key) else { throw Self.noSuchUser(username) }
+        try await record(.userDeleted, user: user, username: username, origin: origin)
+        return user
+    }
+
+    /// Every account, oldest first.
+    public func list() async throws -> [User] {
+        try await storage.users.all()
+    }
+
+    private func setDisabled(_ disabled: Bool, username raw: String, origin: RequestOrigin) async throws -> User {
+        let username = try Username(raw)
+        guard let user = try await storage.users.setDisabled(disabled, usernameKey: username.key, at: clock.now) else {
+            throw Self.noSuchUser(username)
+        }
+        try await record(disabled ? .userDisabled : .userEnabled, user: user, username: username, origin: origin)
+        return user
+    }
+
+    private func record(_ kind: SecurityEvent.Kind, user: User, username: Username, origin: RequestOrigin) async throws {
+        try await storage.audit.record(
+            SecurityEvent(kind: kind, at: clock.now, userID: user.id, usernameKey: username.key, origin: origin)
+        )
+    }
+
+    private static func noSuchUser(_ username: Username) -> AuthError {
+        AuthError.notFound("no user named '\(username)'")
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// Storage of accounts. The rules (validation, hashing, audit) are ``AccountService``'s;
+/// a repository only stores. Implementations report an unreachable store as
+/// ``AuthError/serviceUnavailable(_:retryAfter:)``.
+///
+/// ```swift
+/// func register(_ users: some UserRepository, name: Username, phc: String) async throws -> User {
+///     try await users.create(username: name, passwordHash: phc, at: Date())
+/// }
+/// ```
+public protocol UserRepository: Sendable {
+    /// The user whose ``Username/key`` is `key`, if any.
+    func user(withKey key: String) async throws -> User?
+    /// The user with `id`, if any.
+    func user(withID id: UUID) async throws -> User?
+    /// Creates an account created at `at`. Throws ``RepositoryError/duplicateUsername`` when
+    /// the name is taken (case-insensitively).
+    func create(username: Username, passwordHash: String, at: Date) async throws -> User
+    /// Replaces the password hash of `userID` if it is still `old` (a re-hash after login).
+    func replacePasswordHash(userID: UUID, old: String, new: String) async throws
+    /// Sets the password hash of the user with `usernameKey` and enables the account;
+    /// returns the account as it now is, nil when no such user exists.
+    func setPassword(usernameKey: String, passwordHash: String) async throws -> User?
+    /// Disables (as of `at`, unless already disabled) or enables an account; returns it as it
+    /// now is, nil when no such user exists.
+    func setDisabled(_ disabled: Bool, usernameKey: String, at: Date) async throws -> User?
+    /// Deletes an account and, with it, its refresh tokens; returns what was deleted, nil
+    /// when no such user exists.
+    func delete(usernameKey: String) async throws -> User?
+    /// All accounts, ordered by creation.
+    func all() async throws -> [User]
+}

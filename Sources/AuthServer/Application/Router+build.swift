@@ -1,0 +1,41 @@
+import AuthCore
+import Hummingbird
+
+/// The routes of authd, one controller per feature, generic over the storage so the
+/// composition root picks it.
+///
+/// ```swift
+/// let router = buildRouter(login: login, sessions: sessions, issuer: issuer, readiness: storage.readiness,
+///                          pool: pool, configuration: configuration)
+/// ```
+public func buildRouter<Storage: AuthStorage>(
+    login: LoginService<Storage>,
+    sessions: SessionService<Storage>,
+    issuer: AccessTokenIssuer,
+    readiness: some ReadinessProbe,
+    pool: BlockingWorkPool,
+    configuration: AppConfiguration
+) -> Router<AuthRequestContext> {
+    let router = Router(context: AuthRequestContext.self)
+    // Without trusted proxies the context's socket peer is the client: nothing to rewrite.
+    if configuration.trustedProxies != .none {
+        router.add(middleware: ClientAddressMiddleware(trusted: configuration.trustedProxies))
+    }
+    router.add(middleware: RequestLogMiddleware())
+    router.add(middleware: HTTPMetricsMiddleware(metrics: configuration.metrics))
+    let routes = RouteMethods()
+    router.add(middleware: ErrorMiddleware(routes: routes))
+
+    let maxBodySize = configuration.maxBodySize
+    router.addRoutes(LoginController(login: login, maxBodySize: maxBodySize).routes)
+    router.addRoutes(SessionController(sessions: sessions, maxBodySize: maxBodySize).routes)
+    router.addRoutes(AccountController(sessions: sessions).routes)
+    router.addRoutes(KeyController(issuer: issuer, maxAge: configuration.jwksMaxAge).routes)
+    router.addRoutes(
+        OperationsController(
+            readiness: readiness, pool: pool, registry: configuration.metricsRegistry, metrics: configuration.metrics
+        ).routes
+    )
+    routes.record(router.routes)
+    return router
+}

@@ -1,0 +1,31 @@
+import AuthCore
+import Hummingbird
+
+/// `GET /.well-known/jwks.json`: the published public keys, cacheable for `maxAge` seconds.
+///
+/// ```swift
+/// router.addRoutes(KeyController(issuer: issuer, maxAge: 20).routes)
+/// ```
+public struct KeyController: Sendable {
+    /// Holds the published keys.
+    public let issuer: AccessTokenIssuer
+    /// `Cache-Control: max-age`, seconds.
+    public let maxAge: Int
+
+    /// Creates the controller.
+    public init(issuer: AccessTokenIssuer, maxAge: Int) {
+        self.issuer = issuer
+        self.maxAge = maxAge
+    }
+
+    /// The routes of this feature.
+    public var routes: RouteCollection<AuthRequestContext> {
+        let routes = RouteCollection(context: AuthRequestContext.self)
+        routes.get("/.well-known/jwks.json", use: jwks)
+        return routes
+    }
+
+    @Sendable func jwks(_ request: Request, context: AuthRequestContext) async throws -> Response {
+        JSONResponse.make(status: .ok, body: await issuer.jwks, headers: [.cacheControl: "public, max-age=\(maxAge)"])
+    }
+}

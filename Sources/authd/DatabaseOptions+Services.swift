@@ -1,0 +1,38 @@
+import AuthCore
+import AuthPostgres
+import Logging
+
+extension DatabaseOptions {
+    /// Runs `body` with the account rules on the migrated database. Hashing runs on a
+    /// one-thread pool: the CLI sets one password at a time. An ``AuthCore/AuthError``
+    /// becomes a one-line CLI error.
+    func withAccounts<T: Sendable>(
+        hashing parameters: Argon2idHasher.Parameters = .owasp,
+        logger: Logger,
+        _ body: @escaping @Sendable (AccountService<PostgresStorage>) async throws -> T
+    ) async throws -> T {
+        try await reportingAuthErrors {
+            try await withMigratedStorage(logger: logger) { storage in
+                let hashing = PasswordHashing(hasher: Argon2idHasher(parameters: parameters), pool: BlockingWorkPool(width: 1, queueLimit: 0))
+                return try await body(AccountService(storage: storage, hashing: hashing))
+            }
+        }
+    }
+
+    /// Runs `body` with the signing-key rules on the migrated database.
+    func withKeys<T: Sendable>(logger: Logger, _ body: @escaping @Sendable (KeyService<PostgresStorage>) async throws -> T) async throws -> T {
+        try await reportingAuthErrors {
+            try await withMigratedStorage(logger: logger) { storage in
+                try await body(KeyService(storage: storage))
+            }
+        }
+    }
+
+    private func reportingAuthErrors<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as AuthError {
+            throw CLIError(error.description)
+        }
+    }
+}

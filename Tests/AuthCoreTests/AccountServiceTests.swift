@@ -1,0 +1,94 @@
+import AuthCore
+import AuthTestSupport
+import Foundation
+import Testing
+
+/// The account rules on in-memory storage; the CLI tests run them on PostgreSQL.
+@Suite struct AccountServiceTests {
+    let storage = InMemoryStorage()
+    let clock = TestClock(now: Date(timeIntervalSince1970: 1_800_000_000))
+    let origin = RequestOrigin(clientAddress: "192.0.2.7", requestID: "r7")
+    static let password = "correct horse battery staple"
+
+    var accounts: AccountService<InMemoryStorage> {
+        AccountService(
+            storage: storage,
+            hashing: PasswordHashing(hasher: Argon2idHasher(parameters: .testLight), pool: BlockingWorkPool(width: 1, queueLimit: 4)),
+            clock: clock
+        )
+    }
+
+    @Test func createsWithTheClockAndAudits() async throws {
+        let alice = try await accounts.create(username: "Ame\u{301}lie", password: Self.password, origin: origin)
+        #expect(alice.username == "Amélie")
+        #expect(alice.createdAt == clock.now)
+        #expect(Argon2idHasher().verify(Self.password, against: alice.passwordHash))
+        #expect(!alice.passwordHash.contains(Self.password))
+        let event = try #require(storage.audit.events.last)
+        #expect(event == SecurityEvent(kind: .userCreated, at: clock.now, userID: alice.id, usernameKey: "amélie", origin: origin))
+    }
+
+    @Test func refusesTakenNamesAndWeakPasswords() async throws {
+        try await accounts.create(username: "alice", password: Self.password)
+        await #expect(throws: AuthError.usernameTaken) { try await accounts.create(username: "ALICE", password: Self.password) }
+        await #expect(throws: AuthError.invalidRequest("password must be at least 8 characters")) {
+            try await accounts.create(username: "bob", password: "short")
+        }
+        await #expect(throws: AuthError.invalidRequest("username must not be empty")) {
+            try await accounts.create(username: "", password: Self.password)
+        }
+        #expect(try await accounts.list().map(\.username) == ["alice"])
+        #expect(storage.audit.events.map(\.kind) == [.userCreated])
+    }
+
+    @Test func setsPasswordsDisablesEnablesAndDeletes() async throws {
+        let alice = try await accounts.create(username: "alice", password: Self.password)
+        clock.advance(by: 60)
+        #expect(try await accounts.disable(username: "Alice").isDisabled)
+        clock.advance(by: 60)
+        let reset = try await accounts.setPassword(username: "alice", password: "another good password")
+        #expect(!reset.isDisabled)
+        #expect(Argon2idHasher().verify("another good password", against: reset.passwordHash))
+        #expect(try await accounts.disable(username: "alice").isDisabled)
+        #expect(try await accounts.enable(username: "alice").isDisabled == false)
+        #expect(try await accounts.delete(username: "alice").id == alice.id)
+        #expect(try await storage.users.user(withKey: "alice") == nil)
+
+        let events = storage.audit.events
+        #expect(events.map(\.kind) == [.userCreated, .userDisabled, .passwordSet, .userDisabled, .userEnabled, .userDeleted])
+        #expect(events.allSatisfy { $0.userID == alice.id && $0.usernameKey == "alice" })
+        #expect(events.map(\.at) == [0, 60, 120, 120, 120, 120].map { Date(timeIntervalSince1970: 1_800_000_000 + $0) })
+    }
+
+    @Test func unknownAccountsAreNotFound() async throws {
+        let missing = AuthError.notFound("no user named 'nobody'")
+        await #expect(throws: missing) { try await accounts.disable(username: "nobody") }
+        await #expect(throws: missing) { try await accounts.enable(username: "nobody") }
+        await #expect(throws: missing) { try await accounts.delete(username: "nobody") }
+        await #expect(throws: missing) { try await accounts.setPassword(username: "nobody", password: Self.password) }
+        #expect(storage.audit.events.isEmpty)
+    }
+}
+
+/// The signing-key rules on in-memory storage.
+@Suite struct KeyServiceTests {
+    let storage = InMemoryStorage()
+    let clock = TestClock(now: Date(timeIntervalSince1970: 1_800_000_000))
+
+    @Test func theNewestKeySignsAndTwoArePublished() async throws {
+        let keys = KeyService(storage: storage, clock: clock)
+        let first = try await keys.ensureKey()
+        #expect(first.count == 1)
+        #expect(try await keys.ensureKey() == first)
+        clock.advance(by: 10)
+        let second = try await keys.rotate()
+        #expect(second.createdAt == clock.now)
+        clock.advance(by: 10)
+        let third = try await keys.rotate()
+        #expect(try await keys.published().map(\.kid) == [third.kid, second.kid])
+        #expect(try await keys.list().map(\.status) == [.current, .published, .retired])
+        #expect(try await keys.list().map(\.key.kid) == [third.kid, second.kid, first[0].kid])
+        #expect(storage.audit.events.map(\.kind) == [.keyRotated, .keyRotated])
+        #expect(storage.audit.events.map(\.detail) == [second.kid, third.kid])
+    }
+}

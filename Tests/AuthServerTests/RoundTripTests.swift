@@ -1,0 +1,44 @@
+import AuthCore
+import AuthPostgres
+import AuthServer
+import AuthTestSupport
+import Foundation
+import HummingbirdTesting
+import Testing
+
+/// What each request costs in database operations (round trips): the storage's statements
+/// are composed, not repeated, so a login stays one read before the hash and one write after.
+@Suite struct RoundTripTests {
+    @Test func loginRefreshAndLogoutCostTwoTwoAndTwo() async throws {
+        var fixture = try await ServerFixture()
+        fixture.configuration.keyReloadInterval = .seconds(3600)
+        try await fixture.addUser("alice", password: "correct horse battery staple")
+        let storage = PostgresStorage(configuration: fixture.testDatabase.configuration, timeout: TestCluster.operationTimeout, logger: TestCluster.logger)
+        let app = try await buildApplication(configuration: fixture.configuration, storage: storage)
+        try await app.test(.router) { client async throws in
+            let database = storage.database
+            var before = database.operationCount
+            let login = try await client.login("alice", "correct horse battery staple")
+            #expect(login.status == .ok)
+            // The throttle check with the account, then the counter reset, token and audit row.
+            #expect(database.operationCount - before == 2)
+
+            let refreshToken = try #require(try login.json()["refresh_token"] as? String)
+            before = database.operationCount
+            let refreshed = try await client.postJSON("/token/refresh", #"{"refresh_token":"\#(refreshToken)"}"#)
+            #expect(refreshed.status == .ok)
+            // The rotation, then the audit row.
+            #expect(database.operationCount - before == 2)
+
+            let next = try #require(try refreshed.json()["refresh_token"] as? String)
+            before = database.operationCount
+            #expect(try await client.postJSON("/logout", #"{"refresh_token":"\#(next)"}"#).status == .noContent)
+            #expect(database.operationCount - before == 2)
+
+            // A wrong password: the lookup, the failure count, the audit row.
+            before = database.operationCount
+            #expect(try await client.login("alice", "wrong password here").status == .unauthorized)
+            #expect(database.operationCount - before == 3)
+        }
+    }
+}
