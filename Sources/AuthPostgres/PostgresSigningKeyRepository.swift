@@ -18,12 +18,7 @@ public struct PostgresSigningKeyRepository: SigningKeyRepository {
     }
 
     public func keys(limit: Int?) async throws -> [SigningKey] {
-        let logger = database.logger
-        return try await database.run { client in
-            try await client.withConnection { connection in
-                try await Self.keys(on: connection, limit: limit, logger: logger)
-            }
-        }
+        try await database.query(Self.newest(limit)) { try await Self.keys(in: $0) }
     }
 
     public func ensureSigningKey(limit: Int, _ make: @Sendable () throws -> SigningKey) async throws -> [SigningKey] {
@@ -32,10 +27,10 @@ public struct PostgresSigningKeyRepository: SigningKeyRepository {
         return try await database.run { client in
             try await client.withTransaction(logger: logger) { connection in
                 try await connection.query("SELECT pg_advisory_xact_lock(\(AdvisoryLock.signingKeys))", logger: logger)
-                let existing = try await Self.keys(on: connection, limit: limit, logger: logger)
+                let existing = try await Self.keys(in: try await connection.query(try Self.newest(limit).query, logger: logger))
                 guard existing.isEmpty else { return existing }
                 try await connection.query(try Self.insert(candidate).query, logger: logger)
-                return try await Self.keys(on: connection, limit: limit, logger: logger)
+                return try await Self.keys(in: try await connection.query(try Self.newest(limit).query, logger: logger))
             }
         }
     }
@@ -48,9 +43,12 @@ public struct PostgresSigningKeyRepository: SigningKeyRepository {
         "INSERT INTO signing_keys (kid, private_key, created_at) VALUES (\(key.kid), \(ByteBuffer(bytes: key.privateKey)), \(key.createdAt))"
     }
 
-    private static func keys(on connection: PostgresConnection, limit: Int?, logger: Logger) async throws -> [SigningKey] {
-        let newest: SQL = "SELECT kid, private_key, created_at FROM signing_keys ORDER BY created_at DESC, kid LIMIT \(limit)"
-        let rows = try await connection.query(try newest.query, logger: logger)
+    /// The newest `limit` keys (all when nil), newest first.
+    private static func newest(_ limit: Int?) -> SQL {
+        "SELECT kid, private_key, created_at FROM signing_keys ORDER BY created_at DESC, kid LIMIT \(limit)"
+    }
+
+    private static func keys(in rows: PostgresRowSequence) async throws -> [SigningKey] {
         var keys: [SigningKey] = []
         for try await (kid, material, createdAt) in rows.decode((String, ByteBuffer, Date).self) {
             keys.append(SigningKey(kid: kid, privateKey: Data(buffer: material), createdAt: createdAt))

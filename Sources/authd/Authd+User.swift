@@ -43,17 +43,21 @@ extension Authd.UserCommand {
         func run() async throws {
             let (name, password, updateExisting) = (self.name, Self.readPassword(), self.updateExisting)
             let message = try await database.withAccounts(hashing: hashing.parameters, logger: logging.makeLogger()) { accounts in
+                if updateExisting {
+                    let (user, created) = try await accounts.createOrSetPassword(username: name, password: password)
+                    return created ? Self.created(user) : "updated user \(try Username(name))"
+                }
                 do {
-                    let user = try await accounts.create(username: name, password: password)
-                    return "created user \(user.username) (\(user.id.uuidString.lowercased()))"
-                } catch let error as AuthError where error.code == .usernameTaken && updateExisting {
-                    try await accounts.setPassword(username: name, password: password)
-                    return "updated user \(try Username(name))"
+                    return Self.created(try await accounts.create(username: name, password: password))
                 } catch let error as AuthError where error.code == .usernameTaken {
                     throw CLIError("a user named '\(try Username(name))' already exists")
                 }
             }
             print(message)
+        }
+
+        private static func created(_ user: User) -> String {
+            "created user \(user.username) (\(user.id.uuidString.lowercased()))"
         }
 
         /// Standard input up to its end, without one trailing line break.

@@ -8,14 +8,11 @@ import Testing
     let storage = InMemoryStorage()
     let clock = TestClock(now: Date(timeIntervalSince1970: 1_800_000_000))
     let origin = RequestOrigin(clientAddress: "192.0.2.7", requestID: "r7")
+    let pool = BlockingWorkPool(width: 1, queueLimit: 4)
     static let password = "correct horse battery staple"
 
     var accounts: AccountService<InMemoryStorage> {
-        AccountService(
-            storage: storage,
-            hashing: PasswordHashing(hasher: Argon2idHasher(parameters: .testLight), pool: BlockingWorkPool(width: 1, queueLimit: 4)),
-            clock: clock
-        )
+        AccountService(storage: storage, hashing: PasswordHashing(hasher: Argon2idHasher(parameters: .testLight), pool: pool), clock: clock)
     }
 
     @Test func createsWithTheClockAndAudits() async throws {
@@ -58,6 +55,19 @@ import Testing
         #expect(events.map(\.kind) == [.userCreated, .userDisabled, .passwordSet, .userDisabled, .userEnabled, .userDeleted])
         #expect(events.allSatisfy { $0.userID == alice.id && $0.usernameKey == "alice" })
         #expect(events.map(\.at) == [0, 60, 120, 120, 120, 120].map { Date(timeIntervalSince1970: 1_800_000_000 + $0) })
+    }
+
+    @Test func createOrSetPasswordHashesOnceEitherWay() async throws {
+        let (created, isNew) = try await accounts.createOrSetPassword(username: "alice", password: Self.password)
+        #expect(isNew)
+        #expect(await pool.load().completed == 1)
+        try await accounts.disable(username: "alice")
+        let (updated, wasNew) = try await accounts.createOrSetPassword(username: "ALICE", password: "another good password")
+        #expect(!wasNew)
+        #expect(updated.id == created.id && !updated.isDisabled)
+        #expect(Argon2idHasher().verify("another good password", against: updated.passwordHash))
+        #expect(await pool.load().completed == 2)
+        #expect(storage.audit.events.map(\.kind) == [.userCreated, .userDisabled, .passwordSet])
     }
 
     @Test func unknownAccountsAreNotFound() async throws {

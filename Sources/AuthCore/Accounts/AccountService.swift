@@ -29,31 +29,31 @@ public struct AccountService<Storage: AuthStorage>: Sendable {
     ///   `username_taken`, `service_unavailable`.
     @discardableResult
     public func create(username raw: String, password: String, origin: RequestOrigin = RequestOrigin()) async throws -> User {
-        let username = try Username(raw)
-        try PasswordPolicy.validateNew(password)
-        let phc = try await hashing.hash(password)
-        let user: User
-        do {
-            user = try await storage.users.create(username: username, passwordHash: phc, at: clock.now)
-        } catch let error as RepositoryError where error == .duplicateUsername {
-            throw AuthError.usernameTaken
-        }
-        try await record(.userCreated, user: user, username: username, origin: origin)
-        return user
+        let (username, phc) = try await prepare(username: raw, password: password)
+        return try await insert(username, phc, origin: origin)
     }
 
     /// Sets an account's password and enables it (an operator's reset).
     /// - Throws: `invalid_request`, `not_found`, `service_unavailable`.
     @discardableResult
     public func setPassword(username raw: String, password: String, origin: RequestOrigin = RequestOrigin()) async throws -> User {
-        let username = try Username(raw)
-        try PasswordPolicy.validateNew(password)
-        let phc = try await hashing.hash(password)
-        guard let user = try await storage.users.setPassword(usernameKey: username.key, passwordHash: phc) else {
-            throw Self.noSuchUser(username)
+        let (username, phc) = try await prepare(username: raw, password: password)
+        return try await replace(username, phc, origin: origin)
+    }
+
+    /// Creates an account, or, when the name is taken, sets that account's password and
+    /// enables it; the password is hashed once either way.
+    /// - Returns: the account, and whether it was created.
+    /// - Throws: `invalid_request`, `service_unavailable`.
+    public func createOrSetPassword(
+        username raw: String, password: String, origin: RequestOrigin = RequestOrigin()
+    ) async throws -> (user: User, created: Bool) {
+        let (username, phc) = try await prepare(username: raw, password: password)
+        do {
+            return (try await insert(username, phc, origin: origin), true)
+        } catch let error as AuthError where error.code == .usernameTaken {
+            return (try await replace(username, phc, origin: origin), false)
         }
-        try await record(.passwordSet, user: user, username: username, origin: origin)
-        return user
     }
 
     /// Refuses further logins and refreshes of an account; its data stays.
@@ -83,6 +83,32 @@ public struct AccountService<Storage: AuthStorage>: Sendable {
     /// Every account, oldest first.
     public func list() async throws -> [User] {
         try await storage.users.all()
+    }
+
+    /// The validated username and the hash of the validated password.
+    private func prepare(username raw: String, password: String) async throws -> (Username, String) {
+        let username = try Username(raw)
+        try PasswordPolicy.validateNew(password)
+        return (username, try await hashing.hash(password))
+    }
+
+    private func insert(_ username: Username, _ phc: String, origin: RequestOrigin) async throws -> User {
+        let user: User
+        do {
+            user = try await storage.users.create(username: username, passwordHash: phc, at: clock.now)
+        } catch let error as RepositoryError where error == .duplicateUsername {
+            throw AuthError.usernameTaken
+        }
+        try await record(.userCreated, user: user, username: username, origin: origin)
+        return user
+    }
+
+    private func replace(_ username: Username, _ phc: String, origin: RequestOrigin) async throws -> User {
+        guard let user = try await storage.users.setPassword(usernameKey: username.key, passwordHash: phc) else {
+            throw Self.noSuchUser(username)
+        }
+        try await record(.passwordSet, user: user, username: username, origin: origin)
+        return user
     }
 
     private func setDisabled(_ disabled: Bool, username raw: String, origin: RequestOrigin) async throws -> User {

@@ -32,10 +32,6 @@ extension AuthError: HTTPResponseError {
         }
         return ErrorBody(code: code, description: description).response(status: status, headers: headers)
     }
-
-    public func response(from request: Request, context: some RequestContext) -> Response {
-        response()
-    }
 }
 
 extension HTTPRequestError {
@@ -48,10 +44,6 @@ extension HTTPRequestError {
         var headers = HTTPFields()
         if !allow.isEmpty { headers[.allow] = allow.joined(separator: ", ") }
         return ErrorBody(code: code, description: description).response(status: status, headers: headers)
-    }
-
-    public func response(from request: Request, context: some RequestContext) -> Response {
-        response()
     }
 }
 

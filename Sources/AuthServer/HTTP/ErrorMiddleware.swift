@@ -73,6 +73,13 @@ public protocol WireError: HTTPResponseError {
     func response() -> Response
 }
 
+extension WireError {
+    /// The same wire form whatever the request: Hummingbird's entry point.
+    public func response(from request: Request, context: some RequestContext) -> Response {
+        response()
+    }
+}
+
 extension AuthError: WireError {}
 extension HTTPRequestError: WireError {}
 

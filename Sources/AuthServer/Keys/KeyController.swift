@@ -9,13 +9,13 @@ import Hummingbird
 public struct KeyController: Sendable {
     /// Holds the published keys.
     public let issuer: AccessTokenIssuer
-    /// `Cache-Control: max-age`, seconds.
-    public let maxAge: Int
+    /// The `Cache-Control` value: public, for `maxAge` seconds.
+    private let cacheControl: String
 
-    /// Creates the controller.
+    /// Creates the controller; `maxAge` is the `Cache-Control: max-age` in seconds.
     public init(issuer: AccessTokenIssuer, maxAge: Int) {
         self.issuer = issuer
-        self.maxAge = maxAge
+        self.cacheControl = "public, max-age=\(maxAge)"
     }
 
     /// The routes of this feature.
@@ -26,6 +26,6 @@ public struct KeyController: Sendable {
     }
 
     @Sendable func jwks(_ request: Request, context: AuthRequestContext) async throws -> Response {
-        JSONResponse.make(status: .ok, body: await issuer.jwks, headers: [.cacheControl: "public, max-age=\(maxAge)"])
+        JSONResponse.make(status: .ok, body: await issuer.jwks, headers: [.cacheControl: cacheControl])
     }
 }

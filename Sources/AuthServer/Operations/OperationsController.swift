@@ -17,6 +17,8 @@ public struct OperationsController<Readiness: ReadinessProbe>: Sendable {
     public let registry: PrometheusCollectorRegistry
     /// The metrics recorded into ``registry``.
     public let metrics: AuthMetrics
+    /// The document exported from contracts/ (scripts/openapi), made into a buffer once.
+    private let openAPIDocument = ByteBuffer(string: OpenAPIDocument.json)
 
     /// Creates the controller.
     public init(readiness: Readiness, pool: BlockingWorkPool, registry: PrometheusCollectorRegistry, metrics: AuthMetrics) {
@@ -55,12 +57,12 @@ public struct OperationsController<Readiness: ReadinessProbe>: Sendable {
         )
     }
 
-    /// The document exported from contracts/ (scripts/openapi); a test keeps it current.
+    /// The document exported from contracts/; a test keeps it current.
     @Sendable func openAPI(_ request: Request, context: AuthRequestContext) async throws -> Response {
         Response(
             status: .ok,
             headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "public, max-age=300"],
-            body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json))
+            body: .init(byteBuffer: openAPIDocument)
         )
     }
 }
