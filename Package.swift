@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "AuthCore", targets: ["AuthCore"]),
         .library(name: "AuthServer", targets: ["AuthServer"]),
         .library(name: "ContractKit", targets: ["ContractKit"]),
+        .library(name: "ContractInterop", targets: ["ContractInterop"]),
+        .library(name: "ContractRecording", targets: ["ContractRecording"]),
         .library(name: "ContractStub", targets: ["ContractStub"]),
         .library(name: "ContractStubServer", targets: ["ContractStubServer"]),
     ],
@@ -119,10 +121,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Contracts: the model, the YAML format and matching (what the stub needs) ...
         .target(
             name: "ContractKit",
             dependencies: [.product(name: "Yams", package: "Yams")]
         ),
+        // ... Pact and OpenAPI in and out ...
+        .target(name: "ContractInterop", dependencies: ["ContractKit"]),
+        // ... and contracts written from recorded traffic.
+        .target(name: "ContractRecording", dependencies: ["ContractKit"]),
         .target(
             name: "ContractStub",
             dependencies: ["ContractKit", .product(name: "Crypto", package: "swift-crypto")]
@@ -142,6 +149,7 @@ let package = Package(
             name: "ContractRunner",
             dependencies: [
                 "ContractKit",
+                "ContractInterop",
                 "ContractStub",
                 "ProcessKit",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -154,6 +162,8 @@ let package = Package(
             name: "contract",
             dependencies: [
                 "ContractKit",
+                "ContractInterop",
+                "ContractRecording",
                 "ContractRunner",
                 "ContractStub",
                 "ContractStubServer",
@@ -224,6 +234,7 @@ let package = Package(
                 "AuthServer",
                 "AuthTestSupport",
                 "ContractKit",
+                "ContractInterop",
                 "PostgresEmbedded",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -236,7 +247,15 @@ let package = Package(
         ),
         .testTarget(
             name: "ContractKitTests",
-            dependencies: ["ContractKit"]
+            dependencies: ["ContractKit", "ProcessKit"]
+        ),
+        .testTarget(
+            name: "ContractInteropTests",
+            dependencies: ["ContractKit", "ContractInterop"]
+        ),
+        .testTarget(
+            name: "ContractRecordingTests",
+            dependencies: ["ContractKit", "ContractRecording"]
         ),
         .testTarget(
             name: "ContractStubTests",
@@ -249,6 +268,7 @@ let package = Package(
             name: "ContractRunnerTests",
             dependencies: [
                 "ContractKit",
+                "ProcessKit",
                 "ContractStub",
                 "ContractRunner",
                 "ContractTestSupport",

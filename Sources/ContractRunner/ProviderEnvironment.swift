@@ -43,10 +43,10 @@ public struct ProviderEnvironment: Sendable {
         log: @Sendable (String) -> Void = { _ in }
     ) async throws -> ProviderEnvironment {
         var variables = Template.environmentVariables()
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("contract-\(UUID().uuidString.prefix(12).lowercased())")
+        let scratch: URL
         do {
             // World-traversable: a provider may hand the folder to a service account (PostgreSQL as root).
-            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+            scratch = try TemporaryFolder("contract", permissions: 0o755).url
         } catch {
             throw PrepareError(description: "cannot create a scratch folder in \(FileManager.default.temporaryDirectory.path): \(error.localizedDescription)")
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ContractInterop
 import ContractKit
 import ContractRunner
 import ContractStubServer

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ContractKit
+import ContractRecording
 import ContractRunner
 import ContractStubServer
 import Foundation
@@ -79,7 +80,7 @@ extension ContractCommand {
             var written: [String] = []
             for file in output.files {
                 // Never overwrite: a name in use gets a number.
-                let base = ContractRecorder.freeName((file.name as NSString).deletingPathExtension, separator: "-") {
+                let base = Contract.freeName((file.name as NSString).deletingPathExtension, separator: "-") {
                     FileManager.default.fileExists(atPath: (out as NSString).appendingPathComponent("\($0).yaml"))
                 }
                 let name = "\(base).yaml"

@@ -5,11 +5,13 @@ import Foundation
 import Logging
 import PostgresNIO
 import Testing
+import ProcessKit
 
 @Suite struct EmbeddedPostgresTests {
     @Test func createsStartsReusesAndStops() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("authd-embedded-\(UUID().uuidString.prefix(8))")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder("authd-embedded")
+        defer { temporary.remove() }
+        let folder = temporary.appending("folder")
         let first = try EmbeddedPostgres(directory: folder, durable: false)
         try first.start()
         #expect(first.isRunning)
@@ -37,9 +39,9 @@ import Testing
     }
 
     @Test func leavesAFolderOfOtherFilesAlone() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("authd-busy-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder("authd-busy")
+        defer { temporary.remove() }
+        let folder = temporary.url
         try "keep me".write(to: folder.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
         let before = try FileManager.default.attributesOfItem(atPath: folder.path)
         #expect {

@@ -9,6 +9,7 @@ import HummingbirdTesting
 import Logging
 import PostgresEmbedded
 import Testing
+import ProcessKit
 
 @Suite struct HealthTests {
     @Test func liveAndReadyAnswerOK() async throws {
@@ -104,8 +105,9 @@ import Testing
     /// once with Retry-After, and logins work again soon after PostgreSQL is back, with
     /// no restart.
     @Test func aStoppedDatabaseGivesFast503sAndServiceRecovers() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("authd-outage-\(UUID().uuidString.prefix(8))")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder("authd-outage")
+        defer { temporary.remove() }
+        let folder = temporary.appending("folder")
         let cluster = try EmbeddedPostgres(directory: folder, durable: false)
         try cluster.start()
         defer { try? cluster.forceStop() }

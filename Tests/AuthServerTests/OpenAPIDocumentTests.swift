@@ -1,4 +1,5 @@
 import AuthServer
+import ContractInterop
 import ContractKit
 import Foundation
 import Hummingbird

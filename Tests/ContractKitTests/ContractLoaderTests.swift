@@ -1,6 +1,7 @@
 import ContractKit
 import Foundation
 import Testing
+import ProcessKit
 
 @Suite struct ContractLoaderTests {
     static let login = """
@@ -149,9 +150,9 @@ import Testing
     }
 
     @Test func loadsADirectoryWithItsProviderConfiguration() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("contracts-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryFolder("contracts")
+        defer { temporary.remove() }
+        let directory = temporary.url
         try Self.login.write(to: directory.appendingPathComponent("login.yaml"), atomically: true, encoding: .utf8)
         try """
             provider:
@@ -176,9 +177,9 @@ import Testing
     }
 
     @Test func unknownStatesAndBrokenProviderFilesAreReported() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("contracts-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryFolder("contracts")
+        defer { temporary.remove() }
+        let directory = temporary.url
         try Self.login.write(to: directory.appendingPathComponent("login.yaml"), atomically: true, encoding: .utf8)
         try "states:\n  someone else: { command: \"true\" }\n".write(to: directory.appendingPathComponent("contract.yaml"), atomically: true, encoding: .utf8)
         let suite = ContractLoader.load(directory: directory.path)

@@ -7,6 +7,7 @@ import Hummingbird
 import NIOCore
 import Synchronization
 import Testing
+import ProcessKit
 
 @Suite struct ContractVerifierTests {
     static let contract = ToyProvider.contract
@@ -129,9 +130,9 @@ import Testing
     }
 
     @Test func setsUpStatesWithShellQuotedParameters() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("states-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder("states")
+        defer { temporary.remove() }
+        let folder = temporary.url
         let states = ProviderStates(
             setups: ["user exists": .command(Template("printf %s {{username}} > \(folder.path)/name; cat > \(folder.path)/stdin"), stdin: Template("{{password}}"))],
             variables: [:]

@@ -129,8 +129,9 @@ import Testing
     }
 
     @Test func serveRunsItsOwnPostgreSQLByDefault() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("authd-e2e-\(UUID().uuidString.prefix(8))")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder("authd-e2e")
+        defer { temporary.remove() }
+        let folder = temporary.appending("folder")
         let dataDirectory = ["--data-dir", folder.path]
         let (server, base) = try await AuthdBinary.serve(dataDirectory)
         // A second command on the same folder uses the running cluster and leaves it running.
@@ -145,8 +146,9 @@ import Testing
     }
 
     @Test func saysHowToInstallPostgreSQLWhenItIsMissing() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("authd-nopg-\(UUID().uuidString.prefix(8))")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder("authd-nopg")
+        defer { temporary.remove() }
+        let folder = temporary.appending("folder")
         let result = try AuthdBinary.run(
             ["serve", "--data-dir", folder.path],
             environment: AuthdBinary.environment(["AUTHD_POSTGRES_BIN": "/nonexistent"])

@@ -123,9 +123,6 @@ import Testing
     }
 
     static func temporaryFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("authd-tls-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        chmod(folder.path, 0o755)
-        return folder
+        try TemporaryFolder("authd-tls", permissions: 0o755).url
     }
 }

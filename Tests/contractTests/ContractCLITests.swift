@@ -20,12 +20,7 @@ import FoundationNetworking
     }
 
     func directory(_ files: [String: String]) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("contract-cli-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for (name, text) in files {
-            try text.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
-        }
-        return folder
+        try TemporaryFolder("contract-cli", files: files).url
     }
 
     /// The provider under test is `contract stub` itself, serving a fixture contract: no
@@ -199,9 +194,10 @@ import FoundationNetworking
     let jsonReport = FileManager.default.temporaryDirectory.appendingPathComponent("authd-contracts-\(UUID().uuidString.prefix(8)).json")
 
     @Test func aContractThatDisagreesWithAuthdFailsWithADiff() throws {
-        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("authd-contracts-copy-\(UUID().uuidString.prefix(8))")
+        let temporary = try TemporaryFolder("authd-contracts-copy")
+        defer { temporary.remove() }
+        let copy = temporary.appending("contracts")
         try FileManager.default.copyItem(at: Self.contracts, to: copy)
-        defer { try? FileManager.default.removeItem(at: copy) }
         let login = copy.appendingPathComponent("login.yaml")
         let text = try String(contentsOf: login, encoding: .utf8)
         try text.replacingOccurrences(of: "        token_type: Bearer\n", with: "        token_type: bearer\n")
@@ -288,9 +284,9 @@ import FoundationNetworking
 
 @Suite struct ContractProbeCLITests {
     @Test func aBrokenProviderFailsWithAClearReport() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("contract-probe-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder("contract-probe")
+        defer { temporary.remove() }
+        let folder = temporary.url
         try NotesProvider.contract.write(to: folder.appendingPathComponent("notes.yaml"), atomically: true, encoding: .utf8)
         let contract = try ContractCLITests.binary("contract")
         let (text, json) = try await NotesProvider.withRunning(broken: true) { url in
@@ -362,8 +358,9 @@ import FoundationNetworking
     }
 
     @Test func recordedContractsVerifyUneditedLiveAndOnTheStub() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("contract-record-\(UUID().uuidString.prefix(8))")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder("contract-record")
+        defer { temporary.remove() }
+        let folder = temporary.appending("folder")
         try await NotesProvider.withRunning { url in
             let recorded = try await record(url, into: folder, extra: ["--keep-secrets"], signal: SIGINT)
             #expect(recorded.status == 0)
@@ -391,8 +388,9 @@ import FoundationNetworking
     }
 
     @Test func secretsBecomeEnvironmentVariablesAndSIGTERMWritesToo() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("contract-record-\(UUID().uuidString.prefix(8))")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder("contract-record")
+        defer { temporary.remove() }
+        let folder = temporary.appending("folder")
         try await NotesProvider.withRunning { url in
             let recorded = try await record(url, into: folder, extra: [], signal: SIGTERM)
             #expect(recorded.status == 0)

@@ -30,9 +30,9 @@ enum PactVerifier {
     @Test(.enabled(if: PactVerifier.path != nil, "the Pact verifier could not be installed from PyPI (pip install pact-python-cli)"))
     func authdsContractsPassThePactVerifier() throws {
         let pact = try #require(PactVerifier.path)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pact-export-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder("pact-export")
+        defer { temporary.remove() }
+        let folder = temporary.url
         let file = folder.appendingPathComponent("ios-app-authd.json")
         let contracts = AuthdContractTests.contracts.path
 

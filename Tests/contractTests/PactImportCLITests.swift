@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ProcessKit
 
 /// `contract import pact`: Pact files from three consumers (specification v2, v3 and v4)
 /// become contracts that verify against the built authd, live, on the stub and in agreement.
@@ -14,8 +15,9 @@ import Testing
     }
 
     @Test func consumersPactsBecomeContractsThatVerifyAgainstAuthd() throws {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("pact-import-\(UUID().uuidString.prefix(8))")
-        defer { try? FileManager.default.removeItem(at: out) }
+        let temporary = try TemporaryFolder("pact-import")
+        defer { temporary.remove() }
+        let out = temporary.appending("out")
 
         let imported = try run(["import", "pact"] + Self.pacts + ["--out", out.path])
         #expect(imported.status == 0, "\(imported.stderr)")

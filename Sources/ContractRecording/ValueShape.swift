@@ -1,3 +1,4 @@
+import ContractKit
 import Foundation
 
 /// What a recorded string looks like: a value that changes from run to run (a UUID, a JWT,

@@ -1,3 +1,4 @@
+import ContractInterop
 import ContractKit
 import Foundation
 import Testing

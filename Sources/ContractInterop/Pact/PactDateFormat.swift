@@ -1,3 +1,4 @@
+import ContractKit
 import Foundation
 
 /// Java date-format patterns (as Pact's `date`, `time` and `timestamp` rules carry them)

@@ -1,3 +1,4 @@
+import ContractKit
 import Foundation
 
 /// Turns Pact files (specification v2, v3 and v4; synchronous HTTP interactions) into YAML
@@ -64,15 +65,15 @@ public enum PactImporter {
             for (index, interaction) in interactions.enumerated() {
                 guard var made = converter.interaction(interaction, index: index) else { continue }
                 if !names.insert(made.name).inserted {
-                    let unique = ContractRecorder.freeName(made.name, separator: " ") { names.contains($0) }
+                    let unique = Contract.freeName(made.name, separator: " ") { names.contains($0) }
                     names.insert(unique)
                     made = Interaction(name: unique, location: made.location, given: made.given, request: made.request, response: made.response, save: made.save)
                 }
                 converted.append(made)
             }
             result.notes += converter.notes
-            let base = Recording.fileBase(consumer)
-            let name = ContractRecorder.freeName(base, separator: "-") { taken.contains($0) }
+            let base = Contract.fileBase(consumer)
+            let name = Contract.freeName(base, separator: "-") { taken.contains($0) }
             taken.insert(name)
             let header = [
                 "Imported from \((path as NSString).lastPathComponent) (Pact specification \(converter.version)):",

@@ -1,4 +1,5 @@
 import ContractKit
+import ContractRecording
 import Foundation
 import Testing
 

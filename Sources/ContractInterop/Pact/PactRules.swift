@@ -1,3 +1,5 @@
+import ContractKit
+
 /// A Pact matching-rule path (`$.items[*].id`, `$['odd key']`, `$.*`) and the rules under it.
 struct PactPath {
     typealias Step = JSONPath.Step

@@ -1,3 +1,4 @@
+import ContractKit
 import Foundation
 
 /// Writes the matchers of one request or response as Pact v3 does: an example value, the
@@ -189,7 +190,7 @@ struct PactMessageWriter {
     }
 
     private mutating func noteBounds(_ min: Double?, _ max: Double?, at place: String) {
-        let bounds = [min.map { "minimum \(Matcher.numberValue($0))" }, max.map { "maximum \(Matcher.numberValue($0))" }].compactMap { $0 }
+        let bounds = [min.map { "minimum \(JSONValue.numeric($0))" }, max.map { "maximum \(JSONValue.numeric($0))" }].compactMap { $0 }
         guard !bounds.isEmpty else { return }
         note("\(place): Pact has no numeric bounds, so the \(bounds.joined(separator: " and ")) \(bounds.count == 1 ? "is" : "are") not checked")
     }

@@ -1,3 +1,4 @@
+import ContractKit
 import Foundation
 
 /// Converts the interactions of one Pact file, collecting notes on what does not carry over.
@@ -113,8 +114,8 @@ struct PactInteractionConverter {
                 note("the path regex /\(pattern)/ does not match the example path \(text): the path is matched literally")
                 return literal
             }
-            let previous = index > 0 ? Recording.identifier(segments[index - 1]) : ""
-            let name = ContractRecorder.freeName(previous.isEmpty ? "segment" : "\(previous)_id", separator: "_") { params[$0] != nil }
+            let previous = index > 0 ? Contract.identifier(segments[index - 1]) : ""
+            let name = Contract.freeName(previous.isEmpty ? "segment" : "\(previous)_id", separator: "_") { params[$0] != nil }
             params[name] = Matcher(.regex(piece), example: .string(segment))
             pieces.append("{\(name)}")
         }

@@ -149,7 +149,7 @@ public struct RequestPath: Sendable, Equatable, CustomStringConvertible {
         return String(name)
     }
 
-    static let segmentAllowed: CharacterSet = {
+    package static let segmentAllowed: CharacterSet = {
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "/")
         return allowed

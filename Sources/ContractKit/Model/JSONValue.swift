@@ -16,6 +16,17 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
     case array([JSONValue])
     case object([String: JSONValue])
 
+    /// `value` as JSON: an integer when it is whole (a matcher's bound `3.0` is written `3`),
+    /// else a number.
+    ///
+    /// ```swift
+    /// JSONValue.numeric(3)     // .integer(3)
+    /// JSONValue.numeric(0.5)   // .number(0.5)
+    /// ```
+    public static func numeric(_ value: Double) -> JSONValue {
+        value.rounded() == value && abs(value) < 1e15 ? .integer(Int(value)) : .number(value)
+    }
+
     /// Parses JSON text (any JSON value, not only objects and arrays).
     public init(parsing data: Data) throws {
         self = Self(foundation: try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]))

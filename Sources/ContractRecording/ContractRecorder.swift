@@ -1,3 +1,4 @@
+import ContractKit
 import Foundation
 import Yams
 
@@ -59,21 +60,6 @@ public enum ContractRecorder {
         public let variable: String
         /// Where it is used first (`POST /login json password`).
         public let usedFor: String
-    }
-
-    /// `base`, or `base` + `separator` + 2, 3, … : the first that `isTaken` refuses.
-    ///
-    /// ```swift
-    /// ContractRecorder.freeName("login", separator: "-") { ["login"].contains($0) }   // "login-2"
-    /// ```
-    public static func freeName(_ base: String, separator: String, isTaken: (String) -> Bool) -> String {
-        var name = base
-        var counter = 2
-        while isTaken(name) {
-            name = "\(base)\(separator)\(counter)"
-            counter += 1
-        }
-        return name
     }
 
     /// The contract files for `exchanges`, in the order they happened.
@@ -170,7 +156,7 @@ struct Recording {
         var fileNames = Set<String>()
         for root in order {
             let members = groups[root] ?? []
-            let name = ContractRecorder.freeName(Self.fileBase(exchanges[root].firstSegment), separator: "-") { fileNames.contains($0) }
+            let name = Contract.freeName(Contract.fileBase(exchanges[root].firstSegment), separator: "-") { fileNames.contains($0) }
             fileNames.insert(name)
             files.append(file(name: name, members: members))
         }
@@ -257,7 +243,7 @@ struct Recording {
         var taken = Set<String>()
         for index in members {
             for candidate in candidates.indices where candidates[candidate].exchange == index && usedCandidates.contains(candidate) {
-                let variable = ContractRecorder.freeName(Self.identifier(candidates[candidate].hint), separator: "_") { taken.contains($0) }
+                let variable = Contract.freeName(Contract.identifier(candidates[candidate].hint), separator: "_") { taken.contains($0) }
                 taken.insert(variable)
                 names[candidate] = variable
             }
@@ -334,7 +320,7 @@ struct Recording {
             if let name = names[candidate] { save.append((name, ContractYAML.text(candidates[candidate].source.description))) }
         }
 
-        let name = ContractRecorder.freeName("\(where_) → \(exchange.response.status)", separator: " #") { interactionNames.contains($0) }
+        let name = Contract.freeName("\(where_) → \(exchange.response.status)", separator: " #") { interactionNames.contains($0) }
         interactionNames.insert(name)
         var pairs: [(String, Node)] = [
             ("name", ContractYAML.text(name)), ("request", ContractYAML.mapping(request)), ("response", ContractYAML.mapping(response)),
@@ -388,7 +374,7 @@ struct Recording {
     private mutating func environmentName(for value: String, file: String, key: String, usedFor: String) -> String {
         if let known = envNames[value] { return known }
         let taken = Set(envNames.values)
-        let name = ContractRecorder.freeName((Self.identifier(file) + "_" + Self.identifier(key)).uppercased(), separator: "_") { taken.contains($0) }
+        let name = Contract.freeName((Contract.identifier(file) + "_" + Contract.identifier(key)).uppercased(), separator: "_") { taken.contains($0) }
         envNames[value] = name
         secrets.append(ContractRecorder.Secret(variable: name, usedFor: usedFor))
         return name
@@ -451,15 +437,4 @@ struct Recording {
         ].contains(name.lowercased())
     }
 
-    static func identifier(_ text: String) -> String {
-        let mapped = text.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "_" }
-        let trimmed = String(mapped).trimmingCharacters(in: CharacterSet(charactersIn: "_"))
-        return trimmed.isEmpty ? "value" : trimmed
-    }
-
-    static func fileBase(_ segment: String) -> String {
-        let mapped = segment.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }
-        let trimmed = String(mapped).trimmingCharacters(in: CharacterSet(charactersIn: "-"))
-        return trimmed.isEmpty ? "root" : trimmed
-    }
 }

@@ -1,3 +1,5 @@
+import ContractKit
+
 /// Something an interaction lost or changed on its way into or out of Pact.
 ///
 /// ```swift

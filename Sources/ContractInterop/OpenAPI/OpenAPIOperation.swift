@@ -1,3 +1,5 @@
+import ContractKit
+
 /// The interactions of one path and method, as an OpenAPI operation object.
 struct OpenAPIOperation {
     /// An interaction of the operation, with its contract's name and saved variables.

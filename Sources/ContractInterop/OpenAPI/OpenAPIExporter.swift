@@ -1,3 +1,4 @@
+import ContractKit
 import Foundation
 
 /// Builds an OpenAPI 3.1 document from contracts: one operation per path and method, its

@@ -1,3 +1,4 @@
+import ContractKit
 import Foundation
 
 /// Writes contracts as a Pact file (specification v3) that the Pact verifier can replay
@@ -56,7 +57,7 @@ public struct PactExporter: Sendable {
             for interaction in contract.interactions {
                 var description = interaction.name
                 if descriptions.contains(description) { description = "\(interaction.name) (\(contract.name))" }
-                description = ContractRecorder.freeName(description, separator: " ") { descriptions.contains($0) }
+                description = Contract.freeName(description, separator: " ") { descriptions.contains($0) }
                 descriptions.insert(description)
                 let (value, messages) = Self.interaction(interaction, of: contract, description: description, saved: saved)
                 interactions.append(value)

@@ -1,3 +1,5 @@
+import ContractKit
+
 /// The JSON Schema that accepts what either of two schemas accepts, kept as plain as the
 /// two allow: two objects give one object (properties of both, required those required by
 /// both), two strings one string (with the looser bounds), two constants an `enum` (up to
@@ -112,7 +114,7 @@ public enum JSONSchemaUnion {
     private static func bound(_ key: String, _ a: [String: JSONValue], _ b: [String: JSONValue], lower: Bool) -> JSONValue? {
         guard let l = a[key].flatMap(number), let r = b[key].flatMap(number) else { return nil }
         let looser = lower ? Swift.min(l, r) : Swift.max(l, r)
-        return Matcher.numberValue(looser)
+        return JSONValue.numeric(looser)
     }
 
     private static func number(_ value: JSONValue) -> Double? {

@@ -37,7 +37,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// One step of a path as written, wildcards included (Pact's matching-rule paths have them).
-    enum Step: Equatable {
+    package enum Step: Equatable {
         case key(String)
         case anyKey
         case index(Int)
@@ -47,7 +47,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     /// The steps of `text`: `.name`, `[0]`, `['odd key']` or `["odd key"]`, and with
     /// `wildcards` also `.*` and `[*]` (without, `.*` is the key `*` and `[*]` an error).
     /// - Throws: ``Invalid`` with the reason.
-    static func steps(_ text: String, wildcards: Bool) throws -> [Step] {
+    package static func steps(_ text: String, wildcards: Bool) throws -> [Step] {
         var characters = Substring(text)
         guard characters.first == "$" else { throw Invalid(description: "a path must start with '$', as in $.access_token") }
         characters = characters.dropFirst()
@@ -80,7 +80,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The path of `components`, written as `$.a[0]` (`$["odd key"]` where needed).
-    init(components: [Component]) {
+    package init(components: [Component]) {
         self.components = components
         var text = "$"
         for component in components {

@@ -1,3 +1,4 @@
+import ContractKit
 import Foundation
 
 extension Matcher {
@@ -61,12 +62,12 @@ extension Matcher {
             schema["maxLength"] = maxLength.map(JSONValue.integer)
         case .integer(let min, let max):
             schema = ["type": "integer"]
-            schema["minimum"] = min.map(Self.numberValue)
-            schema["maximum"] = max.map(Self.numberValue)
+            schema["minimum"] = min.map(JSONValue.numeric)
+            schema["maximum"] = max.map(JSONValue.numeric)
         case .number(let min, let max):
             schema = ["type": "number"]
-            schema["minimum"] = min.map(Self.numberValue)
-            schema["maximum"] = max.map(Self.numberValue)
+            schema["minimum"] = min.map(JSONValue.numeric)
+            schema["maximum"] = max.map(JSONValue.numeric)
         case .boolean: schema = ["type": "boolean"]
         case .null: schema = ["type": "null"]
         case .any: schema = [:]
@@ -102,11 +103,6 @@ extension Matcher {
         }
         if let example, !example.description.contains("{{") { schema["examples"] = [example] }
         return schema
-    }
-
-    /// A bound as JSON: an integer when it is whole.
-    static func numberValue(_ value: Double) -> JSONValue {
-        value.rounded() == value && abs(value) < 1e15 ? .integer(Int(value)) : .number(value)
     }
 }
 

@@ -4,12 +4,12 @@ import Yams
 /// Writes contracts as YAML (for `contract record` and `contract import`): literals quoted
 /// where a plain scalar would read as something else, typed matchers as flow mappings
 /// (`{ match: uuid }`). What it writes reads back as the same contract.
-enum ContractYAML {
-    static func text(_ string: String) -> Node {
+package enum ContractYAML {
+    package static func text(_ string: String) -> Node {
         .scalar(Node.Scalar(string, .implicit, needsQuotes(string) ? .doubleQuoted : .plain))
     }
 
-    static func value(_ json: JSONValue) -> Node {
+    package static func value(_ json: JSONValue) -> Node {
         switch json {
         case .string(let string): text(string)
         case .integer, .number, .bool: .scalar(Node.Scalar(json.description, .implicit, .plain))
@@ -20,7 +20,7 @@ enum ContractYAML {
         }
     }
 
-    static func matcher(_ matcher: Matcher) -> Node {
+    package static func matcher(_ matcher: Matcher) -> Node {
         var pairs: [(Node, Node)] = []
         func add(_ key: String, _ json: JSONValue?) {
             if let json { pairs.append((text(key), value(json))) }
@@ -37,8 +37,8 @@ enum ContractYAML {
             add("max_length", maxLength.map(JSONValue.integer))
         case .integer(let min, let max), .number(let min, let max):
             if case .integer = matcher.kind { add("match", "integer") } else { add("match", "number") }
-            add("min", min.map(Matcher.numberValue))
-            add("max", max.map(Matcher.numberValue))
+            add("min", min.map(JSONValue.numeric))
+            add("max", max.map(JSONValue.numeric))
         case .boolean: add("match", "boolean")
         case .null: add("match", "null")
         case .any: add("match", "any")
@@ -67,7 +67,7 @@ enum ContractYAML {
     }
 
     /// A whole contract file.
-    static func contract(name: String, interactions: [Interaction], comments: [String] = []) throws -> String {
+    package static func contract(name: String, interactions: [Interaction], comments: [String] = []) throws -> String {
         let root = mapping([("name", text(name)), ("interactions", .sequence(Node.Sequence(interactions.map(interaction), .implicit, .block)))])
         let header = comments.map { "# \($0)\n" }.joined()
         let yaml = try Yams.serialize(node: root, width: -1, allowUnicode: true)
@@ -75,7 +75,7 @@ enum ContractYAML {
     }
 
     /// One interaction, keys in the order a person writes them.
-    static func interaction(_ interaction: Interaction) -> Node {
+    package static func interaction(_ interaction: Interaction) -> Node {
         var pairs: [(String, Node)] = [("name", text(interaction.name))]
         if !interaction.given.isEmpty {
             let uses = interaction.given.map { use -> Node in
@@ -114,12 +114,12 @@ enum ContractYAML {
         return mapping(pairs)
     }
 
-    static func mapping(_ pairs: [(String, Node)]) -> Node {
+    package static func mapping(_ pairs: [(String, Node)]) -> Node {
         .mapping(Node.Mapping(pairs.map { (text($0.0), $0.1) }, .implicit, .block))
     }
 
     /// Whether `string` must be quoted to read back as this string.
-    static func needsQuotes(_ string: String) -> Bool {
+    package static func needsQuotes(_ string: String) -> Bool {
         guard let first = string.unicodeScalars.first, let last = string.unicodeScalars.last else { return true }
         if ["null", "Null", "NULL", "~", "true", "True", "TRUE", "false", "False", "FALSE", "yes", "no", "on", "off"].contains(string) { return true }
         if Double(string) != nil || Int(string) != nil { return true }
