@@ -1,6 +1,24 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+// A client app that only fakes authd in its tests needs ContractStub (Foundation, Yams and
+// swift-crypto) and perhaps ContractStubServer (Hummingbird), not the server. Every other
+// dependency is linked through a trait: `Server`, on by default, enables them all; a
+// package that depends on authd with `traits: []` resolves and builds only Yams and
+// swift-crypto, and with `traits: ["StubServer"]` Hummingbird too (README: "A client's
+// tests against the stub"). A product a target uses without one of these conditions would
+// pull every server dependency back into such a client's graph.
+
+/// A dependency of authd itself, or of its command-line tools and tests' support.
+func server(_ product: String, _ package: String) -> Target.Dependency {
+    .product(name: product, package: package, condition: .when(traits: ["Server"]))
+}
+
+/// A dependency of the stub's local server (`ContractStubServer`).
+func stubServer(_ product: String, _ package: String) -> Target.Dependency {
+    .product(name: product, package: package, condition: .when(traits: ["StubServer"]))
+}
+
 let package = Package(
     name: "authd",
     platforms: [.macOS(.v15)],
@@ -14,6 +32,15 @@ let package = Package(
         .library(name: "ContractRecording", targets: ["ContractRecording"]),
         .library(name: "ContractStub", targets: ["ContractStub"]),
         .library(name: "ContractStubServer", targets: ["ContractStubServer"]),
+    ],
+    traits: [
+        .trait(name: "StubServer", description: "ContractStubServer: the stub on a local port (Hummingbird)."),
+        .trait(
+            name: "Server",
+            description: "authd, the contract tool and every library beyond the stub (PostgreSQL, JWT, HTTP client, metrics).",
+            enabledTraits: ["StubServer"]
+        ),
+        .default(enabledTraits: ["Server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -53,14 +80,17 @@ let package = Package(
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
         ),
+        // Base64url and the compact JWS: what authd's tokens, the contract matchers and the stub share.
+        .target(name: "JOSE"),
         .target(
             name: "AuthCore",
             dependencies: [
                 "CArgon2",
+                "JOSE",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "CoreMetrics", package: "swift-metrics"),
+                server("JWTKit", "jwt-kit"),
+                server("Logging", "swift-log"),
+                server("CoreMetrics", "swift-metrics"),
             ]
         ),
         .target(name: "ProcessKit"),
@@ -68,12 +98,12 @@ let package = Package(
             name: "AuthPostgres",
             dependencies: [
                 "AuthCore",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                server("PostgresNIO", "postgres-nio"),
                 // ConnectionPoolError: what a pool that cannot connect, or was replaced, throws.
-                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                server("_ConnectionPoolModule", "postgres-nio"),
+                server("NIOSSL", "swift-nio-ssl"),
+                server("NIOCore", "swift-nio"),
+                server("Logging", "swift-log"),
             ],
             // `migrations` is a link to the top-level migrations/ folder: the SQL lives there
             // and is embedded in the binary from here (MigrationTests checks the two agree).
@@ -84,28 +114,31 @@ let package = Package(
             name: "PostgresEmbedded",
             dependencies: [
                 "ProcessKit",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                server("PostgresNIO", "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
+                server("Logging", "swift-log"),
             ]
         ),
         .target(
             name: "AuthServer",
             dependencies: [
                 "AuthCore",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "HummingbirdTLS", package: "hummingbird"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "CoreMetrics", package: "swift-metrics"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Logging", package: "swift-log"),
-            ]
+                server("Hummingbird", "hummingbird"),
+                server("HummingbirdCore", "hummingbird"),
+                server("HummingbirdTLS", "hummingbird"),
+                server("NIOSSL", "swift-nio-ssl"),
+                server("Prometheus", "swift-prometheus"),
+                server("CoreMetrics", "swift-metrics"),
+                server("HTTPTypes", "swift-http-types"),
+                server("NIOCore", "swift-nio"),
+                server("NIOHTTP1", "swift-nio"),
+                server("NIOHTTPTypes", "swift-nio-extras"),
+                server("ServiceLifecycle", "swift-service-lifecycle"),
+                server("Logging", "swift-log"),
+            ],
+            // The OpenAPI document exported from contracts/ by scripts/openapi, served at
+            // GET /openapi.json.
+            resources: [.embedInCode("Operations/openapi.json")]
         ),
         .executableTarget(
             name: "authd",
@@ -114,35 +147,35 @@ let package = Package(
                 "AuthPostgres",
                 "AuthServer",
                 "PostgresEmbedded",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                server("ArgumentParser", "swift-argument-parser"),
+                server("Hummingbird", "hummingbird"),
+                server("NIOSSL", "swift-nio-ssl"),
+                server("PostgresNIO", "postgres-nio"),
+                server("Logging", "swift-log"),
             ]
         ),
         // Contracts: the model, the YAML format and matching (what the stub needs) ...
         .target(
             name: "ContractKit",
-            dependencies: [.product(name: "Yams", package: "Yams")]
+            dependencies: ["JOSE", .product(name: "Yams", package: "Yams")]
         ),
         // ... Pact and OpenAPI in and out ...
-        .target(name: "ContractInterop", dependencies: ["ContractKit"]),
+        .target(name: "ContractInterop", dependencies: ["ContractKit", "JOSE"]),
         // ... and contracts written from recorded traffic.
         .target(name: "ContractRecording", dependencies: ["ContractKit"]),
         .target(
             name: "ContractStub",
-            dependencies: ["ContractKit", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["ContractKit", "JOSE", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .target(
             name: "ContractStubServer",
             dependencies: [
                 "ContractKit",
                 "ContractStub",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                stubServer("Hummingbird", "hummingbird"),
+                stubServer("HTTPTypes", "swift-http-types"),
+                stubServer("NIOCore", "swift-nio"),
+                stubServer("Logging", "swift-log"),
             ]
         ),
         .target(
@@ -152,10 +185,10 @@ let package = Package(
                 "ContractInterop",
                 "ContractStub",
                 "ProcessKit",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                server("AsyncHTTPClient", "async-http-client"),
+                server("NIOCore", "swift-nio"),
+                server("NIOHTTP1", "swift-nio"),
+                server("NIOPosix", "swift-nio"),
             ]
         ),
         .executableTarget(
@@ -167,7 +200,7 @@ let package = Package(
                 "ContractRunner",
                 "ContractStub",
                 "ContractStubServer",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                server("ArgumentParser", "swift-argument-parser"),
             ]
         ),
         .executableTarget(
@@ -176,8 +209,8 @@ let package = Package(
                 "ContractKit",
                 "ContractRunner",
                 "ContractTestSupport",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                server("Hummingbird", "hummingbird"),
+                server("NIOCore", "swift-nio"),
             ],
             path: "Benchmarks/ContractRunnerBenchmark"
         ),
@@ -197,8 +230,8 @@ let package = Package(
                 "AuthCore",
                 "AuthPostgres",
                 "PostgresEmbedded",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                server("PostgresNIO", "postgres-nio"),
+                server("Logging", "swift-log"),
             ]
         ),
         // Fixtures shared by the contract tests: a toy provider and its contract.
@@ -206,14 +239,16 @@ let package = Package(
             name: "ContractTestSupport",
             dependencies: [
                 "ContractKit",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                "JOSE",
+                server("Hummingbird", "hummingbird"),
+                server("Logging", "swift-log"),
+                server("NIOCore", "swift-nio"),
             ]
         ),
+        .testTarget(name: "JOSETests", dependencies: ["JOSE"]),
         .testTarget(
             name: "AuthCoreTests",
-            dependencies: ["AuthCore", "AuthTestSupport", "CArgon2", "CSodium", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["JOSE", "AuthCore", "AuthTestSupport", "CArgon2", "CSodium", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(
             name: "AuthPostgresTests",
@@ -229,7 +264,7 @@ let package = Package(
         .testTarget(
             name: "AuthServerTests",
             dependencies: [
-                "AuthCore",
+                "JOSE", "AuthCore",
                 "AuthPostgres",
                 "AuthServer",
                 "AuthTestSupport",
@@ -251,7 +286,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ContractInteropTests",
-            dependencies: ["ContractKit", "ContractInterop"]
+            dependencies: ["JOSE", "ContractKit", "ContractInterop"]
         ),
         .testTarget(
             name: "ContractRecordingTests",
@@ -260,7 +295,7 @@ let package = Package(
         .testTarget(
             name: "ContractStubTests",
             dependencies: [
-                "ContractKit", "ContractStub", "ContractStubServer",
+                "JOSE", "ContractKit", "ContractStub", "ContractStubServer",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -283,7 +318,7 @@ let package = Package(
         .testTarget(
             name: "authdTests",
             dependencies: [
-                "authd", "AuthCore", "AuthPostgres", "AuthTestSupport", "PostgresEmbedded", "ProcessKit",
+                "JOSE", "authd", "AuthCore", "AuthPostgres", "AuthTestSupport", "PostgresEmbedded", "ProcessKit",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

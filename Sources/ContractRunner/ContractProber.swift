@@ -77,30 +77,51 @@ public struct ContractProber: Sendable {
     }
 
     /// Sends the interactions in order, as verify's live side does, and returns each one's
-    /// request, or why it could not be made.
+    /// request, or why it could not be made. The sequence is not what is probed, so its
+    /// answers may take ``replayDeadlineFactor`` times `deadline`; an interaction that got no
+    /// answer is named in the note of those that needed a value it would have saved.
     private func replay(_ interactions: [Interaction]) async -> [Result<ContractRequest, ProbeReport.NotProbed>] {
         var variables = environment
         var requests: [Result<ContractRequest, ProbeReport.NotProbed>] = []
+        var unanswered: [String] = []
+        let replayDeadline = deadline * Self.replayDeadlineFactor
         for interaction in interactions {
             do {
                 try await ProviderStates.setUp(interaction.given, with: states)
                 let request = try interaction.request.render(with: variables)
                 requests.append(.success(request))
-                if let response = try? await withDeadline({ try await live.send(request) }) {
+                let outcome: Result<ContractResponse?, any Error>
+                do {
+                    outcome = .success(try await withDeadline(replayDeadline, { try await live.send(request) }))
+                } catch {
+                    outcome = .failure(error)
+                }
+                switch outcome {
+                case .success(let response?):
                     variables.merge(interaction.captures(request: request, response: response).values) { _, new in new }
+                case .success(nil) where !interaction.save.isEmpty:
+                    unanswered.append("'\(interaction.name)' got no answer within \(Self.describe(replayDeadline))")
+                case .failure(let error) where !interaction.save.isEmpty:
+                    unanswered.append("'\(interaction.name)' failed: \(error)")
+                default:
+                    break
                 }
             } catch {
-                requests.append(.failure(ProbeReport.NotProbed("\(error)")))
+                let earlier = unanswered.isEmpty ? "" : " (\(unanswered.joined(separator: "; ")))"
+                requests.append(.failure(ProbeReport.NotProbed("\(error)\(earlier)")))
             }
         }
         return requests
     }
 
+    /// How many times `deadline` the replayed sequence's answers may take.
+    static let replayDeadlineFactor = 4
+
     private func check(_ variant: ProbeVariant, shapes: ErrorShapes, stub: ContractStub?) async -> ProbeReport.VariantResult {
         var result = ProbeReport.VariantResult(name: variant.name, request: variant.request)
         let response: ContractResponse
         do {
-            guard let answer = try await withDeadline({ try await live.send(variant.request) }) else {
+            guard let answer = try await withDeadline(nil, { try await live.send(variant.request) }) else {
                 result.failure = "no answer within \(Self.describe(deadline))"
                 return result
             }
@@ -126,8 +147,10 @@ public struct ContractProber: Sendable {
     }
 
     /// `body`'s value, or nil when `deadline` passes first.
-    private func withDeadline(_ body: @escaping @Sendable () async throws -> ContractResponse) async throws -> ContractResponse? {
-        let deadline = self.deadline
+    private func withDeadline(
+        _ deadline: Duration? = nil, _ body: @escaping @Sendable () async throws -> ContractResponse
+    ) async throws -> ContractResponse? {
+        let deadline = deadline ?? self.deadline
         return try await withThrowingTaskGroup(of: ContractResponse?.self) { group in
             group.addTask { try await body() }
             group.addTask {

@@ -1,6 +1,7 @@
 import ContractKit
 import Crypto
 import Foundation
+import JOSE
 
 /// The stub's own Ed25519 key: it signs the JWTs the stub hands out and is published as
 /// the stub's JWKS, so a client can verify stub tokens exactly like real ones.
@@ -56,8 +57,8 @@ public struct StubSigner: Sendable {
     /// ```
     public func token(claims: [String: JSONValue]) -> String {
         let header = JSONValue.object(["alg": .string("EdDSA"), "typ": .string("JWT"), "kid": .string(kid)])
-        let signingInput = Base64URL.encode(Data(header.description.utf8)) + "." + Base64URL.encode(Data(JSONValue.object(claims).description.utf8))
-        let signature = (try? key.signature(for: Data(signingInput.utf8))) ?? Data()
-        return signingInput + "." + Base64URL.encode(signature)
+        return CompactJWS.serialize(header: Data(header.description.utf8), payload: Data(JSONValue.object(claims).description.utf8)) {
+            (try? key.signature(for: $0)) ?? Data()
+        }
     }
 }

@@ -1,6 +1,7 @@
 import ContractKit
 import Foundation
 import Hummingbird
+import JOSE
 import NIOCore
 import Synchronization
 
@@ -186,7 +187,7 @@ public enum NotesProvider {
         let header = JSONValue.object(["alg": .string("HS256"), "typ": .string("JWT")])
         let claims = JSONValue.object(["sub": .string(subject), "iat": .integer(now), "exp": .integer(now + 900)])
         let signature = Data((0..<32).map { _ in UInt8.random(in: 0...255) })
-        return [Data(header.description.utf8), Data(claims.description.utf8), signature].map(Base64URL.encode).joined(separator: ".")
+        return CompactJWS.serialize(header: Data(header.description.utf8), payload: Data(claims.description.utf8)) { _ in signature }
     }
 
     private static func reply(_ status: HTTPResponse.Status, _ body: JSONValue) -> Response {

@@ -2,13 +2,14 @@ import AuthCore
 import AuthTestSupport
 import Crypto
 import Foundation
+import JOSE
 import Testing
 
 @Suite struct AccessTokenIssuerTests {
     let start = Date(timeIntervalSince1970: 1_800_000_000.75)
 
     func decodeSegment(_ segment: Substring) throws -> [String: Any] {
-        let data = try #require(Data(base64URLEncoded: segment))
+        let data = try #require(Base64URL.decode(segment))
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
@@ -40,9 +41,9 @@ import Testing
         let jwk = try #require(await issuer.jwks.keys.first)
         #expect(jwk.kty == "OKP" && jwk.crv == "Ed25519" && jwk.alg == "EdDSA" && jwk.kid == key.kid)
 
-        let publicKey = try Curve25519.Signing.PublicKey(rawRepresentation: try #require(Data(base64URLEncoded: jwk.x)))
+        let publicKey = try Curve25519.Signing.PublicKey(rawRepresentation: try #require(Base64URL.decode(jwk.x)))
         let lastDot = try #require(token.lastIndex(of: "."))
-        let signature = try #require(Data(base64URLEncoded: token[token.index(after: lastDot)...]))
+        let signature = try #require(Base64URL.decode(token[token.index(after: lastDot)...]))
         let signed = Data(token[..<lastDot].utf8)
         #expect(publicKey.isValidSignature(signature, for: signed))
         #expect(!publicKey.isValidSignature(signature, for: signed + Data("x".utf8)))

@@ -36,14 +36,3 @@ import Testing
         #expect(ThrottlePolicy().keys(usernameKey: "a", address: nil).all.count == 1)
     }
 }
-
-@Suite struct Base64URLTests {
-    @Test func roundTripsWithoutPadding() throws {
-        let bytes = Data([0xfb, 0xff, 0x00, 0x10])
-        let text = bytes.base64URLEncodedString()
-        #expect(text == "-_8AEA")
-        #expect(Data(base64URLEncoded: text) == bytes)
-        #expect(Data(base64URLEncoded: "-_8") == Data([0xfb, 0xff]))
-        #expect(Data(base64URLEncoded: "not base64!") == nil)
-    }
-}

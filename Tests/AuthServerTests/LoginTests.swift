@@ -7,6 +7,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import JOSE
 import Testing
 
 @Suite struct LoginTests {
@@ -156,6 +157,6 @@ import Testing
     }
 
     func base64URL(_ text: String) throws -> Data {
-        try #require(Data(base64URLEncoded: text))
+        try #require(Base64URL.decode(text))
     }
 }

@@ -7,6 +7,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import JOSE
 import NIOCore
 import Testing
 
@@ -144,7 +145,7 @@ import Testing
             let login = try await client.login("alice", Self.password).json()
             let token = try #require(login["access_token"] as? String)
             let parts = token.split(separator: ".").map(String.init)
-            let header = try #require(Data(base64URLEncoded: parts[0]))
+            let header = try #require(Base64URL.decode(parts[0]))
             let kid = try #require((try JSONSerialization.jsonObject(with: header) as? [String: Any])?["kid"] as? String)
             let payload = parts[1]
 
@@ -159,9 +160,9 @@ import Testing
                 cases.append((name, [HTTPField(name: .authorization, value: "Bearer \(jwt)")]))
             }
             // One signature byte changed.
-            var signature = try #require(Data(base64URLEncoded: parts[2]))
+            var signature = try #require(Base64URL.decode(parts[2]))
             signature[0] ^= 0x01
-            bearer("a bad signature", "\(parts[0]).\(payload).\(signature.base64URLEncodedString())")
+            bearer("a bad signature", "\(parts[0]).\(payload).\(Base64URL.encode(signature))")
             bearer("alg none", Self.jws(header: #"{"alg":"none","kid":"\#(kid)"}"#, payload: payload) { _ in Data() })
             bearer("alg none, no kid", Self.jws(header: #"{"alg":"none"}"#, payload: payload) { _ in Data() })
             bearer("HS256 keyed with the public JWK", Self.jws(header: #"{"alg":"HS256","kid":"\#(kid)"}"#, payload: payload) { input in
@@ -237,10 +238,10 @@ import Testing
 
     /// A compact JWS with `header`, the given payload segment and `sign`'s signature.
     static func jws(header: String, payload: String, sign: (Data) throws -> Data) -> String {
-        let head = Data(header.utf8).base64URLEncodedString()
+        let head = Base64URL.encode(Data(header.utf8))
         let input = Data("\(head).\(payload)".utf8)
         let signature = (try? sign(input)) ?? Data()
-        return "\(head).\(payload).\(signature.base64URLEncodedString())"
+        return "\(head).\(payload).\(Base64URL.encode(signature))"
     }
 }
 

@@ -1,6 +1,7 @@
 import ContractInterop
 import ContractKit
 import Foundation
+import JOSE
 import Testing
 
 /// `contract export pact`: what each part of a contract becomes in a Pact v3 file.

@@ -2,6 +2,7 @@ import ContractKit
 import ContractStub
 import Crypto
 import Foundation
+import JOSE
 import Testing
 
 #if canImport(FoundationNetworking)

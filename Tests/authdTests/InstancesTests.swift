@@ -2,6 +2,7 @@ import AuthCore
 import AuthPostgres
 import AuthTestSupport
 import Foundation
+import JOSE
 import ProcessKit
 import Testing
 
@@ -117,7 +118,7 @@ import FoundationNetworking
     }
 
     static func kid(of token: String) -> String? {
-        guard let header = token.split(separator: ".").first, let data = Data(base64URLEncoded: header), let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+        guard let header = token.split(separator: ".").first, let data = Base64URL.decode(header), let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
         return object["kid"] as? String
     }
 }

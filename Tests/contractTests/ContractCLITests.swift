@@ -290,8 +290,8 @@ import FoundationNetworking
         try NotesProvider.contract.write(to: folder.appendingPathComponent("notes.yaml"), atomically: true, encoding: .utf8)
         let contract = try ContractCLITests.binary("contract")
         let (text, json) = try await NotesProvider.withRunning(broken: true) { url in
-            let text = try ChildProcess(executable: contract, arguments: ["probe", folder.path, "--base-url", url, "--no-color"])
-            let json = try ChildProcess(executable: contract, arguments: ["probe", folder.path, "--base-url", url, "--json"])
+            let text = try ChildProcess(executable: contract, arguments: ["probe", folder.path, "--base-url", url, "--deadline", "30", "--no-color"])
+            let json = try ChildProcess(executable: contract, arguments: ["probe", folder.path, "--base-url", url, "--deadline", "30", "--json"])
             return (
                 (status: await text.waitForExit(), stdout: text.standardOutput),
                 (status: await json.waitForExit(), stdout: json.standardOutput)

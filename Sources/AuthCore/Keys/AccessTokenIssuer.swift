@@ -1,4 +1,5 @@
 import Foundation
+import JOSE
 import JWTKit
 
 /// The claims of an access token: `iss`, `sub` (user id), `iat`, `exp` (whole seconds) and `jti`.
@@ -119,9 +120,7 @@ public actor AccessTokenIssuer {
     /// The JOSE header of a compact JWS, read before any key is chosen so that `alg: none`
     /// or an HMAC algorithm never reaches a verifier.
     private static func header(of token: String) -> Header? {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3 else { return nil }
-        guard let data = Data(base64URLEncoded: parts[0]) else { return nil }
-        return try? JSONDecoder().decode(Header.self, from: data)
+        guard let jws = CompactJWS(token) else { return nil }
+        return try? JSONDecoder().decode(Header.self, from: jws.header)
     }
 }

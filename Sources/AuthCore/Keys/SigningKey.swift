@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JOSE
 
 /// An Ed25519 key that signs access tokens, identified by ``kid``.
 ///
@@ -25,7 +26,7 @@ public struct SigningKey: Sendable, Equatable {
     /// A fresh random key whose `kid` is derived from its public key.
     public static func generate(now: Date) -> SigningKey {
         let key = Curve25519.Signing.PrivateKey()
-        let thumb = Data(SHA256.hash(data: key.publicKey.rawRepresentation).prefix(12)).base64URLEncodedString()
+        let thumb = Base64URL.encode(Data(SHA256.hash(data: key.publicKey.rawRepresentation).prefix(12)))
         return SigningKey(kid: thumb, privateKey: key.rawRepresentation, createdAt: now)
     }
 
@@ -37,7 +38,7 @@ public struct SigningKey: Sendable, Equatable {
     /// The public half as a JSON Web Key (RFC 8037).
     public var jwk: JWK {
         get throws {
-            JWK(kid: kid, x: try signingKey().publicKey.rawRepresentation.base64URLEncodedString())
+            JWK(kid: kid, x: Base64URL.encode(try signingKey().publicKey.rawRepresentation))
         }
     }
 

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JOSE
 
 /// Opaque refresh tokens: 32 random bytes, base64url, stored only as their SHA-256.
 ///
@@ -10,7 +11,7 @@ import Foundation
 public enum RefreshToken {
     /// A new token and the hash that is stored for it.
     public static func generate() -> (token: String, hash: String) {
-        let token = Data(SecureRandom.bytes(32)).base64URLEncodedString()
+        let token = Base64URL.encode(Data(SecureRandom.bytes(32)))
         return (token, hash(of: token))
     }
 

@@ -17,8 +17,9 @@ public struct OperationsController<Readiness: ReadinessProbe>: Sendable {
     public let registry: PrometheusCollectorRegistry
     /// The metrics recorded into ``registry``.
     public let metrics: AuthMetrics
-    /// The document exported from contracts/ (scripts/openapi), made into a buffer once.
-    private let openAPIDocument = ByteBuffer(string: OpenAPIDocument.json)
+    /// The document exported from contracts/ (scripts/openapi writes `openapi.json`, embedded
+    /// in the code), made into a buffer once.
+    private let openAPIDocument = ByteBuffer(bytes: PackageResources.openapi_json)
 
     /// Creates the controller.
     public init(readiness: Readiness, pool: BlockingWorkPool, registry: PrometheusCollectorRegistry, metrics: AuthMetrics) {

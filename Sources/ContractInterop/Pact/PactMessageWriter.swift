@@ -1,5 +1,6 @@
 import ContractKit
 import Foundation
+import JOSE
 
 /// Writes the matchers of one request or response as Pact v3 does: an example value, the
 /// matching rules by place (`$.a.b` in the body, a header's or query parameter's name), the
@@ -215,9 +216,8 @@ struct PactMessageWriter {
         case .uuid: return .string("3f2504e0-4f89-41d3-9a0c-0305e82c3301")
         case .datetime: return .string("2001-02-03T04:05:06Z")
         case .jwt(let claims):
-            let header = Base64URL.encode(Data(#"{"alg":"EdDSA","typ":"JWT"}"#.utf8))
-            let payload = Base64URL.encode(Data(JSONValue.object(claims.mapValues(example(of:))).description.utf8))
-            return .string("\(header).\(payload).c2lnbmF0dXJl")
+            let payload = Data(JSONValue.object(claims.mapValues(example(of:))).description.utf8)
+            return .string(CompactJWS.serialize(header: Data(#"{"alg":"EdDSA","typ":"JWT"}"#.utf8), payload: payload) { _ in Data("signature".utf8) })
         case .each(let element, let min, _):
             return .array(Array(repeating: example(of: element), count: Swift.max(min ?? 1, 1)))
         case .jwks(let min, _):

@@ -1,4 +1,5 @@
 import Foundation
+import JOSE
 
 /// The shape of a compact JWT: three base64url segments, the first two JSON objects.
 package enum JWTShape {
@@ -6,20 +7,13 @@ package enum JWTShape {
     package static let pattern = #"^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$"#
 
     package static func isJWT(_ text: String) -> Bool {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, !parts[2].isEmpty else { return false }
-        for part in parts.prefix(2) {
-            guard let data = Base64URL.decode(part), case .object = try? JSONValue(parsing: data) else { return false }
-        }
-        return Base64URL.decode(parts[2]) != nil
+        guard let jws = CompactJWS(text), !jws.signature.isEmpty else { return false }
+        return [jws.header, jws.payload].allSatisfy { if case .object = try? JSONValue(parsing: $0) { true } else { false } }
     }
 
     /// The payload of a compact JWT, when `text` is one.
     package static func payload(of text: String) -> JSONValue? {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let data = Base64URL.decode(parts[1]), case .object(let claims) = try? JSONValue(parsing: data) else {
-            return nil
-        }
+        guard let jws = CompactJWS(text), case .object(let claims) = try? JSONValue(parsing: jws.payload) else { return nil }
         return .object(claims)
     }
 }

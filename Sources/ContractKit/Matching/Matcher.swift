@@ -1,4 +1,5 @@
 import Foundation
+import JOSE
 
 /// What a contract expects of a JSON value: a literal, a structure of matchers, or a
 /// typed matcher (`{ match: integer, min: 1 }`), each with an optional `example`.

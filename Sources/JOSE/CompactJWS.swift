@@ -1,0 +1,49 @@
+import Foundation
+
+/// A JWS in compact serialization (RFC 7515 §7.1), the form of a JWT:
+/// `BASE64URL(header) . BASE64URL(payload) . BASE64URL(signature)`.
+///
+/// authd reads a token's header with it before choosing a key, the contract matchers check a
+/// JWT's shape and claims with it, and the stub and the fixtures sign theirs with
+/// ``serialize(header:payload:sign:)``.
+///
+/// ```swift
+/// let token = try CompactJWS.serialize(header: Data(#"{"alg":"EdDSA"}"#.utf8), payload: claims) { input in
+///     try key.signature(for: input)
+/// }
+/// let parsed = CompactJWS(token)          // nil unless three base64url segments
+/// parsed?.payload                         // the claims' JSON bytes
+/// key.publicKey.isValidSignature(parsed!.signature, for: parsed!.signingInput)
+/// ```
+public struct CompactJWS: Sendable, Equatable {
+    /// The JOSE header's bytes (JSON).
+    public let header: Data
+    /// The payload's bytes (a JWT's claims as JSON).
+    public let payload: Data
+    /// The signature's bytes (may be empty).
+    public let signature: Data
+    /// What the signature covers: the first two segments as sent, joined by a dot.
+    public let signingInput: Data
+
+    /// Splits `text` into its three segments and decodes them; nil when it is not three
+    /// base64url segments separated by dots.
+    public init?(_ text: some StringProtocol) {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3,
+            let header = Base64URL.decode(parts[0]),
+            let payload = Base64URL.decode(parts[1]),
+            let signature = Base64URL.decode(parts[2])
+        else { return nil }
+        self.header = header
+        self.payload = payload
+        self.signature = signature
+        signingInput = Data("\(parts[0]).\(parts[1])".utf8)
+    }
+
+    /// The compact serialization of `header` and `payload`, signed by `sign`, which is given
+    /// the signing input.
+    public static func serialize(header: Data, payload: Data, sign: (Data) throws -> Data) rethrows -> String {
+        let signingInput = Base64URL.encode(header) + "." + Base64URL.encode(payload)
+        return signingInput + "." + Base64URL.encode(try sign(Data(signingInput.utf8)))
+    }
+}
