@@ -290,7 +290,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ContractRecordingTests",
-            dependencies: ["ContractKit", "ContractRecording"]
+            dependencies: ["ContractKit", "ContractRecording", "ContractRunner", "ContractStub", "JOSE", "ProcessKit"]
         ),
         .testTarget(
             name: "ContractStubTests",

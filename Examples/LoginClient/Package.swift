@@ -10,7 +10,8 @@ let package = Package(
         .library(name: "LoginClient", targets: ["LoginClient"])
     ],
     dependencies: [
-        .package(name: "authd", path: "../..")
+        // Only the stub and its local server: none of the server's dependencies (README).
+        .package(name: "authd", path: "../..", traits: ["StubServer"])
     ],
     targets: [
         .target(name: "LoginClient"),
