@@ -4,10 +4,11 @@ import PackageDescription
 // A client app that only fakes authd in its tests needs ContractStub (Foundation, Yams and
 // swift-crypto) and perhaps ContractStubServer (Hummingbird), not the server. Every other
 // dependency is linked through a trait: `Server`, on by default, enables them all; a
-// package that depends on authd with `traits: []` resolves and builds only Yams and
-// swift-crypto, and with `traits: ["StubServer"]` Hummingbird too (README: "A client's
-// tests against the stub"). A product a target uses without one of these conditions would
-// pull every server dependency back into such a client's graph.
+// package that depends on authd with `traits: []` resolves only Yams and swift-crypto (with
+// swift-asn1), and with `traits: ["StubServer"]` Hummingbird's packages too (README: "What a
+// client resolves and builds"). A product a target uses without one of these conditions
+// would pull every server dependency back into such a client's graph
+// (scripts/check-client-dependencies fails then).
 
 /// A dependency of authd itself, or of its command-line tools and tests' support.
 func server(_ product: String, _ package: String) -> Target.Dependency {

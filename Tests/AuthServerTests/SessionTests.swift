@@ -238,10 +238,7 @@ import Testing
 
     /// A compact JWS with `header`, the given payload segment and `sign`'s signature.
     static func jws(header: String, payload: String, sign: (Data) throws -> Data) -> String {
-        let head = Base64URL.encode(Data(header.utf8))
-        let input = Data("\(head).\(payload)".utf8)
-        let signature = (try? sign(input)) ?? Data()
-        return "\(head).\(payload).\(Base64URL.encode(signature))"
+        CompactJWS.serialize(header: Data(header.utf8), payload: Base64URL.decode(payload) ?? Data()) { (try? sign($0)) ?? Data() }
     }
 }
 
