@@ -2,8 +2,9 @@ import AuthCore
 import Foundation
 import PostgresNIO
 
-/// Refresh tokens in the `refresh_tokens` table (hashes only). Each statement on the table
-/// is written here once; the login's combined statement (``PostgresStorage``) splices in
+/// Refresh tokens in the `refresh_tokens` table (hashes only) and their sessions in
+/// `refresh_families`. Each statement on the tables is written here once; the login's
+/// combined statement (``PostgresStorage``) splices in ``insertFamily(_:)`` and
 /// ``insert(_:)``.
 ///
 /// ```swift
@@ -18,6 +19,15 @@ public struct PostgresRefreshTokenRepository: RefreshTokenRepository {
         self.database = database
     }
 
+    /// Starts the session `record`'s token opens (a new family). The token's insert may
+    /// run in the same statement: foreign keys are checked at its end.
+    static func insertFamily(_ record: RefreshTokenRecord) -> SQL {
+        """
+        INSERT INTO refresh_families (id, user_id, created_at, expires_at)
+        VALUES (\(record.familyID), \(record.userID), now(), \(record.sessionExpiresAt))
+        """
+    }
+
     /// Stores a newly issued token.
     static func insert(_ record: RefreshTokenRecord) -> SQL {
         """
@@ -27,19 +37,19 @@ public struct PostgresRefreshTokenRepository: RefreshTokenRepository {
     }
 
     public func store(_ record: RefreshTokenRecord) async throws {
-        try await database.execute(Self.insert(record))
+        try await database.execute("WITH family AS (\(Self.insertFamily(record))) \(Self.insert(record))")
     }
 
     public func rotate(presentedHash: String, successor: RefreshSuccessor, now: Date) async throws -> RefreshRotation {
         try await database.query(
             """
-            SELECT outcome, owner FROM rotate_refresh_token(
+            SELECT outcome, owner, granted_until FROM rotate_refresh_token(
                 \(presentedHash), \(successor.tokenHash), \(successor.expiresAt), \(now))
             """
         ) { rows in
-            for try await (outcome, owner) in rows.decode((String, UUID?).self) {
+            for try await (outcome, owner, grantedUntil) in rows.decode((String, UUID?, Date?).self) {
                 switch (outcome, owner) {
-                case ("rotated", let owner?): return .rotated(userID: owner)
+                case ("rotated", let owner?): return .rotated(userID: owner, expiresAt: grantedUntil ?? successor.expiresAt)
                 case ("reused", let owner?): return .reused(userID: owner)
                 case ("disabled", let owner?): return .disabled(userID: owner)
                 case ("expired", _): return .expired
@@ -51,19 +61,49 @@ public struct PostgresRefreshTokenRepository: RefreshTokenRepository {
         }
     }
 
+    /// The family row is what a concurrent rotation holds locked: the UPDATE waits for it,
+    /// and a later rotation sees the family revoked. The tokens are marked only after the
+    /// family is locked (their UPDATE reads the family's), the order rotation locks in, so
+    /// the two never deadlock. The tokens' own `revoked_at` is a record for the operator;
+    /// the family's decides.
     public func revokeFamily(ofTokenHash tokenHash: String, now: Date) async throws -> UUID? {
         try await database.query(
             """
             WITH presented AS (SELECT family_id, user_id FROM refresh_tokens WHERE token_hash = \(tokenHash)),
-                 revoked AS (
+                 family AS (
+                     UPDATE refresh_families SET revoked_at = \(now)
+                     WHERE id = (SELECT family_id FROM presented) AND revoked_at IS NULL
+                     RETURNING id
+                 ),
+                 tokens AS (
                      UPDATE refresh_tokens SET revoked_at = \(now)
-                     WHERE family_id = (SELECT family_id FROM presented) AND revoked_at IS NULL
+                     WHERE family_id IN (SELECT id FROM family) AND revoked_at IS NULL
                  )
             SELECT user_id FROM presented
             """
         ) { rows in
             for try await owner in rows.decode(UUID.self) { return owner }
             return nil
+        }
+    }
+
+    public func revokeAll(ofUser userID: UUID, now: Date) async throws -> Int {
+        try await database.query(
+            """
+            WITH families AS (
+                     UPDATE refresh_families SET revoked_at = \(now)
+                     WHERE user_id = \(userID) AND revoked_at IS NULL
+                     RETURNING id
+                 ),
+                 tokens AS (
+                     UPDATE refresh_tokens SET revoked_at = \(now)
+                     WHERE family_id IN (SELECT id FROM families) AND revoked_at IS NULL
+                 )
+            SELECT count(*)::int8 FROM families
+            """
+        ) { rows in
+            for try await count in rows.decode(Int.self) { return count }
+            return 0
         }
     }
 }

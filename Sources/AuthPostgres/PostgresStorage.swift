@@ -68,6 +68,7 @@ public struct PostgresStorage: AuthStorage {
         try await database.execute(
             """
             WITH cleared AS (\(PostgresLoginAttemptStore.clear(success.clearedKey))),
+                 family AS (\(PostgresRefreshTokenRepository.insertFamily(success.refreshToken))),
                  token AS (\(PostgresRefreshTokenRepository.insert(success.refreshToken)))
             \(PostgresAuditLog.insert(success.event))
             """

@@ -30,6 +30,12 @@ extension Authd {
         @Option(name: .customLong("refresh-token-ttl"), help: "Refresh token lifetime in seconds.")
         var refreshTokenLifetime = Serve.defaults.refreshTokenLifetime
 
+        @Option(
+            name: .customLong("session-max-age"),
+            help: "A session's absolute lifetime in seconds, from its login: refresh tokens stop working then, however often rotated."
+        )
+        var sessionMaxAge = Serve.defaults.sessionMaxAge
+
         @Option(name: .customLong("hash-queue"), help: "Logins that may wait for a hashing slot before others get 503.")
         var hashQueue = Serve.defaults.hashingQueueLimit
 
@@ -54,8 +60,8 @@ extension Authd {
 
         func validate() throws {
             guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
-            guard accessTokenLifetime > 0, refreshTokenLifetime > 0 else {
-                throw ValidationError("token lifetimes must be positive.")
+            guard accessTokenLifetime > 0, refreshTokenLifetime > 0, sessionMaxAge > 0 else {
+                throw ValidationError("token lifetimes and --session-max-age must be positive.")
             }
             guard hashQueue >= 0 else { throw ValidationError("--hash-queue must not be negative.") }
             guard (tlsCertificate == nil) == (tlsKey == nil) else {
@@ -95,6 +101,7 @@ extension Authd {
                 configuration.issuer = issuer
                 configuration.accessTokenLifetime = accessTokenLifetime
                 configuration.refreshTokenLifetime = refreshTokenLifetime
+                configuration.sessionMaxAge = sessionMaxAge
                 configuration.hashParameters = hashing.parameters
                 configuration.hashingQueueLimit = hashQueue
                 configuration.logger = logger

@@ -9,7 +9,7 @@ extension Authd {
         static let configuration = CommandConfiguration(
             commandName: "user",
             abstract: "Manage accounts.",
-            subcommands: [Add.self, Disable.self, Enable.self, Delete.self, List.self]
+            subcommands: [Add.self, Disable.self, Enable.self, Delete.self, RevokeSessions.self, List.self]
         )
     }
 }
@@ -122,6 +122,27 @@ extension Authd.UserCommand {
             let name = self.name
             let user = try await database.withAccounts(logger: logging.makeLogger()) { try await $0.delete(username: name) }
             print("deleted user \(user.username) (\(user.id.uuidString.lowercased()))")
+        }
+    }
+
+    /// `authd user revoke-sessions NAME`.
+    struct RevokeSessions: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "revoke-sessions",
+            abstract: "End every session of an account: its refresh tokens stop working at once.",
+            discussion: "Access tokens already issued stay valid until they expire (serve's --access-token-ttl). Setting a password (user add --update-existing) ends the sessions too."
+        )
+
+        @Argument(help: "The username.")
+        var name: String
+
+        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var logging: LoggingOptions
+
+        func run() async throws {
+            let name = self.name
+            let (user, revoked) = try await database.withAccounts(logger: logging.makeLogger()) { try await $0.revokeSessions(username: name) }
+            print("ended \(revoked) \(revoked == 1 ? "session" : "sessions") of \(user.username)")
         }
     }
 

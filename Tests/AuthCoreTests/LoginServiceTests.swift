@@ -26,7 +26,7 @@ import Testing
         return try await LoginService.make(
             storage: storage, issuer: issuer,
             hashing: PasswordHashing(hasher: Argon2idHasher(parameters: parameters), pool: pool), throttle: throttle,
-            refreshLifetime: 2_592_000, clock: clock
+            refreshLifetime: 2_592_000, sessionMaxAge: 7_776_000, clock: clock
         )
     }
 

@@ -19,7 +19,7 @@ import Testing
         let login = try await LoginService.make(
             storage: storage, issuer: issuer,
             hashing: PasswordHashing(hasher: Argon2idHasher(parameters: .testLight), pool: BlockingWorkPool(width: 1, queueLimit: 4)),
-            refreshLifetime: 60, clock: clock
+            refreshLifetime: 60, sessionMaxAge: 150, clock: clock
         )
         return (login, SessionService(storage: storage, issuer: issuer, refreshLifetime: 60, clock: clock))
     }
@@ -64,5 +64,52 @@ import Testing
         // Disabled is not a reuse: enabling the account again lets the token work.
         _ = try await storage.users.setDisabled(false, usernameKey: "alice", at: clock.now)
         #expect(try await sessions.refresh(refreshToken: third.refreshToken, origin: origin).tokenType == "Bearer")
+    }
+
+    @Test func aSessionEndsAtItsMaxAgeHoweverOftenRotated() async throws {
+        let (login, sessions) = try await services()
+        var grant = try await grant(login)
+        #expect(grant.refreshExpiresIn == 60)
+        clock.advance(by: 50)
+        grant = try await sessions.refresh(refreshToken: grant.refreshToken, origin: origin)
+        #expect(grant.refreshExpiresIn == 60)
+        clock.advance(by: 50)
+        // 100 s into a 150 s session: the successor lives until the session's end only.
+        grant = try await sessions.refresh(refreshToken: grant.refreshToken, origin: origin)
+        #expect(grant.refreshExpiresIn == 50)
+        clock.advance(by: 51)
+        await #expect(throws: AuthError.invalidToken) { try await sessions.refresh(refreshToken: grant.refreshToken, origin: origin) }
+    }
+
+    @Test func anOperatorEndsEverySessionOfAnAccountAndAPasswordResetDoesToo() async throws {
+        let (login, sessions) = try await services()
+        let accounts = AccountService(
+            storage: storage, hashing: PasswordHashing(hasher: Argon2idHasher(parameters: .testLight), pool: BlockingWorkPool(width: 1, queueLimit: 4)),
+            clock: clock
+        )
+        let first = try await grant(login)
+        let user = try #require(try await storage.users.user(withKey: "alice"))
+        let second = try await sessions.refresh(refreshToken: try await login.issueGrant(for: user).refreshToken, origin: origin)
+        let bob = try await accounts.create(username: "bob", password: "correct horse battery staple")
+        let bobs = try await login.issueGrant(for: bob)
+
+        let (_, revoked) = try await accounts.revokeSessions(username: "alice", origin: origin)
+        #expect(revoked == 2)
+        for token in [first.refreshToken, second.refreshToken] {
+            await #expect(throws: AuthError.invalidToken) { try await sessions.refresh(refreshToken: token, origin: origin) }
+        }
+        #expect(storage.audit.events.last?.kind == .sessionsRevoked)
+        #expect(storage.audit.events.last?.detail == "by an operator: 2 sessions")
+        #expect(try await accounts.revokeSessions(username: "alice").revoked == 0)
+        await #expect(throws: AuthError.notFound("no user named 'carol'")) { try await accounts.revokeSessions(username: "carol") }
+
+        // A stolen session survives neither a reset nor its rotations before the reset.
+        let stolen = try await sessions.refresh(refreshToken: try await login.issueGrant(for: user).refreshToken, origin: origin)
+        try await accounts.setPassword(username: "alice", password: "a new passphrase here", origin: origin)
+        await #expect(throws: AuthError.invalidToken) { try await sessions.refresh(refreshToken: stolen.refreshToken, origin: origin) }
+        #expect(storage.audit.events.suffix(2).map(\.kind) == [.passwordSet, .sessionsRevoked])
+        #expect(storage.audit.events.last?.detail == "password set: 1 session")
+        // Another account's session is untouched.
+        #expect(try await sessions.refresh(refreshToken: bobs.refreshToken, origin: origin).tokenType == "Bearer")
     }
 }

@@ -67,7 +67,7 @@ import Testing
             let users = PostgresUserRepository(database: database)
             let tokens = PostgresRefreshTokenRepository(database: database)
             let gina = try await users.create(username: try Username("Gina"), passwordHash: "h", at: Date())
-            let record = RefreshTokenRecord(tokenHash: "t1", familyID: UUID(), userID: gina.id, expiresAt: Date().addingTimeInterval(60))
+            let record = RefreshTokenRecord(tokenHash: "t1", familyID: UUID(), userID: gina.id, expiresAt: Date().addingTimeInterval(60), sessionExpiresAt: Date().addingTimeInterval(600))
             try await tokens.store(record)
             #expect(try await users.delete(usernameKey: "gina") == gina)
             #expect(try await users.user(withKey: "gina") == nil)
@@ -199,13 +199,15 @@ import Testing
         try await storage.loginAttempts.recordFailure(for: keys.all, now: now)
         #expect(try await storage.loginAttempts.retryAfter(for: [keys.account], now: now) == 60)
 
-        let token = RefreshTokenRecord(tokenHash: String(repeating: "ab", count: 32), familyID: UUID(), userID: ida.id, expiresAt: now.addingTimeInterval(600))
+        let token = RefreshTokenRecord(
+            tokenHash: String(repeating: "ab", count: 32), familyID: UUID(), userID: ida.id, expiresAt: now.addingTimeInterval(600), sessionExpiresAt: now.addingTimeInterval(900)
+        )
         let event = SecurityEvent(kind: .loginSucceeded, at: now, userID: ida.id, usernameKey: "ida", origin: RequestOrigin(clientAddress: "192.0.2.10", requestID: "r-1"))
         try await storage.recordLoginSuccess(LoginSuccess(clearedKey: keys.account, refreshToken: token, event: event))
         #expect(try await storage.loginAttempts.retryAfter(for: [keys.account], now: now) == nil)
         #expect(try await storage.audit.recent(limit: 10, usernameKey: "ida") == [event])
         let successor = RefreshSuccessor(tokenHash: String(repeating: "cd", count: 32), expiresAt: now.addingTimeInterval(600))
-        #expect(try await storage.refreshTokens.rotate(presentedHash: token.tokenHash, successor: successor, now: now) == .rotated(userID: ida.id))
+        #expect(try await storage.refreshTokens.rotate(presentedHash: token.tokenHash, successor: successor, now: now) == .rotated(userID: ida.id, expiresAt: now.addingTimeInterval(600)))
 
         guard storage is PostgresStorage else { return }
         // A token hash already stored fails the insert: the counter and the log stay as they were.

@@ -1,9 +1,13 @@
 import AuthPostgres
-import PostgresEmbedded
 import AuthTestSupport
 import Foundation
+import PostgresEmbedded
 import ProcessKit
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 @Suite struct AuthdCommandTests {
     @Test func helpListsTheCommands() throws {
@@ -20,6 +24,7 @@ import Testing
 
     @Test(arguments: [
         (["serve", "--port", "70000"], "--port must be between 0 and 65535"),
+        (["serve", "--session-max-age", "0"], "--session-max-age must be positive"),
         (["frobnicate"], "Unexpected argument 'frobnicate'"),
         (["user", "add", "alice"], "--password-stdin"),
         (["serve", "--database-url", "mysql://x@y/z"], "must start with postgres://"),
@@ -30,6 +35,37 @@ import Testing
         let firstLine = result.stderr.split(separator: "\n").first.map(String.init) ?? ""
         #expect(firstLine.hasPrefix("Error: "))
         #expect(firstLine.contains(message))
+    }
+
+    /// An operator ends a stolen session; a password reset ends the thief's too.
+    @Test func revokeSessionsAndAPasswordResetEndRefreshTokens() async throws {
+        let database = try await TestCluster.newDatabase()
+        let url = ["--database-url", database.url]
+        #expect(try AuthdBinary.run(["user", "add", "alice", "--password-stdin"] + url, input: "correct horse battery staple").status == 0)
+        let (server, base) = try await AuthdBinary.serve(url)
+        func refresh(_ token: Any?) async throws -> Int {
+            var request = URLRequest(url: base.appendingPathComponent("token/refresh"))
+            request.httpMethod = "POST"
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = try JSONSerialization.data(withJSONObject: ["refresh_token": token as? String ?? ""])
+            return (try await URLSession.shared.data(for: request).1 as? HTTPURLResponse)?.statusCode ?? 0
+        }
+        let first = try await AuthdBinary.login(base, "alice", "correct horse battery staple").1["refresh_token"]
+        let second = try await AuthdBinary.login(base, "alice", "correct horse battery staple").1["refresh_token"]
+        let ended = try AuthdBinary.run(["user", "revoke-sessions", "ALICE"] + url)
+        #expect(ended.status == 0)
+        #expect(ended.stdout == "ended 2 sessions of alice\n")
+        #expect(try await refresh(first) == 401)
+        #expect(try await refresh(second) == 401)
+        #expect(try AuthdBinary.run(["user", "revoke-sessions", "nobody"] + url).stderr.contains("no user named 'nobody'"))
+
+        let stolen = try await AuthdBinary.login(base, "alice", "correct horse battery staple").1["refresh_token"]
+        let reset = try AuthdBinary.run(["user", "add", "alice", "--password-stdin", "--update-existing"] + url, input: "another good password")
+        #expect(reset.status == 0)
+        #expect(try await refresh(stolen) == 401)
+        let kinds = try AuthdBinary.run(["audit", "--user", "alice", "--limit", "3"] + url).stdout
+        #expect(kinds.contains("sessions_revoked") && kinds.contains("password set: 1 session"))
+        #expect(try await AuthdBinary.stop(server) == 0)
     }
 
     @Test func managesUsers() async throws {

@@ -33,7 +33,8 @@ public struct AccountService<Storage: AuthStorage>: Sendable {
         return try await insert(username, phc, origin: origin)
     }
 
-    /// Sets an account's password and enables it (an operator's reset).
+    /// Sets an account's password and enables it (an operator's reset), and ends every
+    /// session of the account: a refresh token taken before the reset stops working.
     /// - Throws: `invalid_request`, `not_found`, `service_unavailable`.
     @discardableResult
     public func setPassword(username raw: String, password: String, origin: RequestOrigin = RequestOrigin()) async throws -> User {
@@ -41,8 +42,8 @@ public struct AccountService<Storage: AuthStorage>: Sendable {
         return try await replace(username, phc, origin: origin)
     }
 
-    /// Creates an account, or, when the name is taken, sets that account's password and
-    /// enables it; the password is hashed once either way.
+    /// Creates an account, or, when the name is taken, sets that account's password,
+    /// enables it and ends its sessions; the password is hashed once either way.
     /// - Returns: the account, and whether it was created.
     /// - Throws: `invalid_request`, `service_unavailable`.
     public func createOrSetPassword(
@@ -108,7 +109,35 @@ public struct AccountService<Storage: AuthStorage>: Sendable {
             throw Self.noSuchUser(username)
         }
         try await record(.passwordSet, user: user, username: username, origin: origin)
+        // After the new hash is stored, so that a login racing the reset with the old
+        // password either finished before (and its session is ended here) or fails.
+        try await endSessions(of: user, username: username, reason: "password set", origin: origin)
         return user
+    }
+
+    /// Ends every session of an account: its refresh tokens stop working at once (access
+    /// tokens already issued run out within their lifetime).
+    /// - Returns: the account and how many sessions were ended.
+    /// - Throws: `invalid_request`, `not_found`, `service_unavailable`.
+    @discardableResult
+    public func revokeSessions(username raw: String, origin: RequestOrigin = RequestOrigin()) async throws -> (user: User, revoked: Int) {
+        let username = try Username(raw)
+        guard let user = try await storage.users.user(withKey: username.key) else { throw Self.noSuchUser(username) }
+        return (user, try await endSessions(of: user, username: username, reason: "by an operator", origin: origin))
+    }
+
+    @discardableResult
+    private func endSessions(of user: User, username: Username, reason: String, origin: RequestOrigin) async throws -> Int {
+        let revoked = try await storage.refreshTokens.revokeAll(ofUser: user.id, now: clock.now)
+        if revoked > 0 {
+            try await storage.audit.record(
+                SecurityEvent(
+                    kind: .sessionsRevoked, at: clock.now, userID: user.id, usernameKey: username.key, origin: origin,
+                    detail: "\(reason): \(revoked) \(revoked == 1 ? "session" : "sessions")"
+                )
+            )
+        }
+        return revoked
     }
 
     private func setDisabled(_ disabled: Bool, username raw: String, origin: RequestOrigin) async throws -> User {

@@ -10,7 +10,7 @@ import Logging
 ///
 /// ```swift
 /// let hashing = PasswordHashing(pool: BlockingWorkPool())
-/// let service = try await LoginService.make(storage: storage, issuer: issuer, hashing: hashing, refreshLifetime: 2_592_000)
+/// let service = try await LoginService.make(storage: storage, issuer: issuer, hashing: hashing, refreshLifetime: 2_592_000, sessionMaxAge: 7_776_000)
 /// let grant = try await service.login(username: "alice", password: "…", origin: RequestOrigin(clientAddress: "203.0.113.9"))
 /// ```
 public struct LoginService<Storage: AuthStorage>: Sendable {
@@ -24,6 +24,9 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
     public let throttle: ThrottlePolicy
     /// Refresh token lifetime in seconds.
     public let refreshLifetime: Int
+    /// A session's absolute lifetime in seconds: its refresh tokens stop working then,
+    /// however often they were rotated.
+    public let sessionMaxAge: Int
     /// The time source.
     public let clock: any WallClock
     /// Where counters and the hash duration go.
@@ -38,6 +41,7 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
         hashing: PasswordHashing,
         throttle: ThrottlePolicy = ThrottlePolicy(),
         refreshLifetime: Int,
+        sessionMaxAge: Int,
         clock: any WallClock = SystemClock(),
         metrics: AuthMetrics = AuthMetrics(),
         logger: Logger = Logger(label: "authd.login")
@@ -45,19 +49,20 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
         let dummyHash = try await hashing.hash(UUID().uuidString)
         return Self(
             storage: storage, issuer: issuer, hashing: hashing, throttle: throttle, refreshLifetime: refreshLifetime,
-            clock: clock, metrics: metrics, dummyHash: dummyHash, logger: logger
+            sessionMaxAge: sessionMaxAge, clock: clock, metrics: metrics, dummyHash: dummyHash, logger: logger
         )
     }
 
     private init(
         storage: Storage, issuer: AccessTokenIssuer, hashing: PasswordHashing, throttle: ThrottlePolicy,
-        refreshLifetime: Int, clock: any WallClock, metrics: AuthMetrics, dummyHash: String, logger: Logger
+        refreshLifetime: Int, sessionMaxAge: Int, clock: any WallClock, metrics: AuthMetrics, dummyHash: String, logger: Logger
     ) {
         self.storage = storage
         self.issuer = issuer
         self.hashing = hashing
         self.throttle = throttle
         self.refreshLifetime = refreshLifetime
+        self.sessionMaxAge = sessionMaxAge
         self.clock = clock
         self.metrics = metrics
         self.dummyHash = dummyHash
@@ -131,13 +136,17 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
     private func makeGrant(for user: User) async throws -> (TokenGrant, RefreshTokenRecord) {
         let access = try await issuer.issue(subject: user.id.uuidString.lowercased())
         let refresh = RefreshToken.generate()
+        let now = clock.now
         let record = RefreshTokenRecord(
             tokenHash: refresh.hash,
             familyID: UUID(),
             userID: user.id,
-            expiresAt: clock.now.addingTimeInterval(TimeInterval(refreshLifetime))
+            expiresAt: now.addingTimeInterval(TimeInterval(refreshLifetime)),
+            sessionExpiresAt: now.addingTimeInterval(TimeInterval(sessionMaxAge))
         )
-        let grant = TokenGrant(accessToken: access.value, expiresIn: access.expiresIn, refreshToken: refresh.token, refreshExpiresIn: refreshLifetime)
+        let grant = TokenGrant(
+            accessToken: access.value, expiresIn: access.expiresIn, refreshToken: refresh.token, refreshExpiresIn: min(refreshLifetime, sessionMaxAge)
+        )
         return (grant, record)
     }
 

@@ -5,21 +5,22 @@ import Foundation
 ///
 /// ```swift
 /// switch try await tokens.rotate(presentedHash: hash, successor: next, now: clock.now) {
-/// case .rotated(let userID): issue(for: userID)
+/// case .rotated(let userID, let expiresAt): issue(for: userID, refreshUntil: expiresAt)
 /// case .reused: throw AuthError.invalidToken   // the family is revoked now
 /// default: throw AuthError.invalidToken
 /// }
 /// ```
 public enum RefreshRotation: Sendable, Equatable {
-    /// The token was current: it is now used and `successor` joined its family.
-    case rotated(userID: UUID)
+    /// The token was current: it is now used and `successor` joined its family, expiring
+    /// at `expiresAt` (its own lifetime, or the session's end if that comes first).
+    case rotated(userID: UUID, expiresAt: Date)
     /// The token had already been rotated: its whole family is revoked now.
     case reused(userID: UUID)
     /// No such token.
     case unknown
-    /// The token expired.
+    /// The token expired, or its session reached its absolute end.
     case expired
-    /// The token's family was revoked (logout or an earlier reuse).
+    /// The token's family was revoked (logout, a reuse, a password change, revoke-sessions).
     case revoked
     /// The account is disabled; nothing changed.
     case disabled(userID: UUID)

@@ -3,19 +3,23 @@ import Foundation
 /// Stores refresh tokens by their hash only.
 ///
 /// ```swift
-/// try await tokens.store(RefreshTokenRecord(tokenHash: hash, familyID: UUID(), userID: user.id, expiresAt: exp))
+/// try await tokens.store(RefreshTokenRecord(tokenHash: hash, familyID: UUID(), userID: user.id, expiresAt: exp, sessionExpiresAt: end))
 /// ```
 public protocol RefreshTokenRepository: Sendable {
-    /// Records a newly issued refresh token.
+    /// Records the first refresh token of a new session (its family), which ends at
+    /// `record.sessionExpiresAt` whatever its rotations.
     func store(_ record: RefreshTokenRecord) async throws
     /// Exchanges the token whose hash is `presentedHash` for `successor`, atomically: of
     /// two concurrent calls with one token exactly one rotates, and the other sees a
     /// reuse. A token already rotated revokes its whole family. A disabled owner changes
-    /// nothing.
+    /// nothing. A revocation of the family and a rotation serialise: no successor outlives
+    /// a revocation, and none outlives its session's end.
     func rotate(presentedHash: String, successor: RefreshSuccessor, now: Date) async throws -> RefreshRotation
     /// Revokes the family of the token whose hash is `tokenHash`; returns the owner, or nil
     /// when no such token exists. Revoking a revoked family is not an error.
     func revokeFamily(ofTokenHash tokenHash: String, now: Date) async throws -> UUID?
+    /// Revokes every session of `userID` that is not revoked yet; returns how many.
+    func revokeAll(ofUser userID: UUID, now: Date) async throws -> Int
 }
 
 /// A refresh token as stored: its SHA-256, never the token itself.
@@ -28,12 +32,15 @@ public struct RefreshTokenRecord: Sendable, Equatable {
     public var userID: UUID
     /// When it stops being accepted.
     public var expiresAt: Date
+    /// When its session (the family) ends, whatever its rotations.
+    public var sessionExpiresAt: Date
 
-    /// Creates a record.
-    public init(tokenHash: String, familyID: UUID, userID: UUID, expiresAt: Date) {
+    /// Creates a record; `expiresAt` is capped at `sessionExpiresAt`.
+    public init(tokenHash: String, familyID: UUID, userID: UUID, expiresAt: Date, sessionExpiresAt: Date) {
         self.tokenHash = tokenHash
         self.familyID = familyID
         self.userID = userID
-        self.expiresAt = expiresAt
+        self.expiresAt = min(expiresAt, sessionExpiresAt)
+        self.sessionExpiresAt = sessionExpiresAt
     }
 }

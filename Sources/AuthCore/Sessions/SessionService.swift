@@ -5,7 +5,8 @@ import Foundation
 ///
 /// Rules: a refresh token works once. Presenting it again (a replay, or the loser of two
 /// concurrent refreshes) revokes every token descended from the same login. Expired,
-/// unknown and revoked tokens, and tokens of disabled accounts, are `invalid_token`.
+/// unknown and revoked tokens, tokens of disabled accounts and of sessions past their
+/// absolute end (``LoginService/sessionMaxAge``) are `invalid_token`.
 ///
 /// ```swift
 /// let sessions = SessionService(storage: storage, issuer: issuer, refreshLifetime: 2_592_000)
@@ -59,10 +60,12 @@ public struct SessionService<Storage: AuthStorage>: Sendable {
         }
         metrics.refresh(result: outcome.label)
         switch outcome {
-        case .rotated(let userID):
+        case .rotated(let userID, let expiresAt):
             let access = try await issuer.issue(subject: userID.uuidString.lowercased())
             try await storage.audit.record(SecurityEvent(kind: .tokenRefreshed, at: now, userID: userID, origin: origin))
-            return TokenGrant(accessToken: access.value, expiresIn: access.expiresIn, refreshToken: next.token, refreshExpiresIn: refreshLifetime)
+            // Near the session's end the successor lives only until then.
+            let refreshExpiresIn = max(0, Int(expiresAt.timeIntervalSince(now).rounded(.down)))
+            return TokenGrant(accessToken: access.value, expiresIn: access.expiresIn, refreshToken: next.token, refreshExpiresIn: refreshExpiresIn)
         case .reused(let userID):
             metrics.reuseDetected()
             try await storage.audit.record(

@@ -25,6 +25,8 @@ public struct AppConfiguration: Sendable {
     public var accessTokenLifetime = 900
     /// Refresh token lifetime, seconds.
     public var refreshTokenLifetime = 30 * 24 * 3600
+    /// A session's absolute lifetime, seconds: rotation never carries it further.
+    public var sessionMaxAge = 90 * 24 * 3600
     /// Argon2id parameters for new hashes; stored hashes with others are re-hashed at login.
     public var hashParameters = Argon2idHasher.Parameters.owasp
     /// Hashes computed at once (default: the number of cores).

@@ -33,6 +33,7 @@ public func buildApplication(configuration: AppConfiguration, storage: some Auth
         hashing: hashing,
         throttle: configuration.throttle,
         refreshLifetime: configuration.refreshTokenLifetime,
+        sessionMaxAge: configuration.sessionMaxAge,
         clock: configuration.clock,
         metrics: configuration.metrics,
         logger: logger

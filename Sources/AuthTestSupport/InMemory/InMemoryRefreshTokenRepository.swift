@@ -17,7 +17,18 @@ public final class InMemoryRefreshTokenRepository: RefreshTokenRepository {
         var revoked = false
     }
 
-    private let stored = Mutex<[String: Entry]>([:])
+    private struct Family {
+        let userID: UUID
+        let expiresAt: Date
+        var revoked = false
+    }
+
+    private struct State {
+        var tokens: [String: Entry] = [:]
+        var families: [UUID: Family] = [:]
+    }
+
+    private let stored = Mutex(State())
     private let users: InMemoryUserRepository?
 
     /// An empty repository; `users` tells which owners are disabled (none when nil).
@@ -26,43 +37,60 @@ public final class InMemoryRefreshTokenRepository: RefreshTokenRepository {
     }
 
     public func store(_ record: RefreshTokenRecord) async throws {
-        stored.withLock { $0[record.tokenHash] = Entry(record: record) }
+        stored.withLock {
+            $0.families[record.familyID] = Family(userID: record.userID, expiresAt: record.sessionExpiresAt)
+            $0.tokens[record.tokenHash] = Entry(record: record)
+        }
     }
 
     public func rotate(presentedHash: String, successor: RefreshSuccessor, now: Date) async throws -> RefreshRotation {
-        guard let owner = stored.withLock({ $0[presentedHash]?.record.userID }) else { return .unknown }
+        guard let owner = stored.withLock({ $0.tokens[presentedHash]?.record.userID }) else { return .unknown }
         var ownerDisabled = false
         if let users {
             // A deleted account's tokens went with it, as ON DELETE CASCADE does in PostgreSQL.
             guard let account = try await users.user(withID: owner) else { return .unknown }
             ownerDisabled = account.isDisabled
         }
-        return stored.withLock { tokens in
-            guard let entry = tokens[presentedHash] else { return .unknown }
-            let family = entry.record.familyID
+        return stored.withLock { state in
+            guard let entry = state.tokens[presentedHash], let family = state.families[entry.record.familyID] else { return .unknown }
+            let familyID = entry.record.familyID
             if entry.used {
-                for (hash, other) in tokens where other.record.familyID == family { tokens[hash]?.revoked = true }
+                Self.revoke(familyID, in: &state)
                 return .reused(userID: owner)
             }
-            if entry.revoked { return .revoked }
-            if entry.record.expiresAt <= now { return .expired }
+            if entry.revoked || family.revoked { return .revoked }
+            if entry.record.expiresAt <= now || family.expiresAt <= now { return .expired }
             if ownerDisabled { return .disabled(userID: owner) }
-            tokens[presentedHash]?.used = true
-            tokens[successor.tokenHash] = Entry(
-                record: RefreshTokenRecord(tokenHash: successor.tokenHash, familyID: family, userID: owner, expiresAt: successor.expiresAt)
+            state.tokens[presentedHash]?.used = true
+            let next = RefreshTokenRecord(
+                tokenHash: successor.tokenHash, familyID: familyID, userID: owner, expiresAt: successor.expiresAt, sessionExpiresAt: family.expiresAt
             )
-            return .rotated(userID: owner)
+            state.tokens[successor.tokenHash] = Entry(record: next)
+            return .rotated(userID: owner, expiresAt: next.expiresAt)
         }
     }
 
     public func revokeFamily(ofTokenHash tokenHash: String, now: Date) async throws -> UUID? {
-        stored.withLock { tokens in
-            guard let record = tokens[tokenHash]?.record else { return nil }
-            for (hash, other) in tokens where other.record.familyID == record.familyID { tokens[hash]?.revoked = true }
+        stored.withLock { state in
+            guard let record = state.tokens[tokenHash]?.record else { return nil }
+            Self.revoke(record.familyID, in: &state)
             return record.userID
         }
     }
 
+    public func revokeAll(ofUser userID: UUID, now: Date) async throws -> Int {
+        stored.withLock { state in
+            let live = state.families.filter { $0.value.userID == userID && !$0.value.revoked }.keys
+            for id in live { Self.revoke(id, in: &state) }
+            return live.count
+        }
+    }
+
+    private static func revoke(_ familyID: UUID, in state: inout State) {
+        state.families[familyID]?.revoked = true
+        for (hash, other) in state.tokens where other.record.familyID == familyID { state.tokens[hash]?.revoked = true }
+    }
+
     /// Everything stored, by token hash.
-    public var records: [String: RefreshTokenRecord] { stored.withLock { $0.mapValues(\.record) } }
+    public var records: [String: RefreshTokenRecord] { stored.withLock { $0.tokens.mapValues(\.record) } }
 }
