@@ -45,12 +45,12 @@ extension Authd {
                     (formatter.string(from: event.at), 20),
                     (event.kind.rawValue, 22),
                     (event.userID?.uuidString.lowercased() ?? "-", 36),
-                    (event.usernameKey ?? "-", 12),
-                    (event.origin.clientAddress ?? "-", 15),
-                    (event.origin.requestID ?? "-", 16),
+                    (TerminalText.escaped(event.usernameKey ?? "-"), 12),
+                    (TerminalText.escaped(event.origin.clientAddress ?? "-"), 15),
+                    (TerminalText.escaped(event.origin.requestID ?? "-"), 16),
                 ]
                 let line = columns.map { $0.0.padding(toLength: max($0.1, $0.0.count), withPad: " ", startingAt: 0) }.joined(separator: "  ")
-                print(line + "  " + (event.detail ?? "-"))
+                print(line + "  " + TerminalText.escaped(event.detail ?? "-"))
             }
         }
     }

@@ -45,7 +45,7 @@ extension Authd.UserCommand {
             let message = try await database.withAccounts(hashing: hashing.parameters, logger: logging.makeLogger()) { accounts in
                 if updateExisting {
                     let (user, created) = try await accounts.createOrSetPassword(username: name, password: password)
-                    return created ? Self.created(user) : "updated user \(try Username(name))"
+                    return created ? Self.created(user) : "updated user \(TerminalText.escaped(try Username(name).description))"
                 }
                 do {
                     return Self.created(try await accounts.create(username: name, password: password))
@@ -57,7 +57,7 @@ extension Authd.UserCommand {
         }
 
         private static func created(_ user: User) -> String {
-            "created user \(user.username) (\(user.id.uuidString.lowercased()))"
+            "created user \(TerminalText.escaped(user.username)) (\(user.id.uuidString.lowercased()))"
         }
 
         /// Standard input up to its end, without one trailing line break.
@@ -85,7 +85,7 @@ extension Authd.UserCommand {
         func run() async throws {
             let name = self.name
             let user = try await database.withAccounts(logger: logging.makeLogger()) { try await $0.disable(username: name) }
-            print("disabled user \(user.username)")
+            print("disabled user \(TerminalText.escaped(user.username))")
         }
     }
 
@@ -102,7 +102,7 @@ extension Authd.UserCommand {
         func run() async throws {
             let name = self.name
             let user = try await database.withAccounts(logger: logging.makeLogger()) { try await $0.enable(username: name) }
-            print("enabled user \(user.username)")
+            print("enabled user \(TerminalText.escaped(user.username))")
         }
     }
 
@@ -121,7 +121,7 @@ extension Authd.UserCommand {
         func run() async throws {
             let name = self.name
             let user = try await database.withAccounts(logger: logging.makeLogger()) { try await $0.delete(username: name) }
-            print("deleted user \(user.username) (\(user.id.uuidString.lowercased()))")
+            print("deleted user \(TerminalText.escaped(user.username)) (\(user.id.uuidString.lowercased()))")
         }
     }
 
@@ -142,7 +142,7 @@ extension Authd.UserCommand {
         func run() async throws {
             let name = self.name
             let (user, revoked) = try await database.withAccounts(logger: logging.makeLogger()) { try await $0.revokeSessions(username: name) }
-            print("ended \(revoked) \(revoked == 1 ? "session" : "sessions") of \(user.username)")
+            print("ended \(revoked) \(revoked == 1 ? "session" : "sessions") of \(TerminalText.escaped(user.username))")
         }
     }
 
@@ -156,12 +156,13 @@ extension Authd.UserCommand {
         func run() async throws {
             let users = try await database.withAccounts(logger: logging.makeLogger()) { try await $0.list() }
             let formatter = ISO8601DateFormatter()
-            let width = max(8, users.map(\.username.count).max() ?? 0)
+            let names = users.map { TerminalText.escaped($0.username) }
+            let width = max(8, names.map(\.count).max() ?? 0)
             print("USERNAME".padding(toLength: width, withPad: " ", startingAt: 0) + "  STATUS    CREATED               ID")
-            for user in users {
+            for (user, name) in zip(users, names) {
                 let status = user.isDisabled ? "disabled" : "active  "
                 print(
-                    user.username.padding(toLength: width, withPad: " ", startingAt: 0)
+                    name.padding(toLength: width, withPad: " ", startingAt: 0)
                         + "  \(status)  \(formatter.string(from: user.createdAt))  \(user.id.uuidString.lowercased())"
                 )
             }

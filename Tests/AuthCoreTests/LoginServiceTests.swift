@@ -60,6 +60,21 @@ import Testing
         #expect(storage.loginAttempts.failures(for: key) == 1)
     }
 
+    /// A password typed into the username box names no account: the audit log keeps the
+    /// failure and the address, never what was typed; a real account's name is kept.
+    @Test func whatWasTypedForNoAccountIsNeverAudited() async throws {
+        try await addUser("alice")
+        let service = try await service(throttle: ThrottlePolicy(accountLimit: 1, addressLimit: 100, window: 60))
+        for name in ["Tr0ub4dor&3", "Tr0ub4dor&3", "alice", "alice"] {
+            _ = try? await service.login(username: name, password: "wrong password", origin: RequestOrigin(clientAddress: "192.0.2.1"))
+        }
+        let events = storage.audit.events.map { "\($0.kind.rawValue) \($0.usernameKey ?? "-") \($0.detail ?? "-")" }
+        #expect(events == [
+            "login_failed - unknown_user", "login_throttled - -", "login_failed alice wrong_password", "login_throttled alice -",
+        ])
+        #expect(!storage.audit.events.contains { ($0.usernameKey ?? "").contains("tr0ub4dor") })
+    }
+
     @Test func aWrongPasswordAndAnUnknownUserLookAlike() async throws {
         try await addUser("alice")
         let service = try await service()

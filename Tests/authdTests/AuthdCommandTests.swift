@@ -68,6 +68,30 @@ import FoundationNetworking
         #expect(try await AuthdBinary.stop(server) == 0)
     }
 
+    /// What the audit log and the user list print cannot rewrite the operator's terminal
+    /// (bidi overrides, zero-width characters, escape sequences), and a password typed as a
+    /// username is not there to print.
+    @Test func theAuditAndUserListEscapeWhatTheyPrint() async throws {
+        let database = try await TestCluster.newDatabase()
+        let url = ["--database-url", database.url]
+        let sly = "eve\u{202E}gnp\u{200B}.exe"
+        let added = try AuthdBinary.run(["user", "add", sly, "--password-stdin"] + url, input: "correct horse battery staple")
+        #expect(added.status == 0, "\(added.stderr)")
+        let (server, base) = try await AuthdBinary.serve(url)
+        #expect(try await AuthdBinary.login(base, sly, "wrong password").0 == 401)
+        #expect(try await AuthdBinary.login(base, "hunter2-typed-as-a-name", "wrong password").0 == 401)
+        #expect(try await AuthdBinary.stop(server) == 0)
+
+        let audit = try AuthdBinary.run(["audit"] + url).stdout
+        let listed = try AuthdBinary.run(["user", "list"] + url).stdout
+        for output in [audit, listed] {
+            #expect(output.contains(#"eve\u{202E}gnp\u{200B}.exe"#), "\(output)")
+            #expect(!output.unicodeScalars.contains { $0.value == 0x202E || $0.value == 0x200B })
+        }
+        #expect(!audit.contains("hunter2"))
+        #expect(audit.contains("unknown_user"))
+    }
+
     @Test func managesUsers() async throws {
         let database = try await TestCluster.newDatabase()
         let url = ["--database-url", database.url]

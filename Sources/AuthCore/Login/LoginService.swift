@@ -95,7 +95,7 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
         let lookup = try await storage.loginLookup(usernameKey: username.key, throttle: keys.all, now: clock.now)
         if let wait = lookup.retryAfter {
             metrics.throttled()
-            try await audit(.loginThrottled, user: nil, usernameKey: username.key, origin: origin)
+            try await audit(.loginThrottled, user: lookup.user, usernameKey: username.key, origin: origin)
             throw AuthError.tooManyAttempts(retryAfter: wait)
         }
 
@@ -155,8 +155,10 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
     }
 
     /// The security event of this login, stamped now.
+    /// The event; the username only when it names an account, so that what was typed into
+    /// the username box for no account (a password, often) is never stored.
     private func event(_ kind: SecurityEvent.Kind, user: User?, usernameKey: String, origin: RequestOrigin, detail: String? = nil) -> SecurityEvent {
-        SecurityEvent(kind: kind, at: clock.now, userID: user?.id, usernameKey: usernameKey, origin: origin, detail: detail)
+        SecurityEvent(kind: kind, at: clock.now, userID: user?.id, usernameKey: user == nil ? nil : usernameKey, origin: origin, detail: detail)
     }
 
     /// A re-hash is an improvement, not a condition of the login: failures are logged and skipped.

@@ -57,10 +57,7 @@ public protocol AuthStorage: Sendable {
 
 extension AuthStorage {
     public func loginLookup(usernameKey: String, throttle keys: [ThrottleKey], now: Date) async throws -> LoginLookup {
-        if let wait = try await loginAttempts.retryAfter(for: keys, now: now) {
-            return LoginLookup(retryAfter: wait, user: nil)
-        }
-        return LoginLookup(retryAfter: nil, user: try await users.user(withKey: usernameKey))
+        LoginLookup(retryAfter: try await loginAttempts.retryAfter(for: keys, now: now), user: try await users.user(withKey: usernameKey))
     }
 
     public func recordLoginSuccess(_ success: LoginSuccess) async throws {
