@@ -24,6 +24,12 @@ extension Authd {
         @Option(name: .customLong("issuer"), help: "The iss claim of access tokens.")
         var issuer = Serve.defaults.issuer
 
+        @Option(
+            name: .customLong("audience"),
+            help: ArgumentHelp("An `aud` of the access tokens (a resource server they are for); repeatable. /me accepts only tokens naming one.", valueName: "uri")
+        )
+        var audiences: [String] = Serve.defaults.audiences
+
         @Option(name: .customLong("access-token-ttl"), help: "Access token lifetime in seconds.")
         var accessTokenLifetime = Serve.defaults.accessTokenLifetime
 
@@ -100,6 +106,7 @@ extension Authd {
                 configuration.port = port
                 configuration.issuer = issuer
                 configuration.accessTokenLifetime = accessTokenLifetime
+                configuration.audiences = audiences
                 configuration.refreshTokenLifetime = refreshTokenLifetime
                 configuration.sessionMaxAge = sessionMaxAge
                 configuration.hashParameters = hashing.parameters

@@ -24,6 +24,7 @@ import Testing
         #expect(parts.count == 3)
         let header = try decodeSegment(parts[0])
         #expect(header["alg"] as? String == "EdDSA")
+        #expect(header["typ"] as? String == "at+jwt")
         #expect(header["kid"] as? String == key.kid)
         let claims = try decodeSegment(parts[1])
         #expect(claims["iss"] as? String == "https://auth.example")
@@ -31,6 +32,8 @@ import Testing
         #expect((claims["iat"] as? NSNumber)?.stringValue == "1800000000")
         #expect((claims["exp"] as? NSNumber)?.stringValue == "1800000900")
         #expect(UUID(uuidString: try #require(claims["jti"] as? String)) != nil)
+        #expect(claims["aud"] == nil)
+        #expect(claims["nbf"] == nil)
     }
 
     @Test func theSignatureVerifiesWithTheJWKAlone() async throws {
@@ -50,17 +53,13 @@ import Testing
     }
 
     @Test func verifyChecksExpiryWithTheInjectedClock() async throws {
-        final class Box: WallClock, @unchecked Sendable {
-            var now: Date
-            init(_ now: Date) { self.now = now }
-        }
-        let clock = Box(start)
+        let clock = TestClock(now: start)
         let issuer = AccessTokenIssuer(issuer: "authd", lifetime: 900, clock: clock)
         try await issuer.install([SigningKey.generate(now: start)])
         let token = try await issuer.issue(subject: "s").value
-        clock.now = start.addingTimeInterval(899)
+        clock.advance(by: 899)
         #expect(try await issuer.verify(token).sub == "s")
-        clock.now = start.addingTimeInterval(901)
+        clock.advance(by: 2)
         await #expect(throws: AuthError.invalidToken) { try await issuer.verify(token) }
     }
 
@@ -85,5 +84,41 @@ import Testing
     @Test func refusesToIssueWithoutAKey() async {
         let issuer = AccessTokenIssuer(issuer: "authd", lifetime: 900, clock: TestClock(now: start))
         await #expect(throws: AuthError.self) { try await issuer.issue(subject: "s") }
+    }
+
+    /// A token signed with the right key that breaks RFC 9068's profile: each is refused,
+    /// and the same token with the profile kept is accepted (so the forgery is sound).
+    @Test func theRFC9068ProfileIsEnforced() async throws {
+        let key = SigningKey.generate(now: start)
+        let now = Int(start.timeIntervalSince1970)
+        let issuer = AccessTokenIssuer(issuer: "authd", lifetime: 900, audiences: ["https://api.example", "https://mail.example"], clock: TestClock(now: start))
+        try await issuer.install([key])
+        let issued = try await issuer.issue(subject: "s").value
+        let jws = try #require(CompactJWS(issued))
+        let claims = try #require(try JSONSerialization.jsonObject(with: jws.payload) as? [String: Any])
+        #expect(claims["aud"] as? [String] == ["https://api.example", "https://mail.example"])
+
+        func token(header: [String: Any], claims extra: [String: Any] = [:], dropping: String? = nil) throws -> String {
+            var body: [String: Any] = ["iss": "authd", "sub": "s", "iat": now, "exp": now + 900, "jti": "j", "aud": ["https://api.example"]]
+            body.merge(extra) { _, new in new }
+            if let dropping { body[dropping] = nil }
+            let head = try JSONSerialization.data(withJSONObject: ["alg": "EdDSA", "kid": key.kid].merging(header) { _, new in new })
+            return try CompactJWS.serialize(header: head, payload: try JSONSerialization.data(withJSONObject: body)) { try key.signingKey().signature(for: $0) }
+        }
+        #expect(try await issuer.verify(try token(header: ["typ": "at+jwt"])).sub == "s")
+        #expect(try await issuer.verify(try token(header: ["typ": "application/AT+JWT"])).sub == "s")
+        #expect(try await issuer.verify(try token(header: ["typ": "at+jwt"], claims: ["nbf": now])).sub == "s")
+        let refused: [(String, String)] = [
+            ("typ JWT (an ID token or another JWT)", try token(header: ["typ": "JWT"])),
+            ("no typ", try token(header: [:])),
+            ("an unknown crit extension", try token(header: ["typ": "at+jwt", "crit": ["exp-v2"], "exp-v2": 1])),
+            ("an empty crit", try token(header: ["typ": "at+jwt", "crit": [String]()])),
+            ("nbf an hour ahead", try token(header: ["typ": "at+jwt"], claims: ["nbf": now + 3600])),
+            ("another audience", try token(header: ["typ": "at+jwt"], claims: ["aud": ["https://other.example"]])),
+            ("no audience", try token(header: ["typ": "at+jwt"], dropping: "aud")),
+        ]
+        for (what, forged) in refused {
+            await #expect(throws: AuthError.invalidToken, "\(what)") { try await issuer.verify(forged) }
+        }
     }
 }

@@ -2,7 +2,9 @@ import Foundation
 import JOSE
 import JWTKit
 
-/// The claims of an access token: `iss`, `sub` (user id), `iat`, `exp` (whole seconds) and `jti`.
+/// The claims of an access token (RFC 9068): `iss`, `sub` (user id), `aud` (the configured
+/// audiences, when there are any), `iat`, `exp` (whole seconds), `jti`; `nbf` when a token
+/// carries one.
 ///
 /// ```swift
 /// let claims = try await issuer.verify(token)
@@ -19,22 +21,28 @@ public struct AccessTokenClaims: JWTPayload, Equatable {
     public var exp: Int
     /// Unique token id.
     public var jti: String
+    /// Audiences: the resource servers the token is meant for; absent when none is configured.
+    public var aud: [String]?
+    /// Not before, seconds since 1970; authd issues none but honours one.
+    public var nbf: Int?
 
     /// Creates claims.
-    public init(iss: String, sub: String, iat: Int, exp: Int, jti: String) {
+    public init(iss: String, sub: String, iat: Int, exp: Int, jti: String, aud: [String]? = nil, nbf: Int? = nil) {
         self.iss = iss
         self.sub = sub
         self.iat = iat
         self.exp = exp
         self.jti = jti
+        self.aud = aud
+        self.nbf = nbf
     }
 
     /// Expiry and issuer are checked by ``AccessTokenIssuer/verify(_:)`` with its clock.
     public func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
 
-/// Signs access tokens (JWT, EdDSA, `kid` in the header) with the current signing key and
-/// verifies them against every published key.
+/// Signs access tokens as RFC 9068 profiles them (JWT, EdDSA, `typ: at+jwt`, `kid` in the
+/// header) with the current signing key and verifies them against every published key.
 ///
 /// ```swift
 /// let issuer = AccessTokenIssuer(issuer: "authd", lifetime: 900, clock: SystemClock())
@@ -55,6 +63,9 @@ public actor AccessTokenIssuer {
     public let issuer: String
     /// Lifetime of new tokens, in seconds.
     public let lifetime: Int
+    /// The `aud` claim of new tokens; a token verifies only if it names one of them. Empty:
+    /// tokens carry no `aud`.
+    public let audiences: [String]
     private let clock: any WallClock
     private var keys = JWTKeyCollection()
     private var currentKid: String?
@@ -62,11 +73,15 @@ public actor AccessTokenIssuer {
     public private(set) var jwks = SigningKey.JWKSet(keys: [])
 
     /// Creates an issuer; ``install(_:)`` keys before issuing.
-    public init(issuer: String, lifetime: Int, clock: any WallClock) {
+    public init(issuer: String, lifetime: Int, audiences: [String] = [], clock: any WallClock) {
         self.issuer = issuer
         self.lifetime = lifetime
+        self.audiences = audiences
         self.clock = clock
     }
+
+    /// The media type RFC 9068 gives access tokens, in the JOSE header's `typ`.
+    public static let tokenType = "at+jwt"
 
     /// Replaces the keys: the first signs, all verify and are published.
     public func install(_ signingKeys: [SigningKey]) async throws {
@@ -83,20 +98,26 @@ public actor AccessTokenIssuer {
     public func issue(subject: String) async throws -> Issued {
         guard let currentKid else { throw AuthError.serviceUnavailable("No signing key is loaded yet.") }
         let now = Int(clock.now.timeIntervalSince1970)
-        let claims = AccessTokenClaims(iss: issuer, sub: subject, iat: now, exp: now + lifetime, jti: UUID().uuidString.lowercased())
-        let token = try await keys.sign(claims, kid: JWKIdentifier(string: currentKid))
+        let claims = AccessTokenClaims(
+            iss: issuer, sub: subject, iat: now, exp: now + lifetime, jti: UUID().uuidString.lowercased(), aud: audiences.isEmpty ? nil : audiences
+        )
+        var header = JWTHeader()
+        header.typ = Self.tokenType
+        let token = try await keys.sign(claims, kid: JWKIdentifier(string: currentKid), header: header)
         return Issued(value: token, expiresIn: lifetime)
     }
 
     /// The ids of the installed keys, current first.
     public var kids: [String] { jwks.keys.map(\.kid) }
 
-    /// Verifies the header (`alg` must be `EdDSA` and `kid` one of the published keys),
-    /// the signature, the issuer and the expiry.
+    /// Verifies the header (`alg` must be `EdDSA`, `typ` `at+jwt`, `kid` one of the
+    /// published keys, and no `crit`: authd understands no extension), the signature, the
+    /// issuer, the audience, `nbf` and the expiry.
     /// - Throws: ``AuthError/invalidToken`` for any token that does not hold.
     public func verify(_ token: String) async throws -> AccessTokenClaims {
         guard token.utf8.count <= 4096, let header = Self.header(of: token),
-              header.alg == "EdDSA", let kid = header.kid, kids.contains(kid)
+              header.alg == "EdDSA", let kid = header.kid, kids.contains(kid),
+              header.typ.map(Self.isAccessTokenType) == true, header.crit == nil
         else {
             throw AuthError.invalidToken
         }
@@ -106,15 +127,32 @@ public actor AccessTokenIssuer {
         } catch {
             throw AuthError.invalidToken
         }
-        guard claims.iss == issuer, Double(claims.exp) > clock.now.timeIntervalSince1970 else {
+        let now = clock.now.timeIntervalSince1970
+        guard claims.iss == issuer, Double(claims.exp) > now, claims.nbf.map({ Double($0) <= now }) ?? true,
+              audiences.isEmpty || !Set(claims.aud ?? []).isDisjoint(with: audiences)
+        else {
             throw AuthError.invalidToken
         }
         return claims
     }
 
+    /// `at+jwt`, or its full media type `application/at+jwt`, in any case (RFC 9068 §4).
+    private static func isAccessTokenType(_ typ: String) -> Bool {
+        let lowered = typ.lowercased()
+        return lowered == tokenType || lowered == "application/" + tokenType
+    }
+
     private struct Header: Decodable {
         let alg: String?
         let kid: String?
+        let typ: String?
+        /// Present at all (even empty) is refused: RFC 7515 §4.1.11.
+        let crit: JSONIgnored?
+    }
+
+    /// Any JSON value, decoded only to learn that it is there.
+    private struct JSONIgnored: Decodable {
+        init(from decoder: any Decoder) throws {}
     }
 
     /// The JOSE header of a compact JWS, read before any key is chosen so that `alg: none`

@@ -21,6 +21,8 @@ public struct AppConfiguration: Sendable {
     public var migrateOnStart = true
     /// The `iss` claim of access tokens.
     public var issuer = "authd"
+    /// The `aud` claim of access tokens (the resource servers they are for); none by default.
+    public var audiences: [String] = []
     /// Access token lifetime, seconds.
     public var accessTokenLifetime = 900
     /// Refresh token lifetime, seconds.

@@ -21,7 +21,8 @@ import ServiceLifecycle
 public func buildApplication(configuration: AppConfiguration, storage: some AuthStorage) async throws -> some ApplicationProtocol {
     let logger = configuration.logger
     let issuer = AccessTokenIssuer(
-        issuer: configuration.issuer, lifetime: configuration.accessTokenLifetime, clock: configuration.clock
+        issuer: configuration.issuer, lifetime: configuration.accessTokenLifetime, audiences: configuration.audiences,
+        clock: configuration.clock
     )
     let pool = configuration.hashingPool
         ?? BlockingWorkPool(width: configuration.hashingConcurrency, queueLimit: configuration.hashingQueueLimit)
