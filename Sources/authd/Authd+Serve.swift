@@ -89,7 +89,7 @@ extension Authd {
             do {
                 let chain = try NIOSSLCertificate.fromPEMFile(tlsCertificate).map { NIOSSLCertificateSource.certificate($0) }
                 let key = try NIOSSLPrivateKey(file: tlsKey, format: .pem)
-                return TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key))
+                return TLSConfiguration.authdServer(certificateChain: chain, privateKey: .privateKey(key))
             } catch {
                 throw CLIError("cannot load --tls-cert/--tls-key: \(error)")
             }

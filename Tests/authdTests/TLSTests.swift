@@ -27,6 +27,10 @@ import Testing
         #expect(response.status == .ok)
         let body = try await response.body.collect(upTo: 1024)
         #expect(String(buffer: body) == #"{"status":"ok"}"#)
+        #expect(response.headers["Strict-Transport-Security"] == ["max-age=31536000"])
+        let unknown = try await client.execute(HTTPClientRequest(url: base.absoluteString + "/nowhere"), timeout: .seconds(5))
+        #expect(unknown.status == .notFound)
+        #expect(unknown.headers["Strict-Transport-Security"] == ["max-age=31536000"])
 
         // Without the certificate among its roots a client refuses the server.
         let strict = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: .makeClientConfiguration()))
@@ -41,6 +45,34 @@ import Testing
         try await strict.shutdown()
         #expect(try await AuthdBinary.stop(server) == 0)
     }
+
+    /// What sslscan (Debian's) sees of `--tls-cert` HTTPS: no TLS 1.0 or 1.1, and over TLS
+    /// 1.2 only suites with an ephemeral key exchange (forward secrecy) and an AEAD cipher.
+    @Test(.enabled(if: Self.sslscan != nil, "sslscan is not installed (apt-get install sslscan)"))
+    func httpsOffersTLS12AndUpWithForwardSecrecyOnly() async throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (cert, key) = try Self.certificate(in: folder, name: "server", subjectAltName: "IP:127.0.0.1")
+        let database = try await TestCluster.newDatabase()
+        let (server, base) = try await AuthdBinary.serve(["--database-url", database.url, "--tls-cert", cert, "--tls-key", key])
+        let scan = try ChildProcess(executable: try #require(Self.sslscan), arguments: ["--no-colour", "--no-check-certificate", "--no-heartbleed", "--no-renegotiation", "--no-compression", "--no-fallback", "127.0.0.1:\(base.port ?? 0)"])
+        let status = await scan.waitForExit()
+        #expect(try await AuthdBinary.stop(server) == 0)
+        let report = scan.standardOutput
+        #expect(status == 0, "\(report)")
+        for line in ["SSLv2     disabled", "SSLv3     disabled", "TLSv1.0   disabled", "TLSv1.1   disabled", "TLSv1.2   enabled", "TLSv1.3   enabled"] {
+            #expect(report.contains(line), "\(line)\n\(report)")
+        }
+        let suites = report.split(separator: "\n").filter { $0.hasPrefix("Accepted") || $0.hasPrefix("Preferred") }
+            .map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+        #expect(!suites.isEmpty, "\(report)")
+        for suite in suites {
+            let (version, name) = (String(suite[1]), String(suite[4]))
+            #expect(version == "TLSv1.3" || (name.hasPrefix("ECDHE-") && (name.contains("GCM") || name.contains("CHACHA20"))), "\(suite.joined(separator: " "))")
+        }
+    }
+
+    static let sslscan = ["/usr/bin/sslscan", "/usr/local/bin/sslscan"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
     @Test func verifyFullChecksThePostgreSQLServersCertificateAndName() async throws {
         let folder = try Self.temporaryFolder()

@@ -17,6 +17,9 @@ public func buildRouter<Storage: AuthStorage>(
     configuration: AppConfiguration
 ) -> Router<AuthRequestContext> {
     let router = Router(context: AuthRequestContext.self)
+    if configuration.tls != nil {
+        router.add(middleware: StrictTransportSecurityMiddleware())
+    }
     // Without trusted proxies the context's socket peer is the client: nothing to rewrite.
     if configuration.trustedProxies != .none {
         router.add(middleware: ClientAddressMiddleware(trusted: configuration.trustedProxies))
