@@ -57,6 +57,12 @@ extension Authd {
         @Option(name: .customLong("tls-key"), help: ArgumentHelp("The PEM private key of --tls-cert.", valueName: "file"))
         var tlsKey: String?
 
+        @Option(
+            name: .customLong("metrics-listen"),
+            help: ArgumentHelp("Serve GET /metrics here (plain HTTP) instead of on the public port.", valueName: "host:port")
+        )
+        var metricsListen: String?
+
         @Option(name: .customLong("key-reload-interval"), help: "Seconds between reloads of the signing keys (a rotation is seen within this).")
         var keyReloadInterval = Int(Serve.defaults.keyReloadInterval.components.seconds)
 
@@ -81,6 +87,11 @@ extension Authd {
             } catch {
                 throw ValidationError("--trusted-proxy: \(error)")
             }
+            do {
+                _ = try metricsListen.map(ListenAddress.init(parsing:))
+            } catch {
+                throw ValidationError("--metrics-listen: \(error)")
+            }
         }
 
         /// The TLS configuration of --tls-cert and --tls-key, if given.
@@ -100,6 +111,7 @@ extension Authd {
             let tls = try tlsConfiguration()
             let proxies = try TrustedProxies(trustedProxies)
             let reload = Duration.seconds(keyReloadInterval)
+            let metrics = try metricsListen.map(ListenAddress.init(parsing:))
             try await database.withDatabase(logger: logger) { databaseConfiguration in
                 var configuration = AppConfiguration()
                 configuration.host = host
@@ -119,6 +131,10 @@ extension Authd {
                 configuration.onListening = { host, port in
                     // Unbuffered, so a supervisor (or a test) reading a pipe sees it at once.
                     FileHandle.standardOutput.write(Data("authd listening on \(scheme)://\(host):\(port)\n".utf8))
+                }
+                configuration.metricsListen = metrics
+                configuration.onMetricsListening = { host, port in
+                    FileHandle.standardOutput.write(Data("authd metrics on http://\(ListenAddress(host: host, port: port))/metrics\n".utf8))
                 }
                 let storage = PostgresStorage(configuration: databaseConfiguration, logger: logger, metrics: configuration.metrics)
                 let app = try await buildApplication(configuration: configuration, storage: storage)

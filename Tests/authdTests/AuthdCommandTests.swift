@@ -92,6 +92,30 @@ import FoundationNetworking
         #expect(audit.contains("unknown_user"))
     }
 
+    /// With --metrics-listen, /metrics answers there and not on the public port.
+    @Test func metricsCanLeaveThePublicPort() async throws {
+        let database = try await TestCluster.newDatabase()
+        let (server, base) = try await AuthdBinary.serve(["--database-url", database.url, "--metrics-listen", "127.0.0.1:0"])
+        // The metrics server starts beside the public one: its line may come a moment later.
+        var announced: Substring?
+        for _ in 0..<100 where announced == nil {
+            announced = server.standardOutput.split(separator: "\n").first { $0.hasPrefix("authd metrics on ") }
+            if announced == nil { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        let line = try #require(announced)
+        let metrics = try #require(URL(string: String(line.dropFirst("authd metrics on ".count))))
+        let (scraped, scrapedResponse) = try await URLSession.shared.data(from: metrics)
+        #expect((scrapedResponse as? HTTPURLResponse)?.statusCode == 200)
+        #expect(String(decoding: scraped, as: UTF8.self).contains("authd_hash_queue_depth"))
+        let (_, publicResponse) = try await URLSession.shared.data(from: base.appendingPathComponent("metrics"))
+        #expect((publicResponse as? HTTPURLResponse)?.statusCode == 404)
+        // Only /metrics lives on the metrics port.
+        let (_, other) = try await URLSession.shared.data(from: URL(string: "/health/live", relativeTo: metrics)!)
+        #expect((other as? HTTPURLResponse)?.statusCode == 404)
+        #expect(try await AuthdBinary.stop(server) == 0)
+        #expect(try AuthdBinary.run(["serve", "--metrics-listen", "9090"]).stderr.contains("--metrics-listen: '9090' is not HOST:PORT"))
+    }
+
     @Test func managesUsers() async throws {
         let database = try await TestCluster.newDatabase()
         let url = ["--database-url", database.url]

@@ -67,6 +67,9 @@ enum PactVerifier {
             let arguments = [
                 "verifier", "--file", file.path, "--hostname", provider.host ?? "127.0.0.1", "--port", String(provider.port ?? 0),
                 "--state-change-url", stateURL, "--no-colour",
+                // A state's set-up replays earlier interactions (logins hash passwords): on a
+                // loaded machine that can take longer than the verifier's default 5 s.
+                "--request-timeout", "30000",
             ]
             let child = try ChildProcess(executable: pact, arguments: arguments + extra, mergeErrors: true)
             return (child.wait(), child.standardOutput)

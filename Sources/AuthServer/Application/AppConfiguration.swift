@@ -59,6 +59,10 @@ public struct AppConfiguration: Sendable {
     public var clock: any WallClock = SystemClock()
     /// Called once the server listens, with the bound port.
     public var onListening: @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in }
+    /// Where `GET /metrics` is served instead of the public port; nil: on the public port.
+    public var metricsListen: ListenAddress?
+    /// Called once the metrics server of ``metricsListen`` listens, with the bound port.
+    public var onMetricsListening: @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in }
     /// Where the service logs.
     public var logger = Logger(label: "authd")
 

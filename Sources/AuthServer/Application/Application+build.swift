@@ -53,14 +53,29 @@ public func buildApplication(configuration: AppConfiguration, storage: some Auth
             .http1WithJSONErrors()
         }
 
+    var services: [any Service] = [
+        StorageService(storage: storage),
+        KeyReloadService(keys: keys, issuer: issuer, interval: configuration.keyReloadInterval, logger: logger),
+    ]
+    if let listen = configuration.metricsListen {
+        // Plain HTTP on an address of its own, for the scraper's network only.
+        services.append(
+            Application(
+                router: buildMetricsRouter(readiness: storage.readiness, pool: pool, configuration: configuration),
+                server: .http1WithJSONErrors(),
+                configuration: .init(address: .hostname(listen.host, port: listen.port), serverName: nil),
+                onServerRunning: { channel in
+                    await configuration.onMetricsListening(listen.host, channel.localAddress?.port ?? listen.port)
+                },
+                logger: logger
+            )
+        )
+    }
     var app = Application(
         router: router,
         server: server,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
-        services: [
-            StorageService(storage: storage),
-            KeyReloadService(keys: keys, issuer: issuer, interval: configuration.keyReloadInterval, logger: logger),
-        ],
+        services: services,
         onServerRunning: { channel in
             await configuration.onListening(configuration.host, channel.localAddress?.port ?? configuration.port)
         },

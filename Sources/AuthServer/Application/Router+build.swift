@@ -37,7 +37,22 @@ public func buildRouter<Storage: AuthStorage>(
     router.addRoutes(
         OperationsController(
             readiness: readiness, pool: pool, registry: configuration.metricsRegistry, metrics: configuration.metrics
-        ).routes
+        ).routes(metrics: configuration.metricsListen == nil)
+    )
+    routes.record(router.routes)
+    return router
+}
+
+/// The router of the metrics port (``AppConfiguration/metricsListen``): `GET /metrics`, and
+/// the one error shape for anything else.
+public func buildMetricsRouter(readiness: some ReadinessProbe, pool: BlockingWorkPool, configuration: AppConfiguration) -> Router<AuthRequestContext> {
+    let router = Router(context: AuthRequestContext.self)
+    let routes = RouteMethods()
+    router.add(middleware: ErrorMiddleware(routes: routes))
+    router.addRoutes(
+        OperationsController(
+            readiness: readiness, pool: pool, registry: configuration.metricsRegistry, metrics: configuration.metrics
+        ).metricsRoutes
     )
     routes.record(router.routes)
     return router

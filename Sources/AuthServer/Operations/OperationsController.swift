@@ -29,13 +29,21 @@ public struct OperationsController<Readiness: ReadinessProbe>: Sendable {
         self.metrics = metrics
     }
 
-    /// The routes of this feature.
-    public var routes: RouteCollection<AuthRequestContext> {
+    /// The routes of this feature on the public port; `/metrics` among them unless
+    /// `metrics` is false (it is then on a port of its own: ``metricsRoutes``).
+    public func routes(metrics: Bool = true) -> RouteCollection<AuthRequestContext> {
         let routes = RouteCollection(context: AuthRequestContext.self)
         routes.get("/health/live", use: live)
         routes.get("/health/ready", use: ready)
-        routes.get("/metrics", use: exposition)
+        if metrics { routes.get("/metrics", use: exposition) }
         routes.get("/openapi.json", use: openAPI)
+        return routes
+    }
+
+    /// `GET /metrics` alone, for the metrics port.
+    public var metricsRoutes: RouteCollection<AuthRequestContext> {
+        let routes = RouteCollection(context: AuthRequestContext.self)
+        routes.get("/metrics", use: exposition)
         return routes
     }
 
