@@ -148,4 +148,47 @@ import Testing
         let stored = try #require(try await storage.users.user(withKey: "alice"))
         #expect(stored.passwordHash == alice.passwordHash)
     }
+
+    /// A password is one password however its accents and spaces were typed (RFC 8265
+    /// OpaqueString): set in NFC, it logs in typed in NFD or with a no-break space.
+    @Test func aPasswordIsTheSameWhateverItsUnicodeSpelling() async throws {
+        let accounts = AccountService(storage: storage, hashing: PasswordHashing(hasher: Argon2idHasher(parameters: Self.light), pool: pool), clock: clock)
+        try await accounts.create(username: "zoë", password: "cr\u{E8}me br\u{FB}l\u{E9}e pour deux")
+        let service = try await service()
+        for typed in ["cre\u{300}me bru\u{302}le\u{301}e pour deux", "cr\u{E8}me\u{A0}br\u{FB}l\u{E9}e pour deux"] {
+            #expect(try await service.login(username: "zoë", password: typed, origin: RequestOrigin(clientAddress: nil)).tokenType == "Bearer")
+        }
+        await #expect(throws: AuthError.invalidCredentials) {
+            try await service.login(username: "zoë", password: "creme brulee pour deux", origin: RequestOrigin(clientAddress: nil))
+        }
+    }
+
+    /// A hash made before normalisation, of the NFD bytes typed then, still verifies, and is
+    /// replaced at that login by the hash of the normalised form.
+    @Test func aHashOfTheTypedFormStillVerifiesAndIsReplaced() async throws {
+        let typed = "cre\u{300}me bru\u{302}le\u{301}e pour deux"
+        let legacy = try Argon2idHasher(parameters: Self.light).hash(typed)
+        _ = try await storage.users.create(username: try Username("zoë"), passwordHash: legacy, at: clock.now)
+        let service = try await service()
+        _ = try await service.login(username: "zoë", password: typed, origin: RequestOrigin(clientAddress: nil))
+        let stored = try #require(try await storage.users.user(withKey: "zoë")).passwordHash
+        #expect(stored != legacy)
+        #expect(Argon2idHasher(parameters: Self.light).verify(PasswordPolicy.normalized(typed), against: stored))
+        // Now the NFC spelling works too.
+        #expect(try await service.login(username: "zoë", password: "cr\u{E8}me br\u{FB}l\u{E9}e pour deux", origin: RequestOrigin(clientAddress: nil)).tokenType == "Bearer")
+    }
+
+    /// The second verification depends on the password only: for a password whose forms
+    /// differ, an unknown username costs the two verifications a wrong password costs.
+    @Test func theTypedFormsCheckCostsTheSameForAnyUsername() async throws {
+        try await addUser("alice")
+        let service = try await service()
+        var costs: [Int] = []
+        for name in ["alice", "nobody"] {
+            let before = await pool.load().completed
+            _ = try? await service.login(username: name, password: "wro\u{308}ng password", origin: RequestOrigin(clientAddress: nil))
+            costs.append(await pool.load().completed - before)
+        }
+        #expect(costs == [2, 2])
+    }
 }

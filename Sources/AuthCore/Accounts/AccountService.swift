@@ -89,6 +89,7 @@ public struct AccountService<Storage: AuthStorage>: Sendable {
     /// The validated username and the hash of the validated password.
     private func prepare(username raw: String, password: String) async throws -> (Username, String) {
         let username = try Username(raw)
+        let password = PasswordPolicy.normalized(password)
         try PasswordPolicy.validateNew(password)
         return (username, try await hashing.hash(password))
     }

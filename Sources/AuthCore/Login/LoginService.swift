@@ -100,7 +100,18 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
         }
 
         let user = lookup.user
-        let (matches, took) = try await hashing.verify(password, against: user?.passwordHash ?? dummyHash)
+        let presented = PasswordPolicy.normalized(password)
+        let target = user?.passwordHash ?? dummyHash
+        var (matches, took) = try await hashing.verify(presented, against: target)
+        // A hash set before passwords were normalised holds the form typed then. Tried only
+        // when the two forms differ, which depends on the password alone, never on the
+        // account, so an unknown username costs the same.
+        var typedForm = false
+        if !matches, !PasswordPolicy.sameScalars(presented, password) {
+            let second = try await hashing.verify(password, against: target)
+            (matches, typedForm) = (second.matches, second.matches)
+            took += second.took
+        }
         metrics.hashDuration(took)
 
         guard let user, matches else {
@@ -112,8 +123,8 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
             try await audit(.loginFailed, user: user, usernameKey: username.key, origin: origin, detail: "account_disabled")
             throw AuthError.accountDisabled
         }
-        if hashing.needsRehash(user.passwordHash) {
-            await rehash(user: user, password: password)
+        if typedForm || hashing.needsRehash(user.passwordHash) {
+            await rehash(user: user, password: presented)
         }
         // The counter reset, the refresh token and the audit row go in one write.
         let (grant, record) = try await makeGrant(for: user)

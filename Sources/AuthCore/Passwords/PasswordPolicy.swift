@@ -1,5 +1,5 @@
 /// Length rules for passwords, after NIST SP 800-63B: 8 to 1024 characters, no
-/// composition rules, no NUL.
+/// composition rules, no NUL; and their one spelling (``normalized(_:)``).
 ///
 /// ```swift
 /// try PasswordPolicy.validateNew("correct horse battery staple")   // ok
@@ -24,6 +24,27 @@ public enum PasswordPolicy {
             throw AuthError.invalidRequest("password must be at least \(minimumLength) characters")
         }
         try validateCommon(password)
+    }
+
+    /// The form a password is hashed in, as RFC 8265's OpaqueString profile prepares it:
+    /// every non-ASCII space as U+0020, then Unicode NFC. So `é` typed as one character or
+    /// as `e` and a combining accent, on whatever keyboard, is the same password.
+    ///
+    /// ```swift
+    /// PasswordPolicy.normalized("cafe\u{301}") == PasswordPolicy.normalized("caf\u{E9}")   // same scalars
+    /// ```
+    public static func normalized(_ password: String) -> String {
+        var mapped = String.UnicodeScalarView()
+        for scalar in password.unicodeScalars {
+            mapped.append(scalar.properties.generalCategory == .spaceSeparator ? " " : scalar)
+        }
+        return String(mapped).precomposedStringWithCanonicalMapping
+    }
+
+    /// Whether `a` and `b` are the same Unicode scalars (Swift's `==` compares canonically
+    /// equivalent strings as equal, but they hash differently).
+    static func sameScalars(_ a: String, _ b: String) -> Bool {
+        a.unicodeScalars.elementsEqual(b.unicodeScalars)
     }
 
     private static func validateCommon(_ password: String) throws {
