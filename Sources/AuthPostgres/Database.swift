@@ -38,6 +38,8 @@ public final class Database: Sendable {
     static let suspectAfter: Duration = .milliseconds(250)
 
     private let configuration: PostgresClient.Configuration
+    /// The outage probe's TLS, made once; a failure to set it up makes every probe fail.
+    private let probeTLS: Result<PostgresConnection.Configuration.TLS, any Error>
     private let state: Mutex<State>
     private let operations = Atomic<Int>(0)
     private let probeRequests: AsyncStream<Void>
@@ -50,12 +52,24 @@ public final class Database: Sendable {
         var down = false
     }
 
-    /// A database reached through `configuration`; nothing connects until ``runPool()`` runs.
-    public init(
+    /// A database reached through `configuration` (see ``DatabaseTarget/init(client:)`` for
+    /// the outage probe's TLS); nothing connects until ``runPool()`` runs.
+    public convenience init(
         configuration: PostgresClient.Configuration, timeout: Duration = .seconds(5),
         logger: Logger = Logger(label: "authd.database"), metrics: AuthMetrics = AuthMetrics()
     ) {
+        self.init(target: DatabaseTarget(client: configuration), timeout: timeout, logger: logger, metrics: metrics)
+    }
+
+    /// A database reached through `target`: the pool, and the outage probe with the same
+    /// TLS; nothing connects until ``runPool()`` runs.
+    public init(
+        target: DatabaseTarget, timeout: Duration = .seconds(5),
+        logger: Logger = Logger(label: "authd.database"), metrics: AuthMetrics = AuthMetrics()
+    ) {
+        let configuration = target.client
         self.configuration = configuration
+        self.probeTLS = Result { try target.connectionConfigurationTLS() }
         self.timeout = timeout
         self.logger = logger
         self.metrics = metrics
@@ -258,12 +272,18 @@ public final class Database: Sendable {
     /// timed out or was cancelled.
     private func reachability() async -> Reachability {
         var probe: PostgresConnection.Configuration
+        let tls: PostgresConnection.Configuration.TLS
+        do {
+            tls = try probeTLS.get()
+        } catch {
+            return .unreachable("cannot set up TLS: \(error)")
+        }
         if let socket = configuration.unixSocketPath {
             probe = .init(unixSocketPath: socket, username: configuration.username, password: configuration.password, database: configuration.database)
         } else {
             probe = .init(
                 host: configuration.host ?? "localhost", port: configuration.port ?? 5432, username: configuration.username,
-                password: configuration.password, database: configuration.database, tls: .disable
+                password: configuration.password, database: configuration.database, tls: tls
             )
         }
         probe.options.connectTimeout = .seconds(1)

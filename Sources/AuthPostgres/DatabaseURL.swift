@@ -12,7 +12,8 @@ import PostgresNIO
 /// instead of the system's.
 ///
 /// ```swift
-/// let config = try DatabaseURL.parse("postgres://app:secret@db.internal:5432/auth?sslmode=verify-full&sslrootcert=/etc/ssl/db-ca.pem")
+/// let target = try DatabaseURL.parse("postgres://app:secret@db.internal:5432/auth?sslmode=verify-full&sslrootcert=/etc/ssl/db-ca.pem")
+/// let storage = PostgresStorage(target: target, logger: logger)
 /// ```
 public enum DatabaseURL {
     /// A URL that cannot be used; the message never repeats the password.
@@ -21,8 +22,8 @@ public enum DatabaseURL {
         public let description: String
     }
 
-    /// Parses `text`.
-    public static func parse(_ text: String) throws -> PostgresClient.Configuration {
+    /// Parses `text`: the pool's configuration, and the same TLS for single connections.
+    public static func parse(_ text: String) throws -> DatabaseTarget {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased() else {
             throw Invalid(description: "the database URL is not a valid URL (expected postgres://user:password@host:port/database)")
         }
@@ -41,24 +42,40 @@ public enum DatabaseURL {
         let port = components.port ?? 5432
 
         if let socketDirectory = query["host"], socketDirectory.hasPrefix("/") {
-            return PostgresClient.Configuration(
-                unixSocketPath: "\(socketDirectory)/.s.PGSQL.\(port)", username: username, password: password, database: database
+            return DatabaseTarget(
+                client: PostgresClient.Configuration(
+                    unixSocketPath: "\(socketDirectory)/.s.PGSQL.\(port)", username: username, password: password, database: database
+                ),
+                connectionTLS: .disable
             )
         }
         guard let host = components.host, !host.isEmpty else {
             throw Invalid(description: "the database URL must name a host, or a socket folder with ?host=/path")
         }
         let tls: PostgresClient.Configuration.TLS
+        let connectionTLS: DatabaseTarget.ConnectionTLS
         switch query["sslmode"]?.lowercased() ?? "prefer" {
-        case "disable": tls = .disable
-        case "allow", "prefer": tls = .prefer(try tlsConfiguration(verification: .none, rootFile: nil))
-        case "require": tls = .require(try tlsConfiguration(verification: .none, rootFile: nil))
-        case "verify-ca": tls = .require(try tlsConfiguration(verification: .noHostnameVerification, rootFile: query["sslrootcert"]))
-        case "verify-full": tls = .require(try tlsConfiguration(verification: .fullVerification, rootFile: query["sslrootcert"]))
+        case "disable":
+            (tls, connectionTLS) = (.disable, .disable)
+        case "allow", "prefer":
+            let context = try tlsConfiguration(verification: .none, rootFile: nil)
+            (tls, connectionTLS) = (.prefer(context), .prefer(context))
+        case "require":
+            let context = try tlsConfiguration(verification: .none, rootFile: nil)
+            (tls, connectionTLS) = (.require(context), .require(context))
+        case "verify-ca":
+            let context = try tlsConfiguration(verification: .noHostnameVerification, rootFile: query["sslrootcert"])
+            (tls, connectionTLS) = (.require(context), .require(context))
+        case "verify-full":
+            let context = try tlsConfiguration(verification: .fullVerification, rootFile: query["sslrootcert"])
+            (tls, connectionTLS) = (.require(context), .require(context))
         case let other:
             throw Invalid(description: "unsupported sslmode '\(other)' (use disable, allow, prefer, require, verify-ca or verify-full)")
         }
-        return PostgresClient.Configuration(host: host, port: port, username: username, password: password, database: database, tls: tls)
+        return DatabaseTarget(
+            client: PostgresClient.Configuration(host: host, port: port, username: username, password: password, database: database, tls: tls),
+            connectionTLS: connectionTLS
+        )
     }
 
     private static func tlsConfiguration(verification: CertificateVerification, rootFile: String?) throws -> TLSConfiguration {

@@ -7,7 +7,7 @@ import PostgresNIO
 /// the repositories are wired to it.
 ///
 /// ```swift
-/// let storage = PostgresStorage(configuration: try DatabaseURL.parse(url), logger: logger)
+/// let storage = PostgresStorage(target: try DatabaseURL.parse(url), logger: logger)
 /// try await storage.withRunning { storage in
 ///     try await storage.migrate()
 ///     return try await storage.users.all()
@@ -17,13 +17,19 @@ public struct PostgresStorage: AuthStorage {
     /// The database every repository uses.
     public let database: Database
 
-    /// A storage on the database `configuration` reaches; `timeout` bounds each operation.
-    /// Nothing connects until ``run()`` runs.
+    /// A storage on the database `target` reaches (``DatabaseURL/parse(_:)``); `timeout`
+    /// bounds each operation. Nothing connects until ``run()`` runs.
+    public init(target: DatabaseTarget, timeout: Duration = .seconds(5), logger: Logger, metrics: AuthMetrics = AuthMetrics()) {
+        self.database = Database(target: target, timeout: timeout, logger: logger, metrics: metrics)
+    }
+
+    /// A storage on the database `configuration` reaches (a Unix socket, typically; see
+    /// ``DatabaseTarget/init(client:)`` for TCP).
     public init(
         configuration: PostgresClient.Configuration, timeout: Duration = .seconds(5), logger: Logger,
         metrics: AuthMetrics = AuthMetrics()
     ) {
-        self.database = Database(configuration: configuration, timeout: timeout, logger: logger, metrics: metrics)
+        self.init(target: DatabaseTarget(client: configuration), timeout: timeout, logger: logger, metrics: metrics)
     }
 
     public var users: PostgresUserRepository { PostgresUserRepository(database: database) }

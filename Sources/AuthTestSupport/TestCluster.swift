@@ -84,7 +84,16 @@ public enum TestCluster {
         timeout: Duration = operationTimeout,
         _ body: @Sendable (Database) async throws -> T
     ) async throws -> T {
-        try await PostgresStorage(configuration: configuration, timeout: timeout, logger: logger).withRunning { storage in
+        try await withDatabase(DatabaseTarget(client: configuration), timeout: timeout, body)
+    }
+
+    /// Runs `body` with a ``AuthPostgres/Database`` on `target` whose client runs for the duration.
+    public static func withDatabase<T: Sendable>(
+        _ target: DatabaseTarget,
+        timeout: Duration = operationTimeout,
+        _ body: @Sendable (Database) async throws -> T
+    ) async throws -> T {
+        try await PostgresStorage(target: target, timeout: timeout, logger: logger).withRunning { storage in
             try await body(storage.database)
         }
     }

@@ -20,7 +20,7 @@ struct DatabaseOptions: ParsableArguments {
     /// cluster first and stops it afterwards if this process started it.
     func withDatabase<T>(
         logger: Logger,
-        _ body: (PostgresClient.Configuration) async throws -> T
+        _ body: (DatabaseTarget) async throws -> T
     ) async throws -> T {
         let url = databaseURL ?? ProcessInfo.processInfo.environment["DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
         if let url {
@@ -41,7 +41,7 @@ struct DatabaseOptions: ParsableArguments {
         }
         logger.info("embedded PostgreSQL running", metadata: ["url": "\(cluster.url(database: "authd"))"])
         do {
-            let result = try await body(cluster.configuration(database: "authd"))
+            let result = try await body(DatabaseTarget(client: cluster.configuration(database: "authd")))
             try cluster.stop()
             return result
         } catch {
@@ -52,8 +52,8 @@ struct DatabaseOptions: ParsableArguments {
 
     /// Runs `body` with the storage running on the database, migrated.
     func withMigratedStorage<T: Sendable>(logger: Logger, _ body: @escaping @Sendable (PostgresStorage) async throws -> T) async throws -> T {
-        try await withDatabase(logger: logger) { configuration in
-            try await PostgresStorage(configuration: configuration, logger: logger).withRunning { storage in
+        try await withDatabase(logger: logger) { target in
+            try await PostgresStorage(target: target, logger: logger).withRunning { storage in
                 try await storage.migrate()
                 return try await body(storage)
             }

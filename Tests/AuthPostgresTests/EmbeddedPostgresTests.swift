@@ -69,7 +69,7 @@ import ProcessKit
 
 @Suite struct DatabaseURLTests {
     @Test func parsesTCPURLs() throws {
-        let configuration = try DatabaseURL.parse("postgres://app:s%40cret@db.internal:6543/auth?sslmode=disable")
+        let configuration = try DatabaseURL.parse("postgres://app:s%40cret@db.internal:6543/auth?sslmode=disable").client
         #expect(configuration.host == "db.internal")
         #expect(configuration.port == 6543)
         #expect(configuration.username == "app")
@@ -78,9 +78,26 @@ import ProcessKit
     }
 
     @Test func parsesSocketURLsAndDefaults() throws {
-        let configuration = try DatabaseURL.parse("postgresql://authd@/authd?host=/tmp/pg")
+        let configuration = try DatabaseURL.parse("postgresql://authd@/authd?host=/tmp/pg").client
         #expect(configuration.unixSocketPath == "/tmp/pg/.s.PGSQL.5432")
-        #expect(try DatabaseURL.parse("postgres://app@localhost").database == "app")
+        #expect(try DatabaseURL.parse("postgres://app@localhost").client.database == "app")
+    }
+
+    /// The outage probe's single connections get the URL's sslmode, not the clear.
+    @Test(arguments: [
+        ("disable", "disable"), ("prefer", "prefer"), ("allow", "prefer"), ("require", "require"), ("verify-ca", "require"), ("verify-full", "require"),
+    ])
+    func singleConnectionsKeepTheSSLMode(mode: String, expected: String) throws {
+        let target = try DatabaseURL.parse("postgres://app@db.internal/auth?sslmode=\(mode)")
+        let kind =
+            switch target.connectionTLS {
+            case .disable: "disable"
+            case .prefer: "prefer"
+            case .require(let configuration):
+                mode == "verify-full" && configuration.certificateVerification != .fullVerification ? "unverified" : "require"
+            }
+        #expect(kind == expected)
+        #expect(try DatabaseURL.parse("postgres://app@/auth?host=/tmp/pg").connectionTLS.isDisabled)
     }
 
     @Test(arguments: ["mysql://u@h/d", "postgres://h/d", "postgres://u@/d", "postgres://u@h/d?sslmode=bogus", "not a url"])

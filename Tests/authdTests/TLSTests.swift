@@ -77,30 +77,14 @@ import Testing
     @Test func verifyFullChecksThePostgreSQLServersCertificateAndName() async throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        // A cluster of its own that listens on 127.0.0.2 (any loopback address works on Linux).
-        let cluster = try EmbeddedPostgres(directory: folder.appendingPathComponent("pg"), durable: false, settings: ["listen_addresses": "127.0.0.2"])
-        try cluster.start()
+        let (cluster, cert) = try await Self.tlsOnlyCluster(in: folder)
         defer { try? cluster.stop() }
-        var owner = stat()
-        #expect(stat(cluster.directory, &owner) == 0)
-        let (cert, key) = try Self.certificate(in: URL(fileURLWithPath: cluster.directory), name: "server", subjectAltName: "IP:127.0.0.2")
         let (otherCert, _) = try Self.certificate(in: folder, name: "other", subjectAltName: "IP:127.0.0.2")
-        let (wrongNameCert, wrongNameKey) = try Self.certificate(in: URL(fileURLWithPath: cluster.directory), name: "wrong-name", subjectAltName: "DNS:db.example")
-        for file in [cert, key, wrongNameCert, wrongNameKey] {
-            #expect(chown(file, owner.st_uid, owner.st_gid) == 0)
-        }
-        // TLS connections from loopback are let in, ahead of initdb's "reject" lines (the
-        // file keeps its owner: it is rewritten in place).
-        let hbaPath = cluster.dataDirectory + "/pg_hba.conf"
-        let rules = try String(contentsOfFile: hbaPath, encoding: .utf8)
-        let hba = try FileHandle(forWritingTo: URL(fileURLWithPath: hbaPath))
-        try hba.write(contentsOf: Data(("hostssl all all 127.0.0.0/8 trust\n" + rules).utf8))
-        try hba.close()
-        try await Self.serverCertificate(cluster, cert: cert, key: key)
+        let (wrongNameCert, wrongNameKey) = try Self.ownedCertificate(cluster, name: "wrong-name", subjectAltName: "DNS:db.example")
 
         func connect(_ query: String) async throws -> Int {
-            let configuration = try DatabaseURL.parse("postgres://\(cluster.user)@127.0.0.2:5432/postgres?\(query)")
-            return try await TestCluster.withDatabase(configuration, timeout: .seconds(3)) { database async throws in
+            let target = try DatabaseURL.parse("postgres://\(cluster.user)@127.0.0.2:5432/postgres?\(query)")
+            return try await TestCluster.withDatabase(target, timeout: .seconds(3)) { database async throws in
                 try await database.run { client in
                     var value = 0
                     let rows = try await client.query("SELECT ssl::int FROM pg_stat_ssl WHERE pid = pg_backend_pid()", logger: TestCluster.logger)
@@ -120,6 +104,70 @@ import Testing
         try await Self.serverCertificate(cluster, cert: wrongNameCert, key: wrongNameKey)
         #expect(try await connect("sslmode=verify-ca&sslrootcert=\(wrongNameCert)") == 1)
         await #expect(throws: (any Error).self) { _ = try await connect("sslmode=verify-full&sslrootcert=\(wrongNameCert)") }
+    }
+
+    /// A database that takes TLS connections only: after an outage, authd's probe must reach
+    /// it with the URL's sslmode too. Without that the probe's cleartext attempts show in
+    /// the server's log as rejected with "no encryption" (and, towards a server in between,
+    /// would have offered the password in the clear).
+    @Test func anOutageOfATLSOnlyDatabaseIsProbedOverTLS() async throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (cluster, _) = try await Self.tlsOnlyCluster(in: folder, address: "127.0.0.3")
+        defer { try? cluster.stop() }
+        let target = try DatabaseURL.parse("postgres://\(cluster.user)@127.0.0.3:5432/postgres?sslmode=require")
+        try await TestCluster.withDatabase(target, timeout: .seconds(3)) { database async throws in
+            @Sendable func ssl() async throws -> Int {
+                try await database.run { client in
+                    var value = 0
+                    let rows = try await client.query("SELECT ssl::int FROM pg_stat_ssl WHERE pid = pg_backend_pid()", logger: TestCluster.logger)
+                    for try await (ssl,) in rows.decode((Int,).self) { value = ssl }
+                    return value
+                }
+            }
+            #expect(try await ssl() == 1)
+            let logged = (try? String(contentsOfFile: cluster.logFile, encoding: .utf8))?.count ?? 0
+            try cluster.forceStop()
+            await #expect(throws: (any Error).self) { _ = try await ssl() }
+            try cluster.start()
+            var recovered = false
+            for _ in 0..<80 where !recovered {
+                recovered = (try? await ssl()) == 1
+                if !recovered { try await Task.sleep(for: .milliseconds(250)) }
+            }
+            #expect(recovered)
+            let log = String(((try? String(contentsOfFile: cluster.logFile, encoding: .utf8)) ?? "").dropFirst(logged))
+            #expect(!log.contains("no encryption"), "\(log)")
+        }
+    }
+
+    /// A cluster of its own on `address` (any loopback address works on Linux; each test its
+    /// own, as they run at once) that lets in TLS connections from loopback only, with a
+    /// certificate for that address.
+    static func tlsOnlyCluster(in folder: URL, address: String = "127.0.0.2") async throws -> (EmbeddedPostgres, cert: String) {
+        let cluster = try EmbeddedPostgres(directory: folder.appendingPathComponent("pg"), durable: false, settings: ["listen_addresses": address])
+        try cluster.start()
+        let (cert, key) = try ownedCertificate(cluster, name: "server", subjectAltName: "IP:\(address)")
+        // TLS connections from loopback are let in, ahead of initdb's "reject" lines (the
+        // file keeps its owner: it is rewritten in place).
+        let hbaPath = cluster.dataDirectory + "/pg_hba.conf"
+        let rules = try String(contentsOfFile: hbaPath, encoding: .utf8)
+        let hba = try FileHandle(forWritingTo: URL(fileURLWithPath: hbaPath))
+        try hba.write(contentsOf: Data(("hostssl all all 127.0.0.0/8 trust\n" + rules).utf8))
+        try hba.close()
+        try await serverCertificate(cluster, cert: cert, key: key)
+        return (cluster, cert)
+    }
+
+    /// A certificate in the cluster's folder, owned by the account PostgreSQL runs as.
+    static func ownedCertificate(_ cluster: EmbeddedPostgres, name: String, subjectAltName: String) throws -> (cert: String, key: String) {
+        var owner = stat()
+        #expect(stat(cluster.directory, &owner) == 0)
+        let (cert, key) = try certificate(in: URL(fileURLWithPath: cluster.directory), name: name, subjectAltName: subjectAltName)
+        for file in [cert, key] {
+            #expect(chown(file, owner.st_uid, owner.st_gid) == 0)
+        }
+        return (cert, key)
     }
 
     /// Points the cluster at `cert` and `key` and reloads it (ALTER SYSTEM takes no bind

@@ -14,7 +14,7 @@ import ServiceLifecycle
 /// connection pool) runs as one of the application's services.
 ///
 /// ```swift
-/// let storage = PostgresStorage(configuration: try DatabaseURL.parse(url), logger: logger)
+/// let storage = PostgresStorage(target: try DatabaseURL.parse(url), logger: logger)
 /// let app = try await buildApplication(configuration: AppConfiguration(), storage: storage)
 /// try await app.runService()
 /// ```
