@@ -57,6 +57,15 @@ extension Authd {
         @Option(name: .customLong("tls-key"), help: ArgumentHelp("The PEM private key of --tls-cert.", valueName: "file"))
         var tlsKey: String?
 
+        @Option(name: .customLong("request-head-timeout"), help: "Seconds a connection has to send a complete request head, from opening or from its previous answer.")
+        var requestHeadTimeout = Int(Serve.defaults.requestHeadTimeout.components.seconds)
+
+        @Option(name: .customLong("idle-timeout"), help: "Seconds a connection may stay silent in the middle of a request.")
+        var idleTimeout = Int(Serve.defaults.idleTimeout.components.seconds)
+
+        @Option(name: .customLong("max-connections"), help: "Connections served at once; more wait in the listen queue.")
+        var maxConnections = Serve.defaults.maxConnections
+
         @Option(
             name: .customLong("metrics-listen"),
             help: ArgumentHelp("Serve GET /metrics here (plain HTTP) instead of on the public port.", valueName: "host:port")
@@ -76,6 +85,9 @@ extension Authd {
                 throw ValidationError("token lifetimes and --session-max-age must be positive.")
             }
             guard hashQueue >= 0 else { throw ValidationError("--hash-queue must not be negative.") }
+            guard requestHeadTimeout > 0, idleTimeout > 0, maxConnections > 0 else {
+                throw ValidationError("--request-head-timeout, --idle-timeout and --max-connections must be positive.")
+            }
             guard (tlsCertificate == nil) == (tlsKey == nil) else {
                 throw ValidationError("--tls-cert and --tls-key go together.")
             }
@@ -133,6 +145,9 @@ extension Authd {
                     FileHandle.standardOutput.write(Data("authd listening on \(scheme)://\(host):\(port)\n".utf8))
                 }
                 configuration.metricsListen = metrics
+                configuration.requestHeadTimeout = .seconds(requestHeadTimeout)
+                configuration.idleTimeout = .seconds(idleTimeout)
+                configuration.maxConnections = maxConnections
                 configuration.onMetricsListening = { host, port in
                     FileHandle.standardOutput.write(Data("authd metrics on http://\(ListenAddress(host: host, port: port))/metrics\n".utf8))
                 }

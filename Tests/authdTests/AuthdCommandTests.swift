@@ -116,6 +116,82 @@ import FoundationNetworking
         #expect(try AuthdBinary.run(["serve", "--metrics-listen", "9090"]).stderr.contains("--metrics-listen: '9090' is not HOST:PORT"))
     }
 
+    /// Runs a Python socket script against `port` and returns what it printed.
+    static func sockets(_ script: String, port: Int) async throws -> String {
+        let child = try ChildProcess(executable: "/usr/bin/env", arguments: ["python3", "-c", script, String(port)], mergeErrors: true)
+        _ = await child.waitForExit()
+        return child.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// A client that never finishes its request head loses its connection after
+    /// --request-head-timeout, and so does an idle keep-alive one; a slow answer is not cut.
+    @Test func slowAndIdleClientsAreCutOff() async throws {
+        let database = try await TestCluster.newDatabase()
+        let (server, base) = try await AuthdBinary.serve(["--database-url", database.url, "--request-head-timeout", "1"])
+        let port = base.port ?? 0
+        let slowloris = """
+            import socket, sys, time
+            s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+            start = time.time()
+            s.sendall(b"GET /health/live HTTP/1.1\\r\\nHost: x\\r\\n")
+            s.settimeout(20)
+            for _ in range(15):
+                try:
+                    s.sendall(b"X-Slow: 1\\r\\n")
+                except OSError:
+                    break
+                time.sleep(0.2)
+            try:
+                data = s.recv(1)
+            except OSError:
+                data = b""
+            print("closed" if data == b"" else "answered", round(time.time() - start))
+            """
+        let cut = try await Self.sockets(slowloris, port: port).split(separator: " ")
+        #expect(cut.first == "closed")
+        #expect((Int(cut.last ?? "") ?? 99) <= 3)
+        let idle = """
+            import socket, sys, time
+            s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+            s.sendall(b"GET /health/live HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n")
+            s.settimeout(20)
+            answer = s.recv(4096)
+            start = time.time()
+            rest = s.recv(4096)
+            print("answered" if answer.startswith(b"HTTP/1.1 200") else "no answer", "closed" if rest == b"" else "open", round(time.time() - start))
+            """
+        let kept = try await Self.sockets(idle, port: port).split(separator: " ")
+        #expect(kept.prefix(2) == ["answered", "closed"])
+        #expect((Int(kept.last ?? "") ?? 99) <= 3)
+        #expect(try await AuthdBinary.stop(server) == 0)
+    }
+
+    /// Beyond --max-connections a new connection waits, unanswered, until one closes.
+    @Test func connectionsBeyondTheCapWaitForASlot() async throws {
+        let database = try await TestCluster.newDatabase()
+        let (server, base) = try await AuthdBinary.serve(["--database-url", database.url, "--max-connections", "2", "--request-head-timeout", "60"])
+        let script = """
+            import socket, sys, time
+            port = int(sys.argv[1])
+            held = [socket.create_connection(("127.0.0.1", port)) for _ in range(2)]
+            time.sleep(0.5)
+            late = socket.create_connection(("127.0.0.1", port))
+            late.sendall(b"GET /health/live HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n")
+            late.settimeout(2)
+            try:
+                late.recv(1)
+                first = "answered"
+            except socket.timeout:
+                first = "waiting"
+            held[0].close()
+            late.settimeout(10)
+            second = "answered" if late.recv(12).startswith(b"HTTP/1.1 200") else "nothing"
+            print(first, second)
+            """
+        #expect(try await Self.sockets(script, port: base.port ?? 0) == "waiting answered")
+        #expect(try await AuthdBinary.stop(server) == 0)
+    }
+
     @Test func managesUsers() async throws {
         let database = try await TestCluster.newDatabase()
         let url = ["--database-url", database.url]

@@ -59,6 +59,14 @@ public struct AppConfiguration: Sendable {
     public var clock: any WallClock = SystemClock()
     /// Called once the server listens, with the bound port.
     public var onListening: @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in }
+    /// How long a connection has to deliver a complete request head, from when it opens or
+    /// from its previous answer (slow or idle clients give their slot back).
+    public var requestHeadTimeout: Duration = .seconds(10)
+    /// How long a connection may stay silent in the middle of a request (a trickled body).
+    public var idleTimeout: Duration = .seconds(30)
+    /// Connections served at once; beyond it new ones wait in the listen queue until one
+    /// closes.
+    public var maxConnections = 1000
     /// Where `GET /metrics` is served instead of the public port; nil: on the public port.
     public var metricsListen: ListenAddress?
     /// Called once the metrics server of ``metricsListen`` listens, with the bound port.

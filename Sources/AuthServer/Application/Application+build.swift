@@ -46,11 +46,12 @@ public func buildApplication(configuration: AppConfiguration, storage: some Auth
     let router = buildRouter(
         login: login, sessions: sessions, issuer: issuer, readiness: storage.readiness, pool: pool, configuration: configuration
     )
+    let http1 = HTTPServerBuilder.http1WithJSONErrors(requestHeadTimeout: configuration.requestHeadTimeout, idleTimeout: configuration.idleTimeout)
     let server: HTTPServerBuilder =
         if let tls = configuration.tls {
-            try .tls(.http1WithJSONErrors(), tlsConfiguration: tls)
+            try .tls(http1, tlsConfiguration: tls)
         } else {
-            .http1WithJSONErrors()
+            http1
         }
 
     var services: [any Service] = [
@@ -62,7 +63,7 @@ public func buildApplication(configuration: AppConfiguration, storage: some Auth
         services.append(
             Application(
                 router: buildMetricsRouter(readiness: storage.readiness, pool: pool, configuration: configuration),
-                server: .http1WithJSONErrors(),
+                server: .http1WithJSONErrors(requestHeadTimeout: configuration.requestHeadTimeout, idleTimeout: configuration.idleTimeout),
                 configuration: .init(address: .hostname(listen.host, port: listen.port), serverName: nil),
                 onServerRunning: { channel in
                     await configuration.onMetricsListening(listen.host, channel.localAddress?.port ?? listen.port)
@@ -74,7 +75,10 @@ public func buildApplication(configuration: AppConfiguration, storage: some Auth
     var app = Application(
         router: router,
         server: server,
-        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+        configuration: .init(
+            address: .hostname(configuration.host, port: configuration.port), serverName: nil,
+            availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections)
+        ),
         services: services,
         onServerRunning: { channel in
             await configuration.onListening(configuration.host, channel.localAddress?.port ?? configuration.port)

@@ -65,12 +65,20 @@ final class ParserErrorResponseHandler: ChannelDuplexHandler, RemovableChannelHa
 extension ParserErrorResponseHandler: Sendable {}
 
 extension HTTPServerBuilder {
-    /// HTTP/1.1 whose parser-level rejections are JSON errors (``ParserErrorResponseHandler``).
+    /// HTTP/1.1 whose parser-level rejections are JSON errors (``ParserErrorResponseHandler``),
+    /// whose connections must deliver each request head within `requestHeadTimeout`
+    /// (``RequestHeadTimeoutHandler``) and may not go silent for longer than `idleTimeout`.
     ///
     /// ```swift
     /// Application(router: router, server: .http1WithJSONErrors())
     /// ```
-    static func http1WithJSONErrors() -> HTTPServerBuilder {
-        .http1(configuration: .init(additionalChannelHandlers: [ParserErrorResponseHandler()]))
+    static func http1WithJSONErrors(requestHeadTimeout: Duration? = nil, idleTimeout: Duration? = nil) -> HTTPServerBuilder {
+        .http1(
+            configuration: .init(
+                additionalChannelHandlers: [ParserErrorResponseHandler()]
+                    + (requestHeadTimeout.map { [RequestHeadTimeoutHandler(timeout: TimeAmount($0))] } ?? []),
+                idleTimeout: idleTimeout.map(TimeAmount.init)
+            )
+        )
     }
 }
