@@ -49,6 +49,19 @@ public struct DatabaseTarget: Sendable {
 }
 
 extension DatabaseTarget.ConnectionTLS {
+    /// The same mode and settings for a `PostgresClient`'s pool.
+    ///
+    /// ```swift
+    /// PostgresClient.Configuration(host: host, username: user, password: nil, database: db, tls: tls.clientTLS)
+    /// ```
+    public var clientTLS: PostgresClient.Configuration.TLS {
+        switch self {
+        case .disable: .disable
+        case .prefer(let configuration): .prefer(configuration)
+        case .require(let configuration): .require(configuration)
+        }
+    }
+
     /// Whether single connections go in the clear.
     public var isDisabled: Bool {
         if case .disable = self { true } else { false }

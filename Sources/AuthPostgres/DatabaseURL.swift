@@ -52,29 +52,19 @@ public enum DatabaseURL {
         guard let host = components.host, !host.isEmpty else {
             throw Invalid(description: "the database URL must name a host, or a socket folder with ?host=/path")
         }
-        let tls: PostgresClient.Configuration.TLS
-        let connectionTLS: DatabaseTarget.ConnectionTLS
+        let tls: DatabaseTarget.ConnectionTLS
         switch query["sslmode"]?.lowercased() ?? "prefer" {
-        case "disable":
-            (tls, connectionTLS) = (.disable, .disable)
-        case "allow", "prefer":
-            let context = try tlsConfiguration(verification: .none, rootFile: nil)
-            (tls, connectionTLS) = (.prefer(context), .prefer(context))
-        case "require":
-            let context = try tlsConfiguration(verification: .none, rootFile: nil)
-            (tls, connectionTLS) = (.require(context), .require(context))
-        case "verify-ca":
-            let context = try tlsConfiguration(verification: .noHostnameVerification, rootFile: query["sslrootcert"])
-            (tls, connectionTLS) = (.require(context), .require(context))
-        case "verify-full":
-            let context = try tlsConfiguration(verification: .fullVerification, rootFile: query["sslrootcert"])
-            (tls, connectionTLS) = (.require(context), .require(context))
+        case "disable": tls = .disable
+        case "allow", "prefer": tls = .prefer(try tlsConfiguration(verification: .none, rootFile: nil))
+        case "require": tls = .require(try tlsConfiguration(verification: .none, rootFile: nil))
+        case "verify-ca": tls = .require(try tlsConfiguration(verification: .noHostnameVerification, rootFile: query["sslrootcert"]))
+        case "verify-full": tls = .require(try tlsConfiguration(verification: .fullVerification, rootFile: query["sslrootcert"]))
         case let other:
             throw Invalid(description: "unsupported sslmode '\(other)' (use disable, allow, prefer, require, verify-ca or verify-full)")
         }
         return DatabaseTarget(
-            client: PostgresClient.Configuration(host: host, port: port, username: username, password: password, database: database, tls: tls),
-            connectionTLS: connectionTLS
+            client: PostgresClient.Configuration(host: host, port: port, username: username, password: password, database: database, tls: tls.clientTLS),
+            connectionTLS: tls
         )
     }
 

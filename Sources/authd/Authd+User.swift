@@ -76,15 +76,10 @@ extension Authd.UserCommand {
     struct Disable: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Refuse logins to an account (its data stays).")
 
-        @Argument(help: "The username.")
-        var name: String
-
-        @OptionGroup var database: DatabaseOptions
-        @OptionGroup var logging: LoggingOptions
+        @OptionGroup var account: AccountOptions
 
         func run() async throws {
-            let name = self.name
-            let user = try await database.withAccounts(logger: logging.makeLogger()) { try await $0.disable(username: name) }
+            let user = try await account.withAccount { try await $0.disable(username: $1) }
             print("disabled user \(TerminalText.escaped(user.username))")
         }
     }
@@ -93,15 +88,10 @@ extension Authd.UserCommand {
     struct Enable: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Allow logins to a disabled account again.")
 
-        @Argument(help: "The username.")
-        var name: String
-
-        @OptionGroup var database: DatabaseOptions
-        @OptionGroup var logging: LoggingOptions
+        @OptionGroup var account: AccountOptions
 
         func run() async throws {
-            let name = self.name
-            let user = try await database.withAccounts(logger: logging.makeLogger()) { try await $0.enable(username: name) }
+            let user = try await account.withAccount { try await $0.enable(username: $1) }
             print("enabled user \(TerminalText.escaped(user.username))")
         }
     }
@@ -112,15 +102,10 @@ extension Authd.UserCommand {
             abstract: "Delete an account and its refresh tokens (the audit log keeps its events)."
         )
 
-        @Argument(help: "The username.")
-        var name: String
-
-        @OptionGroup var database: DatabaseOptions
-        @OptionGroup var logging: LoggingOptions
+        @OptionGroup var account: AccountOptions
 
         func run() async throws {
-            let name = self.name
-            let user = try await database.withAccounts(logger: logging.makeLogger()) { try await $0.delete(username: name) }
+            let user = try await account.withAccount { try await $0.delete(username: $1) }
             print("deleted user \(TerminalText.escaped(user.username)) (\(user.id.uuidString.lowercased()))")
         }
     }
@@ -133,15 +118,10 @@ extension Authd.UserCommand {
             discussion: "Access tokens already issued stay valid until they expire (serve's --access-token-ttl). Setting a password (user add --update-existing) ends the sessions too."
         )
 
-        @Argument(help: "The username.")
-        var name: String
-
-        @OptionGroup var database: DatabaseOptions
-        @OptionGroup var logging: LoggingOptions
+        @OptionGroup var account: AccountOptions
 
         func run() async throws {
-            let name = self.name
-            let (user, revoked) = try await database.withAccounts(logger: logging.makeLogger()) { try await $0.revokeSessions(username: name) }
+            let (user, revoked) = try await account.withAccount { try await $0.revokeSessions(username: $1) }
             print("ended \(revoked) \(revoked == 1 ? "session" : "sessions") of \(TerminalText.escaped(user.username))")
         }
     }
@@ -166,6 +146,21 @@ extension Authd.UserCommand {
                         + "  \(status)  \(formatter.string(from: user.createdAt))  \(user.id.uuidString.lowercased())"
                 )
             }
+        }
+    }
+
+    /// What the commands about one account take: its name, and where the database is.
+    struct AccountOptions: ParsableArguments {
+        @Argument(help: "The username.")
+        var name: String
+
+        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var logging: LoggingOptions
+
+        /// Runs `body` with the account rules on the database and the username given.
+        func withAccount<T: Sendable>(_ body: @escaping @Sendable (AccountService<PostgresStorage>, String) async throws -> T) async throws -> T {
+            let name = self.name
+            return try await database.withAccounts(logger: logging.makeLogger()) { try await body($0, name) }
         }
     }
 }

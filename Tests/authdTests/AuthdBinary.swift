@@ -64,10 +64,15 @@ enum AuthdBinary {
 
     /// POSTs a login and returns the status and JSON body.
     static func login(_ base: URL, _ username: String, _ password: String) async throws -> (Int, [String: Any]) {
-        var request = URLRequest(url: base.appendingPathComponent("login"))
+        try await post(base, "login", ["username": username, "password": password])
+    }
+
+    /// POSTs `body` as JSON to `path` and returns the status and JSON body.
+    static func post(_ base: URL, _ path: String, _ body: [String: Any]) async throws -> (Int, [String: Any]) {
+        var request = URLRequest(url: base.appendingPathComponent(path))
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = try JSONSerialization.data(withJSONObject: ["username": username, "password": password])
+        request.httpBody = try JSONSerialization.data(withJSONObject: body)
         let (data, response) = try await URLSession.shared.data(for: request)
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         return (status, (try JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:])

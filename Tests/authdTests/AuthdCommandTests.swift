@@ -44,11 +44,7 @@ import FoundationNetworking
         #expect(try AuthdBinary.run(["user", "add", "alice", "--password-stdin"] + url, input: "correct horse battery staple").status == 0)
         let (server, base) = try await AuthdBinary.serve(url)
         func refresh(_ token: Any?) async throws -> Int {
-            var request = URLRequest(url: base.appendingPathComponent("token/refresh"))
-            request.httpMethod = "POST"
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = try JSONSerialization.data(withJSONObject: ["refresh_token": token as? String ?? ""])
-            return (try await URLSession.shared.data(for: request).1 as? HTTPURLResponse)?.statusCode ?? 0
+            try await AuthdBinary.post(base, "token/refresh", ["refresh_token": token as? String ?? ""]).0
         }
         let first = try await AuthdBinary.login(base, "alice", "correct horse battery staple").1["refresh_token"]
         let second = try await AuthdBinary.login(base, "alice", "correct horse battery staple").1["refresh_token"]

@@ -84,16 +84,7 @@ import Testing
 
         func connect(_ query: String) async throws -> Int {
             let target = try DatabaseURL.parse("postgres://\(cluster.user)@127.0.0.2:5432/postgres?\(query)")
-            return try await TestCluster.withDatabase(target, timeout: .seconds(3)) { database async throws in
-                try await database.run { client in
-                    var value = 0
-                    let rows = try await client.query("SELECT ssl::int FROM pg_stat_ssl WHERE pid = pg_backend_pid()", logger: TestCluster.logger)
-                    for try await (ssl,) in rows.decode((Int,).self) {
-                        value = ssl
-                    }
-                    return value
-                }
-            }
+            return try await TestCluster.withDatabase(target, timeout: .seconds(3)) { try await Self.ssl(of: $0) }
         }
         #expect(try await connect("sslmode=verify-full&sslrootcert=\(cert)") == 1)
         #expect(try await connect("sslmode=require") == 1)
@@ -117,14 +108,7 @@ import Testing
         defer { try? cluster.stop() }
         let target = try DatabaseURL.parse("postgres://\(cluster.user)@127.0.0.3:5432/postgres?sslmode=require")
         try await TestCluster.withDatabase(target, timeout: .seconds(3)) { database async throws in
-            @Sendable func ssl() async throws -> Int {
-                try await database.run { client in
-                    var value = 0
-                    let rows = try await client.query("SELECT ssl::int FROM pg_stat_ssl WHERE pid = pg_backend_pid()", logger: TestCluster.logger)
-                    for try await (ssl,) in rows.decode((Int,).self) { value = ssl }
-                    return value
-                }
-            }
+            @Sendable func ssl() async throws -> Int { try await Self.ssl(of: database) }
             #expect(try await ssl() == 1)
             let logged = (try? String(contentsOfFile: cluster.logFile, encoding: .utf8))?.count ?? 0
             try cluster.forceStop()
@@ -138,6 +122,16 @@ import Testing
             #expect(recovered)
             let log = String(((try? String(contentsOfFile: cluster.logFile, encoding: .utf8)) ?? "").dropFirst(logged))
             #expect(!log.contains("no encryption"), "\(log)")
+        }
+    }
+
+    /// 1 when `database`'s connection is TLS, 0 when it is not.
+    static func ssl(of database: Database) async throws -> Int {
+        try await database.run { client in
+            var value = 0
+            let rows = try await client.query("SELECT ssl::int FROM pg_stat_ssl WHERE pid = pg_backend_pid()", logger: TestCluster.logger)
+            for try await (ssl,) in rows.decode((Int,).self) { value = ssl }
+            return value
         }
     }
 

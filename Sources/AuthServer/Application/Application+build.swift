@@ -63,7 +63,7 @@ public func buildApplication(configuration: AppConfiguration, storage: some Auth
         services.append(
             Application(
                 router: buildMetricsRouter(readiness: storage.readiness, pool: pool, configuration: configuration),
-                server: .http1WithJSONErrors(requestHeadTimeout: configuration.requestHeadTimeout, idleTimeout: configuration.idleTimeout),
+                server: http1,
                 configuration: .init(address: .hostname(listen.host, port: listen.port), serverName: nil),
                 onServerRunning: { channel in
                     await configuration.onMetricsListening(listen.host, channel.localAddress?.port ?? listen.port)

@@ -17,19 +17,23 @@ extension Contract {
         return name
     }
 
-    /// `text` as a `{{variable}}` name: lower case, runs of other characters as `_`
+    /// `text` as a `{{variable}}` name: lower case, each other character as `_`
     /// (`"Access Token"` → `access_token`); `value` when nothing is left.
     package static func identifier(_ text: String) -> String {
-        let mapped = text.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "_" }
-        let trimmed = String(mapped).trimmingCharacters(in: CharacterSet(charactersIn: "_"))
-        return trimmed.isEmpty ? "value" : trimmed
+        slug(text, separator: "_", empty: "value")
     }
 
     /// `segment` as a contract file's base name: lower case, other characters as `-`
     /// (`"ios app"` → `ios-app`); `root` when nothing is left.
     package static func fileBase(_ segment: String) -> String {
-        let mapped = segment.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }
-        let trimmed = String(mapped).trimmingCharacters(in: CharacterSet(charactersIn: "-"))
-        return trimmed.isEmpty ? "root" : trimmed
+        slug(segment, separator: "-", empty: "root")
+    }
+
+    /// `text` in lower case with each other character as `separator`, trimmed of it at both
+    /// ends; `empty` when nothing is left.
+    private static func slug(_ text: String, separator: Character, empty: String) -> String {
+        let mapped = text.lowercased().map { $0.isLetter || $0.isNumber ? $0 : separator }
+        let trimmed = String(mapped).trimmingCharacters(in: CharacterSet(charactersIn: String(separator)))
+        return trimmed.isEmpty ? empty : trimmed
     }
 }
