@@ -91,8 +91,9 @@ import Testing
     }
 
     /// RFC 9106's Argon2id test vector (5.3), computed by every block-filling variant this
-    /// CPU runs: the portable code, SSSE3, AVX2 (those it lacks are never picked).
-    @Test(arguments: [ARGON2_SIMD_NONE, ARGON2_SIMD_SSSE3, ARGON2_SIMD_AVX2].filter { argon2_simd_supported($0) != 0 })
+    /// CPU runs: the portable code, SSSE3, AVX2 (those it lacks are never picked). The
+    /// variant in use is one process-wide setting, so the cases run one at a time.
+    @Test(.serialized, arguments: [ARGON2_SIMD_NONE, ARGON2_SIMD_SSSE3, ARGON2_SIMD_AVX2].filter { argon2_simd_supported($0) != 0 })
     func everySIMDVariantComputesTheRFCVector(simd: argon2_simd) throws {
         defer { _ = argon2_simd_use(ARGON2_SIMD_BEST) }
         #expect(argon2_simd_use(simd) != 0)
