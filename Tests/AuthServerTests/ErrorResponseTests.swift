@@ -15,6 +15,7 @@ import Testing
         (AuthError.serviceUnavailable(), 503),
         (AuthError.internalError, 500),
         (AuthError.usernameTaken, 409),
+        (AuthError.weakPassword("password is one of the 10,000 most common passwords"), 422),
         (AuthError.notFound("no user named 'x'"), 404),
     ])
     func authErrorsHaveTheirStatus(error: AuthError, status: Int) {

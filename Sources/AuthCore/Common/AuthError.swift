@@ -30,6 +30,7 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
             case serviceUnavailable = "service_unavailable"
             case internalError = "server_error"
             case usernameTaken = "username_taken"
+            case weakPassword = "weak_password"
             case notFound = "not_found"
             case methodNotAllowed = "method_not_allowed"
             case requestTooLarge = "request_too_large"
@@ -55,6 +56,8 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let internalError = Code(base: .internalError)
         /// The username is already registered (compared case-insensitively).
         public static let usernameTaken = Code(base: .usernameTaken)
+        /// A password being set is refused by the password policy (too short, common or breached).
+        public static let weakPassword = Code(base: .weakPassword)
         /// No such resource (an account, or, from the server, a path).
         public static let notFound = Code(base: .notFound)
         /// The path exists, the method does not (server only).
@@ -111,6 +114,17 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// The username is taken (names are compared case-insensitively).
     public static let usernameTaken = AuthError(.usernameTaken, "This username is already taken.")
+
+    /// A password being set is refused by the policy; `description` says why and never
+    /// contains the password.
+    ///
+    /// ```swift
+    /// AuthError.weakPassword("password is one of the 10,000 most common passwords")
+    /// // → 422 {"error":"weak_password","error_description":"password is one of …"}
+    /// ```
+    public static func weakPassword(_ description: String) -> AuthError {
+        AuthError(.weakPassword, description)
+    }
 
     /// No account (or other resource) answers to what was named; `description` says what.
     public static func notFound(_ description: String) -> AuthError {

@@ -10,6 +10,7 @@ extension AuthError: HTTPResponseError {
         case .invalidCredentials, .accountDisabled, .invalidToken: .unauthorized
         case .notFound: .notFound
         case .usernameTaken: .conflict
+        case .weakPassword: .unprocessableContent
         case .tooManyAttempts: .tooManyRequests
         case .serviceUnavailable: .serviceUnavailable
         default: .internalServerError
