@@ -92,7 +92,11 @@ let package = Package(
                 server("JWTKit", "jwt-kit"),
                 server("Logging", "swift-log"),
                 server("CoreMetrics", "swift-metrics"),
-            ]
+            ],
+            // The built-in blocklist of the 10,000 most common passwords (zxcvbn's, MIT; its
+            // source and licence in the note beside it).
+            exclude: ["Passwords/common-passwords.LICENSE.md"],
+            resources: [.embedInCode("Passwords/common-passwords.txt")]
         ),
         .target(name: "ProcessKit"),
         .target(
