@@ -253,7 +253,7 @@ let package = Package(
         .testTarget(name: "JOSETests", dependencies: ["JOSE"]),
         .testTarget(
             name: "AuthCoreTests",
-            dependencies: ["JOSE", "AuthCore", "AuthTestSupport", "CArgon2", "CSodium", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["JOSE", "AuthCore", "AuthTestSupport", "CArgon2", "CSodium", "ProcessKit", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(
             name: "AuthPostgresTests",
