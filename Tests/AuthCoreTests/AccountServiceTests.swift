@@ -1,6 +1,7 @@
 import AuthCore
 import AuthTestSupport
 import Foundation
+import ProcessKit
 import Testing
 
 /// The account rules on in-memory storage; the CLI tests run them on PostgreSQL.
@@ -28,7 +29,7 @@ import Testing
     @Test func refusesTakenNamesAndWeakPasswords() async throws {
         try await accounts.create(username: "alice", password: Self.password)
         await #expect(throws: AuthError.usernameTaken) { try await accounts.create(username: "ALICE", password: Self.password) }
-        await #expect(throws: AuthError.invalidRequest("password must be at least 8 characters")) {
+        await #expect(throws: AuthError.weakPassword("password must be at least 8 characters")) {
             try await accounts.create(username: "bob", password: "short")
         }
         await #expect(throws: AuthError.invalidRequest("username must not be empty")) {
@@ -68,6 +69,34 @@ import Testing
         #expect(Argon2idHasher().verify("another good password", against: updated.passwordHash))
         #expect(await pool.load().completed == 2)
         #expect(storage.audit.events.map(\.kind) == [.userCreated, .userDisabled, .passwordSet])
+    }
+
+    /// Every way of setting a password goes through the one screen; the passwords
+    /// are refused, a breached one only when the service has a breached list.
+    @Test func everyPasswordSetIsScreened() async throws {
+        let common = AuthError.weakPassword("password is one of the 10,000 most common passwords")
+        try await accounts.create(username: "alice", password: Self.password)
+        for weak in ["password", "12345678", "qwertyuiop"] {
+            await #expect(throws: common) { try await accounts.create(username: "bob", password: weak) }
+            await #expect(throws: common) { try await accounts.setPassword(username: "alice", password: weak) }
+            await #expect(throws: common) { try await accounts.createOrSetPassword(username: "alice", password: weak) }
+            await #expect(throws: common) { try await accounts.createOrSetPassword(username: "carol", password: weak) }
+        }
+        #expect(try await accounts.list().map(\.username) == ["alice"])
+        #expect(Argon2idHasher().verify(Self.password, against: try #require(try await storage.users.user(withKey: "alice")).passwordHash))
+        #expect(storage.audit.events.map(\.kind) == [.userCreated])
+
+        let leaked = "a leaked passphrase"
+        let folder = try TemporaryFolder("breached", files: ["pwned.txt": TestBreachedPasswords.text(breached: [leaked], filler: 1000)])
+        defer { folder.remove() }
+        let screened = AccountService(
+            storage: storage, hashing: PasswordHashing(hasher: Argon2idHasher(parameters: .testLight), pool: pool),
+            passwords: PasswordScreen(breached: try BreachedPasswordList(path: folder.appending("pwned.txt").path)), clock: clock
+        )
+        await #expect(throws: AuthError.weakPassword("password appears in a list of breached passwords")) {
+            try await screened.setPassword(username: "alice", password: leaked)
+        }
+        try await accounts.setPassword(username: "alice", password: leaked)
     }
 
     @Test func unknownAccountsAreNotFound() async throws {

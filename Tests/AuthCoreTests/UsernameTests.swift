@@ -42,6 +42,6 @@ import Testing
     @Test func newPasswordsNeedEightCharacters() throws {
         try PasswordPolicy.validateNew("12345678")
         try PasswordPolicy.validateNew("🔑🔑🔑🔑🔑🔑🔑🔑")
-        #expect(throws: AuthError.invalidRequest("password must be at least 8 characters")) { try PasswordPolicy.validateNew("1234567") }
+        #expect(throws: AuthError.weakPassword("password must be at least 8 characters")) { try PasswordPolicy.validateNew("1234567") }
     }
 }

@@ -2,10 +2,12 @@ import Foundation
 
 /// The account rules: create, set a password, disable, enable, delete and list accounts,
 /// each change validated, hashed off the caller's executor, stamped by the injected clock
-/// and written to the audit log. `authd user …` and the HTTP routes only call it.
+/// and written to the audit log. `authd user …` and the HTTP routes only call it. Every
+/// password it sets passes its ``passwords`` screen first.
 ///
 /// ```swift
-/// let accounts = AccountService(storage: storage, hashing: PasswordHashing(pool: pool), clock: clock)
+/// let screen = PasswordScreen(breached: try BreachedPasswordList(path: "pwnedpasswords.txt"))
+/// let accounts = AccountService(storage: storage, hashing: PasswordHashing(pool: pool), passwords: screen, clock: clock)
 /// let alice = try await accounts.create(username: "alice", password: "correct horse battery staple")
 /// try await accounts.disable(username: "alice")
 /// ```
@@ -14,19 +16,22 @@ public struct AccountService<Storage: AuthStorage>: Sendable {
     public let storage: Storage
     /// Where passwords are hashed.
     public let hashing: PasswordHashing
+    /// The policy every password set here passes (length, common, breached).
+    public let passwords: PasswordScreen
     /// The time source of creation, disabling and audit times.
     public let clock: any WallClock
 
-    /// Creates the service.
-    public init(storage: Storage, hashing: PasswordHashing, clock: any WallClock = SystemClock()) {
+    /// Creates the service; `passwords` defaults to the built-in rules without a breached list.
+    public init(storage: Storage, hashing: PasswordHashing, passwords: PasswordScreen = PasswordScreen(), clock: any WallClock = SystemClock()) {
         self.storage = storage
         self.hashing = hashing
+        self.passwords = passwords
         self.clock = clock
     }
 
     /// Creates an account.
-    /// - Throws: `invalid_request` (username or password against the policy),
-    ///   `username_taken`, `service_unavailable`.
+    /// - Throws: `invalid_request` (username or password malformed), `weak_password`
+    ///   (refused by ``passwords``), `username_taken`, `service_unavailable`.
     @discardableResult
     public func create(username raw: String, password: String, origin: RequestOrigin = RequestOrigin()) async throws -> User {
         let (username, phc) = try await prepare(username: raw, password: password)
@@ -35,7 +40,7 @@ public struct AccountService<Storage: AuthStorage>: Sendable {
 
     /// Sets an account's password and enables it (an operator's reset), and ends every
     /// session of the account: a refresh token taken before the reset stops working.
-    /// - Throws: `invalid_request`, `not_found`, `service_unavailable`.
+    /// - Throws: `invalid_request`, `weak_password`, `not_found`, `service_unavailable`.
     @discardableResult
     public func setPassword(username raw: String, password: String, origin: RequestOrigin = RequestOrigin()) async throws -> User {
         let (username, phc) = try await prepare(username: raw, password: password)
@@ -45,7 +50,7 @@ public struct AccountService<Storage: AuthStorage>: Sendable {
     /// Creates an account, or, when the name is taken, sets that account's password,
     /// enables it and ends its sessions; the password is hashed once either way.
     /// - Returns: the account, and whether it was created.
-    /// - Throws: `invalid_request`, `service_unavailable`.
+    /// - Throws: `invalid_request`, `weak_password`, `service_unavailable`.
     public func createOrSetPassword(
         username raw: String, password: String, origin: RequestOrigin = RequestOrigin()
     ) async throws -> (user: User, created: Bool) {
@@ -86,12 +91,10 @@ public struct AccountService<Storage: AuthStorage>: Sendable {
         try await storage.users.all()
     }
 
-    /// The validated username and the hash of the validated password.
+    /// The validated username and the hash of the password ``passwords`` passes.
     private func prepare(username raw: String, password: String) async throws -> (Username, String) {
         let username = try Username(raw)
-        let password = PasswordPolicy.normalized(password)
-        try PasswordPolicy.validateNew(password)
-        return (username, try await hashing.hash(password))
+        return (username, try await hashing.hash(password, screenedBy: passwords))
     }
 
     private func insert(_ username: Username, _ phc: String, origin: RequestOrigin) async throws -> User {

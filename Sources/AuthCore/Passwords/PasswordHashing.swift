@@ -6,6 +6,7 @@ import Foundation
 /// ```swift
 /// let hashing = PasswordHashing(hasher: Argon2idHasher(), pool: BlockingWorkPool(width: 2, queueLimit: 64))
 /// let phc = try await hashing.hash("correct horse battery staple")
+/// let checked = try await hashing.hash("correct horse battery staple", screenedBy: PasswordScreen())
 /// let (matches, took) = try await hashing.verify("correct horse battery staple", against: phc)
 /// ```
 public struct PasswordHashing: Sendable {
@@ -25,6 +26,15 @@ public struct PasswordHashing: Sendable {
     public func hash(_ password: String) async throws -> String {
         let hasher = self.hasher
         return try await pool.run { try hasher.hash(password) }
+    }
+
+    /// A new PHC string for the form of `password` that `screen` passes, screened and
+    /// hashed in one job on the pool (a breached list is read from disk).
+    /// - Throws: what ``PasswordScreen/screened(_:)`` throws, or
+    ///   ``AuthError/serviceUnavailable(_:retryAfter:)`` when the pool's queue is full.
+    public func hash(_ password: String, screenedBy screen: PasswordScreen) async throws -> String {
+        let hasher = self.hasher
+        return try await pool.run { try hasher.hash(try screen.screened(password)) }
     }
 
     /// Whether `password` matches `phc`, and how long the verification took.

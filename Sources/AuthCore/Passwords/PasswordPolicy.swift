@@ -1,9 +1,10 @@
 /// Length rules for passwords, after NIST SP 800-63B: 8 to 1024 characters, no
-/// composition rules, no NUL; and their one spelling (``normalized(_:)``).
+/// composition rules, no NUL; and their one spelling (``normalized(_:)``). A password being
+/// set goes through ``PasswordScreen``, which adds the common and breached lists.
 ///
 /// ```swift
 /// try PasswordPolicy.validateNew("correct horse battery staple")   // ok
-/// try PasswordPolicy.validateNew("short")                          // throws invalid_request
+/// try PasswordPolicy.validateNew("short")                          // throws weak_password
 /// ```
 public enum PasswordPolicy {
     /// The shortest password a new account may have.
@@ -18,10 +19,11 @@ public enum PasswordPolicy {
         try validateCommon(password)
     }
 
-    /// Checks a password being set: ``minimumLength`` to ``maximumLength``, no NUL.
+    /// Checks a password being set: ``minimumLength`` (else `weak_password`) to
+    /// ``maximumLength``, no NUL.
     public static func validateNew(_ password: String) throws {
         guard password.count >= minimumLength else {
-            throw AuthError.invalidRequest("password must be at least \(minimumLength) characters")
+            throw AuthError.weakPassword("password must be at least \(minimumLength) characters")
         }
         try validateCommon(password)
     }
