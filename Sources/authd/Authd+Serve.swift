@@ -77,6 +77,7 @@ extension Authd {
 
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var hashing: HashOptions
+        @OptionGroup var passwords: PasswordOptions
         @OptionGroup var logging: LoggingOptions
 
         func validate() throws {
@@ -124,6 +125,7 @@ extension Authd {
             let proxies = try TrustedProxies(trustedProxies)
             let reload = Duration.seconds(keyReloadInterval)
             let metrics = try metricsListen.map(ListenAddress.init(parsing:))
+            let screen = try passwords.screen()
             try await database.withDatabase(logger: logger) { databaseConfiguration in
                 var configuration = AppConfiguration()
                 configuration.host = host
@@ -135,6 +137,7 @@ extension Authd {
                 configuration.sessionMaxAge = sessionMaxAge
                 configuration.hashParameters = hashing.parameters
                 configuration.hashingQueueLimit = hashQueue
+                configuration.passwords = screen
                 configuration.logger = logger
                 configuration.tls = tls
                 configuration.trustedProxies = proxies

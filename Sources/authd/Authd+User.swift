@@ -32,6 +32,7 @@ extension Authd.UserCommand {
 
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var hashing: HashOptions
+        @OptionGroup var passwords: PasswordOptions
         @OptionGroup var logging: LoggingOptions
 
         func validate() throws {
@@ -41,8 +42,9 @@ extension Authd.UserCommand {
         }
 
         func run() async throws {
+            let screen = try passwords.screen()
             let (name, password, updateExisting) = (self.name, Self.readPassword(), self.updateExisting)
-            let message = try await database.withAccounts(hashing: hashing.parameters, logger: logging.makeLogger()) { accounts in
+            let message = try await database.withAccounts(hashing: hashing.parameters, passwords: screen, logger: logging.makeLogger()) { accounts in
                 if updateExisting {
                     let (user, created) = try await accounts.createOrSetPassword(username: name, password: password)
                     return created ? Self.created(user) : "updated user \(TerminalText.escaped(try Username(name).description))"

@@ -28,6 +28,7 @@ import FoundationNetworking
         (["frobnicate"], "Unexpected argument 'frobnicate'"),
         (["user", "add", "alice"], "--password-stdin"),
         (["serve", "--database-url", "mysql://x@y/z"], "must start with postgres://"),
+        (["serve", "--breached-passwords", "no-such-breached-list.txt"], "no-such-breached-list.txt"),
     ])
     func badArgumentsFailWithAOneLineError(arguments: [String], message: String) throws {
         let result = try AuthdBinary.run(arguments)
@@ -250,6 +251,42 @@ import FoundationNetworking
             #expect(!output.contains(password))
             #expect(!output.contains("$argon2id"))
         }
+    }
+
+    /// The reproduction: `user add` refuses the most common passwords, with and
+    /// without --update-existing, and a breached one when --breached-passwords or
+    /// AUTHD_BREACHED_PASSWORDS names a list that has it.
+    @Test func userAddRefusesCommonAndBreachedPasswords() async throws {
+        let database = try await TestCluster.newDatabase()
+        let url = ["--database-url", database.url]
+        #expect(try AuthdBinary.run(["user", "add", "alice", "--password-stdin"] + url, input: "correct horse battery staple").status == 0)
+        for weak in ["password", "12345678", "qwertyuiop"] {
+            for arguments in [["bob"], ["alice", "--update-existing"]] {
+                let refused = try AuthdBinary.run(["user", "add"] + arguments + ["--password-stdin"] + url, input: weak + "\n")
+                #expect(refused.status == 1)
+                #expect(refused.stderr.hasPrefix("Error: password is one of the 10,000 most common passwords"))
+                #expect(!refused.stderr.contains("'\(weak)'") && !refused.stdout.contains(weak))
+            }
+        }
+
+        let leaked = "a leaked passphrase"
+        let folder = try TemporaryFolder("breached", files: ["pwned.txt": TestBreachedPasswords.text(breached: [leaked], filler: 2000)])
+        defer { folder.remove() }
+        let list = folder.appending("pwned.txt").path
+        let breached = "Error: password appears in a list of breached passwords"
+        let byOption = try AuthdBinary.run(["user", "add", "carol", "--password-stdin", "--breached-passwords", list] + url, input: leaked)
+        #expect(byOption.status == 1 && byOption.stderr.hasPrefix(breached))
+        let byEnvironment = try AuthdBinary.run(
+            ["user", "add", "carol", "--password-stdin"] + url, input: leaked, environment: AuthdBinary.environment(["AUTHD_BREACHED_PASSWORDS": list])
+        )
+        #expect(byEnvironment.status == 1 && byEnvironment.stderr.hasPrefix(breached))
+        let missing = folder.appending("missing.txt").path
+        let badList = try AuthdBinary.run(["user", "add", "carol", "--password-stdin", "--breached-passwords", missing] + url, input: leaked)
+        #expect(badList.status == 1 && badList.stderr.hasPrefix("Error: cannot open the breached-password list \(missing)"))
+
+        #expect(try AuthdBinary.run(["user", "add", "carol", "--password-stdin"] + url, input: leaked).status == 0)
+        let listed = try AuthdBinary.run(["user", "list"] + url).stdout
+        #expect(listed.contains("alice") && listed.contains("carol") && !listed.contains("bob"))
     }
 
     @Test func concurrentMigrationsBothSucceed() async throws {

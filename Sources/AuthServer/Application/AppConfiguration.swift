@@ -38,6 +38,10 @@ public struct AppConfiguration: Sendable {
     /// The pool hashing runs on; nil builds one from ``hashingConcurrency`` and
     /// ``hashingQueueLimit``. Pass one to share it or to observe its load.
     public var hashingPool: BlockingWorkPool?
+    /// The policy of every password set through the service (the account routes'
+    /// ``AuthCore/AccountService``): length, the built-in common list, and the breached list
+    /// of `--breached-passwords` if one is given.
+    public var passwords = PasswordScreen()
     /// Failed-login limits.
     public var throttle = ThrottlePolicy()
     /// Largest accepted request body, bytes.
