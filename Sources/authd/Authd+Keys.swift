@@ -14,23 +14,51 @@ extension Authd {
 }
 
 extension Authd.Keys {
-    /// `authd keys rotate`.
+    /// `authd keys rotate [--revoke-current | --revoke-all]`.
     struct Rotate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Make a new current signing key; the previous one stays published until the next rotation.",
             discussion: """
                 Every running instance signs with the new key and publishes it within its \
                 --key-reload-interval (10 s by default). Tokens signed with the previous key keep \
-                verifying until they expire; rotate no more often than the access token lifetime.
+                verifying until they expire; rotate no more often than the access token lifetime. \
+                The key before the previous one is deleted: nothing verifies with it any more.
                 """
         )
 
+        @Flag(
+            name: .customLong("revoke-current"),
+            help: "For a leaked key: delete the current key at once, so every instance stops accepting tokens it signed within its --key-reload-interval."
+        )
+        var revokeCurrent = false
+
+        @Flag(
+            name: .customLong("revoke-all"),
+            help: "Delete every key, opened or not (all leaked, or their key-encryption key lost): every access token signed so far stops verifying."
+        )
+        var revokeAll = false
+
         @OptionGroup var database: DatabaseOptions
+        @OptionGroup var keyEncryption: KeyEncryptionKeyOptions
         @OptionGroup var logging: LoggingOptions
 
+        func validate() throws {
+            guard !(revokeCurrent && revokeAll) else { throw ValidationError("--revoke-current and --revoke-all exclude each other.") }
+        }
+
         func run() async throws {
-            let key = try await database.withKeys(logger: logging.makeLogger()) { try await $0.rotate() }
-            print("new current signing key \(key.kid)")
+            let (revokeCurrent, revokeAll) = (self.revokeCurrent, self.revokeAll)
+            let (current, revoked) = try await database.withKeys(keyEncryption, logger: logging.makeLogger()) { keys in
+                if revokeAll || revokeCurrent {
+                    let revocation = try await revokeAll ? keys.revokeAll() : keys.revokeCurrent()
+                    return (revocation.current.kid, revocation.revokedKids)
+                }
+                return (try await keys.rotate().kid, [])
+            }
+            print("new current signing key \(current)")
+            for kid in revoked {
+                print("revoked and deleted signing key \(kid)")
+            }
         }
     }
 
@@ -39,10 +67,11 @@ extension Authd.Keys {
         static let configuration = CommandConfiguration(abstract: "List signing keys, newest first, with their status.")
 
         @OptionGroup var database: DatabaseOptions
+        @OptionGroup var keyEncryption: KeyEncryptionKeyOptions
         @OptionGroup var logging: LoggingOptions
 
         func run() async throws {
-            let entries = try await database.withKeys(logger: logging.makeLogger()) { try await $0.list() }
+            let entries = try await database.withKeys(keyEncryption, logger: logging.makeLogger()) { try await $0.list() }
             let formatter = ISO8601DateFormatter()
             print("KID               STATUS     CREATED")
             for entry in entries {

@@ -76,6 +76,7 @@ extension Authd {
         var keyReloadInterval = Int(Serve.defaults.keyReloadInterval.components.seconds)
 
         @OptionGroup var database: DatabaseOptions
+        @OptionGroup var keyEncryption: KeyEncryptionKeyOptions
         @OptionGroup var hashing: HashOptions
         @OptionGroup var passwords: PasswordOptions
         @OptionGroup var logging: LoggingOptions
@@ -126,7 +127,7 @@ extension Authd {
             let reload = Duration.seconds(keyReloadInterval)
             let metrics = try metricsListen.map(ListenAddress.init(parsing:))
             let screen = try passwords.screen()
-            try await database.withDatabase(logger: logger) { databaseConfiguration in
+            try await database.withSealedDatabase(keyEncryption, logger: logger) { databaseConfiguration, keyEncryptionKey in
                 var configuration = AppConfiguration()
                 configuration.host = host
                 configuration.port = port
@@ -155,7 +156,7 @@ extension Authd {
                     FileHandle.standardOutput.write(Data("authd metrics on http://\(ListenAddress(host: host, port: port))/metrics\n".utf8))
                 }
                 let storage = PostgresStorage(target: databaseConfiguration, logger: logger, metrics: configuration.metrics)
-                let app = try await buildApplication(configuration: configuration, storage: storage)
+                let app = try await buildApplication(configuration: configuration, storage: storage, keyEncryptionKey: keyEncryptionKey)
                 try await app.runService()
             }
         }

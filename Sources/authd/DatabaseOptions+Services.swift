@@ -20,15 +20,6 @@ extension DatabaseOptions {
         }
     }
 
-    /// Runs `body` with the signing-key rules on the migrated database.
-    func withKeys<T: Sendable>(logger: Logger, _ body: @escaping @Sendable (KeyService<PostgresStorage>) async throws -> T) async throws -> T {
-        try await reportingAuthErrors {
-            try await withMigratedStorage(logger: logger) { storage in
-                try await body(KeyService(storage: storage))
-            }
-        }
-    }
-
     private func reportingAuthErrors<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()

@@ -16,16 +16,29 @@ struct DatabaseOptions: ParsableArguments {
     @Option(name: .customLong("data-dir"), help: "Folder of the embedded PostgreSQL cluster, used when no database URL is given.")
     var dataDirectory = ".authd"
 
+    /// The database URL given: `--database-url`, else a non-empty `DATABASE_URL`; nil means
+    /// the embedded cluster.
+    var url: String? {
+        databaseURL ?? ProcessInfo.processInfo.environment["DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     /// Runs `body` with a database configuration; with the embedded default, starts the
     /// cluster first and stops it afterwards if this process started it.
     func withDatabase<T>(
         logger: Logger,
         _ body: (DatabaseTarget) async throws -> T
     ) async throws -> T {
-        let url = databaseURL ?? ProcessInfo.processInfo.environment["DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        try await withDatabaseAndCluster(logger: logger) { target, _ in try await body(target) }
+    }
+
+    /// ``withDatabase(logger:_:)``, also handing `body` the embedded cluster (nil with a URL).
+    func withDatabaseAndCluster<T>(
+        logger: Logger,
+        _ body: (DatabaseTarget, EmbeddedPostgres?) async throws -> T
+    ) async throws -> T {
         if let url {
             do {
-                return try await body(try DatabaseURL.parse(url))
+                return try await body(try DatabaseURL.parse(url), nil)
             } catch let error as DatabaseURL.Invalid {
                 throw CLIError(error.description)
             }
@@ -41,7 +54,7 @@ struct DatabaseOptions: ParsableArguments {
         }
         logger.info("embedded PostgreSQL running", metadata: ["url": "\(cluster.url(database: "authd"))"])
         do {
-            let result = try await body(DatabaseTarget(client: cluster.configuration(database: "authd")))
+            let result = try await body(DatabaseTarget(client: cluster.configuration(database: "authd")), cluster)
             try cluster.stop()
             return result
         } catch {
@@ -53,10 +66,17 @@ struct DatabaseOptions: ParsableArguments {
     /// Runs `body` with the storage running on the database, migrated.
     func withMigratedStorage<T: Sendable>(logger: Logger, _ body: @escaping @Sendable (PostgresStorage) async throws -> T) async throws -> T {
         try await withDatabase(logger: logger) { target in
-            try await PostgresStorage(target: target, logger: logger).withRunning { storage in
-                try await storage.migrate()
-                return try await body(storage)
-            }
+            try await Self.withMigratedStorage(target: target, logger: logger, body)
+        }
+    }
+
+    /// Runs `body` with the storage running on `target`, migrated.
+    static func withMigratedStorage<T: Sendable>(
+        target: DatabaseTarget, logger: Logger, _ body: @escaping @Sendable (PostgresStorage) async throws -> T
+    ) async throws -> T {
+        try await PostgresStorage(target: target, logger: logger).withRunning { storage in
+            try await storage.migrate()
+            return try await body(storage)
         }
     }
 }

@@ -108,26 +108,3 @@ import Testing
         #expect(storage.audit.events.isEmpty)
     }
 }
-
-/// The signing-key rules on in-memory storage.
-@Suite struct KeyServiceTests {
-    let storage = InMemoryStorage()
-    let clock = TestClock(now: Date(timeIntervalSince1970: 1_800_000_000))
-
-    @Test func theNewestKeySignsAndTwoArePublished() async throws {
-        let keys = KeyService(storage: storage, clock: clock)
-        let first = try await keys.ensureKey()
-        #expect(first.count == 1)
-        #expect(try await keys.ensureKey() == first)
-        clock.advance(by: 10)
-        let second = try await keys.rotate()
-        #expect(second.createdAt == clock.now)
-        clock.advance(by: 10)
-        let third = try await keys.rotate()
-        #expect(try await keys.published().map(\.kid) == [third.kid, second.kid])
-        #expect(try await keys.list().map(\.status) == [.current, .published, .retired])
-        #expect(try await keys.list().map(\.key.kid) == [third.kid, second.kid, first[0].kid])
-        #expect(storage.audit.events.map(\.kind) == [.keyRotated, .keyRotated])
-        #expect(storage.audit.events.map(\.detail) == [second.kid, third.kid])
-    }
-}

@@ -89,35 +89,6 @@ import Testing
     }
 }
 
-@Suite struct SigningKeyRepositoryTests {
-    @Test func concurrentFirstStartsCreateOneKey() async throws {
-        try await TestCluster.withMigratedDatabase { database, _ in
-            let keys = PostgresSigningKeyRepository(database: database)
-            let results = try await withThrowingTaskGroup(of: [SigningKey].self) { group in
-                for _ in 0..<5 {
-                    group.addTask { try await keys.ensureSigningKey(limit: 2) { SigningKey.generate(now: Date()) } }
-                }
-                return try await group.reduce(into: [[SigningKey]]()) { $0.append($1) }
-            }
-            #expect(Set(results.flatMap { $0.map(\.kid) }).count == 1)
-            #expect(try await keys.keys(limit: 2) == results[0])
-        }
-    }
-
-    @Test func returnsTheNewestKeysFirst() async throws {
-        try await TestCluster.withMigratedDatabase { database, _ in
-            let keys = PostgresSigningKeyRepository(database: database)
-            let first = SigningKey.generate(now: Date(timeIntervalSince1970: 1_000))
-            let second = SigningKey.generate(now: Date(timeIntervalSince1970: 2_000))
-            let third = SigningKey.generate(now: Date(timeIntervalSince1970: 3_000))
-            for key in [first, second, third] { try await keys.add(key) }
-            #expect(try await keys.keys(limit: 2).map(\.kid) == [third.kid, second.kid])
-            #expect(try await keys.keys(limit: 2).first?.privateKey == third.privateKey)
-            #expect(try await keys.keys(limit: nil).map(\.kid) == [third.kid, second.kid, first.kid])
-        }
-    }
-}
-
 @Suite struct LoginAttemptStoreTests {
     @Test func countsFailuresInAWindowAndResets() async throws {
         try await TestCluster.withMigratedDatabase { database, _ in

@@ -119,7 +119,7 @@ import ProcessKit
         let storage = PostgresStorage(
             configuration: cluster.configuration(database: "authd"), timeout: .seconds(20), logger: TestCluster.logger, metrics: configuration.metrics
         )
-        let app = try await buildApplication(configuration: configuration, storage: storage)
+        let app = try await buildApplication(configuration: configuration, storage: storage, keyEncryptionKey: .generate())
         try await TestCluster.withDatabase(cluster.configuration(database: "authd")) { database async throws in
             try await MigrationRunner(database: database).migrate()
             _ = try await PostgresUserRepository(database: database).create(

@@ -26,7 +26,7 @@ import Glibc
         configuration.port = 0
         configuration.hashParameters = .testLight
         configuration.logger = TestCluster.logger
-        let app = try await buildApplication(configuration: configuration, storage: InMemoryStorage())
+        let app = try await buildApplication(configuration: configuration, storage: InMemoryStorage(), keyEncryptionKey: .generate())
         try await app.test(.live) { client async throws in
             let port = try #require(client.port)
             let answer = try await RawHTTP.exchangeOffPool(hostile.request, port: port)

@@ -15,6 +15,8 @@ struct ServerFixture {
 
     let testDatabase: TestCluster.TestDatabase
     var configuration: AppConfiguration
+    /// What seals the fixture's signing keys, the same for every start of its application.
+    let keyEncryptionKey = KeyEncryptionKey.generate()
 
     init() async throws {
         testDatabase = try await TestCluster.newDatabase()
@@ -25,7 +27,11 @@ struct ServerFixture {
 
     /// The application on the fixture's database.
     func application() async throws -> some ApplicationProtocol {
-        try await buildApplication(configuration: configuration, storage: PostgresStorage(configuration: testDatabase.configuration, timeout: TestCluster.operationTimeout, logger: TestCluster.logger))
+        try await buildApplication(
+            configuration: configuration,
+            storage: PostgresStorage(configuration: testDatabase.configuration, timeout: TestCluster.operationTimeout, logger: TestCluster.logger),
+            keyEncryptionKey: keyEncryptionKey
+        )
     }
 
     /// Creates a user directly in storage (migrating first), hashed with `parameters`.

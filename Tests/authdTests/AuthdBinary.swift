@@ -16,10 +16,15 @@ enum AuthdBinary {
         }
     }
 
-    /// Our environment without `DATABASE_URL`, plus `extra`.
+    /// The tests' key-encryption key (base64 of the bytes 0…31), in every child's
+    /// `AUTHD_KEY_ENCRYPTION_KEY` unless a test removes it.
+    static let keyEncryptionKey = Data((0..<32).map { UInt8($0) }).base64EncodedString()
+
+    /// Our environment without `DATABASE_URL`, with the tests' key-encryption key, plus `extra`.
     static func environment(_ extra: [String: String] = [:]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["DATABASE_URL"] = nil
+        environment["AUTHD_KEY_ENCRYPTION_KEY"] = keyEncryptionKey
         return environment.merging(extra) { _, new in new }
     }
 

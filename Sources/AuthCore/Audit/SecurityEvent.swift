@@ -34,6 +34,9 @@ public struct SecurityEvent: Sendable, Equatable {
         case userEnabled = "user_enabled"
         /// An operator rotated the signing key (`detail` is the new `kid`).
         case keyRotated = "key_rotated"
+        /// An operator revoked the current signing key, leaked (`detail` is its `kid`): it
+        /// was deleted at once, so it is no longer published.
+        case keyRevoked = "key_revoked"
         /// Every session of an account was ended: by a password change or by an operator
         /// (`detail` says which, and how many).
         case sessionsRevoked = "sessions_revoked"

@@ -1,12 +1,15 @@
 import Foundation
 
 /// The signing-key rules: the newest key is current and signs; it and the one before it
-/// are published in the JWKS (so tokens signed before a rotation keep verifying); older
-/// keys are retired. Rotations are stamped by the injected clock and audited.
+/// are published in the JWKS (so tokens signed before a rotation keep verifying); an older
+/// key is deleted as soon as it leaves the published set, since nothing verifies with it
+/// any more (authd's own verifier and the JWKS both hold the published keys only). Keys
+/// are stored sealed under the injected key-encryption key; rotations are stamped by the
+/// injected clock and audited.
 ///
 /// ```swift
-/// let keys = KeyService(storage: storage, clock: clock)
-/// let published = try await keys.ensureKey()      // at start: one key exists
+/// let keys = KeyService(storage: storage, keyEncryptionKey: kek, clock: clock)
+/// let published = try await keys.ensureKey()      // at start: one key exists, all sealed
 /// let next = try await keys.rotate()              // the new current key
 /// for entry in try await keys.list() { print(entry.key.kid, entry.status) }
 /// ```
@@ -16,12 +19,15 @@ public struct KeyService<Storage: AuthStorage>: Sendable {
 
     /// Where keys and the audit log are kept.
     public let storage: Storage
+    /// What seals the private keys at rest.
+    public let keyEncryptionKey: KeyEncryptionKey
     /// The time source of new keys.
     public let clock: any WallClock
 
     /// Creates the service.
-    public init(storage: Storage, clock: any WallClock = SystemClock()) {
+    public init(storage: Storage, keyEncryptionKey: KeyEncryptionKey, clock: any WallClock = SystemClock()) {
         self.storage = storage
+        self.keyEncryptionKey = keyEncryptionKey
         self.clock = clock
     }
 
@@ -39,34 +45,84 @@ public struct KeyService<Storage: AuthStorage>: Sendable {
         case current
         /// Published, so tokens it signed still verify; signs nothing new.
         case published
-        /// Neither signs nor verifies.
+        /// Neither signs nor verifies: only a key left from before retired keys were
+        /// deleted, until the next start or rotation deletes it.
         case retired
     }
 
-    /// The published keys, current first; makes the first key when there is none.
+    /// Seals every key still stored in clear (written before keys were sealed) under the
+    /// key-encryption key, leaving no clear copy in storage; returns how many it sealed.
+    /// ``ensureKey()`` runs it at every start.
+    @discardableResult
+    public func sealUnsealedKeys() async throws -> Int {
+        let clear = try await storage.signingKeys.clearKeys()
+        for key in clear {
+            try await storage.signingKeys.replaceClearKey(with: try keyEncryptionKey.seal(key))
+        }
+        return clear.count
+    }
+
+    /// The published keys, current first: seals any clear key, makes the first key when
+    /// there is none and deletes keys beyond the published set.
+    /// - Throws: ``SealingError`` when the keys were sealed under another KEK.
     public func ensureKey() async throws -> [SigningKey] {
-        let clock = self.clock
-        return try await storage.signingKeys.ensureSigningKey(limit: Self.publishedCount) { SigningKey.generate(now: clock.now) }
+        try await sealUnsealedKeys()
+        let (kek, clock) = (keyEncryptionKey, self.clock)
+        return try await storage.signingKeys.ensureSigningKey(limit: Self.publishedCount) {
+            try kek.seal(SigningKey.generate(now: clock.now))
+        }.map(kek.open)
     }
 
     /// The published keys, current first.
+    /// - Throws: ``SealingError`` when a key was sealed under another KEK or was altered.
     public func published() async throws -> [SigningKey] {
-        try await storage.signingKeys.keys(limit: Self.publishedCount)
+        try await storage.signingKeys.keys(limit: Self.publishedCount).map(keyEncryptionKey.open)
     }
 
-    /// Makes a new current key; the previous current key stays published.
+    /// Makes a new current key; the previous current key stays published, the one before
+    /// it is deleted.
+    /// - Throws: ``SealingError`` when the stored keys were sealed under another KEK (so a
+    ///   wrong KEK never adds a key the running instances cannot open).
     @discardableResult
     public func rotate(origin: RequestOrigin = RequestOrigin()) async throws -> SigningKey {
-        let key = SigningKey.generate(now: clock.now)
-        try await storage.signingKeys.add(key)
-        try await storage.audit.record(SecurityEvent(kind: .keyRotated, at: key.createdAt, origin: origin, detail: key.kid))
-        return key
+        try await replaceCurrent(revoking: .none, origin: origin).current
     }
 
-    /// Every key, newest first, with its role.
+    /// Which keys a new current key replaces at once.
+    enum Revoking {
+        /// None: the current key stays published.
+        case none
+        /// The current key (leaked).
+        case current
+        /// Every key, opened or not (leaked, or the KEK that sealed them is lost).
+        case all
+    }
+
+    /// Adds a new current key, deleting the keys beyond the published set and those
+    /// `revoking` names; audits the new key and each revoked one.
+    func replaceCurrent(revoking: Revoking, origin: RequestOrigin) async throws -> Revocation {
+        let revokedKids: [String]
+        switch revoking {
+        case .none:
+            _ = try await published()
+            revokedKids = []
+        case .current: revokedKids = try await published().prefix(1).map(\.kid)
+        case .all: revokedKids = try await storage.signingKeys.keys(limit: nil).map(\.kid)
+        }
+        let key = SigningKey.generate(now: clock.now)
+        try await storage.signingKeys.add(try keyEncryptionKey.seal(key), removing: revokedKids, keeping: Self.publishedCount)
+        try await storage.audit.record(SecurityEvent(kind: .keyRotated, at: key.createdAt, origin: origin, detail: key.kid))
+        for kid in revokedKids {
+            try await storage.audit.record(SecurityEvent(kind: .keyRevoked, at: key.createdAt, origin: origin, detail: kid))
+        }
+        return Revocation(current: key, revokedKids: revokedKids)
+    }
+
+    /// Every stored key, newest first, with its role.
+    /// - Throws: ``SealingError`` when a key does not open under the KEK.
     public func list() async throws -> [Entry] {
-        try await storage.signingKeys.keys(limit: nil).enumerated().map { index, key in
-            Entry(key: key, status: index == 0 ? .current : index < Self.publishedCount ? .published : .retired)
+        try await storage.signingKeys.keys(limit: nil).enumerated().map { index, sealed in
+            Entry(key: try keyEncryptionKey.open(sealed), status: index == 0 ? .current : index < Self.publishedCount ? .published : .retired)
         }
     }
 }

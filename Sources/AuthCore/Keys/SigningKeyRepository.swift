@@ -1,17 +1,26 @@
 import Foundation
 
-/// Signing keys, kept in storage so several instances share them. Which keys are current,
-/// published or retired is ``KeyService``'s rule; the repository keeps them in order.
+/// Signing keys, kept sealed in storage so several instances share them. Which keys are
+/// current, published or deleted is ``KeyService``'s rule; the repository keeps them in
+/// order and sees only sealed bytes (a clear private key only in a row an authd before
+/// sealing wrote, until ``KeyService/sealUnsealedKeys()`` seals it).
 ///
 /// ```swift
-/// let newest = try await store.ensureSigningKey(limit: 2) { SigningKey.generate(now: clock.now) }
+/// let newest = try await store.ensureSigningKey(limit: 2) { try kek.seal(SigningKey.generate(now: clock.now)) }
 /// ```
 public protocol SigningKeyRepository: Sendable {
-    /// The newest `limit` keys (every key when nil), newest first.
-    func keys(limit: Int?) async throws -> [SigningKey]
-    /// Returns the newest `limit` keys, first storing one made by `make` if there is none
-    /// (atomically, so concurrent first starts store one key).
-    func ensureSigningKey(limit: Int, _ make: @Sendable () throws -> SigningKey) async throws -> [SigningKey]
-    /// Adds `key`; being the newest, it becomes the current key.
-    func add(_ key: SigningKey) async throws
+    /// The newest `limit` sealed keys (every one when nil), newest first.
+    func keys(limit: Int?) async throws -> [SealedSigningKey]
+    /// Returns the newest `limit` keys, first storing one made by `make` if there is none,
+    /// and deletes every key older than those (atomically, so concurrent first starts
+    /// store one key).
+    func ensureSigningKey(limit: Int, _ make: @Sendable () throws -> SealedSigningKey) async throws -> [SealedSigningKey]
+    /// Adds `key` (being the newest, it becomes the current key), deletes the keys whose
+    /// ids are in `removing`, then every key beyond the newest `keeping`; atomically.
+    func add(_ key: SealedSigningKey, removing kids: [String], keeping: Int) async throws
+    /// The keys still stored in clear (written before keys were sealed), newest first.
+    func clearKeys() async throws -> [SigningKey]
+    /// Stores `sealed` in place of the clear private key of the same `kid`, leaving no
+    /// clear copy in the row; does nothing if that key is sealed already.
+    func replaceClearKey(with sealed: SealedSigningKey) async throws
 }

@@ -9,16 +9,20 @@ import ServiceLifecycle
 /// (with `PostgresStorage`), by the tests (`app.test(.router)` and `.live`, on PostgreSQL
 /// or in memory) and by anything embedding the service.
 ///
-/// Before it listens, it applies migrations (unless disabled), creates the first signing
-/// key if there is none and loads the published keys. The storage's background work (a
-/// connection pool) runs as one of the application's services.
+/// Before it listens, it applies migrations (unless disabled), seals any signing key still
+/// stored in clear under `keyEncryptionKey`, creates the first signing key if there is none
+/// and loads the published keys (failing when they were sealed under another KEK). The
+/// storage's background work (a connection pool) runs as one of the application's services.
 ///
 /// ```swift
 /// let storage = PostgresStorage(target: try DatabaseURL.parse(url), logger: logger)
-/// let app = try await buildApplication(configuration: AppConfiguration(), storage: storage)
+/// let kek = try KeyEncryptionKey(base64: environment["AUTHD_KEY_ENCRYPTION_KEY"] ?? "")
+/// let app = try await buildApplication(configuration: AppConfiguration(), storage: storage, keyEncryptionKey: kek)
 /// try await app.runService()
 /// ```
-public func buildApplication(configuration: AppConfiguration, storage: some AuthStorage) async throws -> some ApplicationProtocol {
+public func buildApplication(
+    configuration: AppConfiguration, storage: some AuthStorage, keyEncryptionKey: KeyEncryptionKey
+) async throws -> some ApplicationProtocol {
     let logger = configuration.logger
     let issuer = AccessTokenIssuer(
         issuer: configuration.issuer, lifetime: configuration.accessTokenLifetime, audiences: configuration.audiences,
@@ -27,12 +31,16 @@ public func buildApplication(configuration: AppConfiguration, storage: some Auth
     let pool = configuration.hashingPool
         ?? BlockingWorkPool(width: configuration.hashingConcurrency, queueLimit: configuration.hashingQueueLimit)
     let hashing = PasswordHashing(hasher: Argon2idHasher(parameters: configuration.hashParameters), pool: pool)
-    let keys = KeyService(storage: storage, clock: configuration.clock)
+    let keys = KeyService(storage: storage, keyEncryptionKey: keyEncryptionKey, clock: configuration.clock)
+    // Counters name usernames and addresses by a keyed digest: a reader of the table
+    // cannot test guesses of what was typed.
+    var throttle = configuration.throttle
+    throttle.digestKey = throttle.digestKey ?? keyEncryptionKey.derivedKey(purpose: "throttle-counters")
     let login = try await LoginService.make(
         storage: storage,
         issuer: issuer,
         hashing: hashing,
-        throttle: configuration.throttle,
+        throttle: throttle,
         refreshLifetime: configuration.refreshTokenLifetime,
         sessionMaxAge: configuration.sessionMaxAge,
         clock: configuration.clock,
@@ -89,6 +97,7 @@ public func buildApplication(configuration: AppConfiguration, storage: some Auth
         if configuration.migrateOnStart {
             try await storage.migrate()
         }
+        try await login.measureStoredHashParameters()
         try await issuer.install(try await keys.ensureKey())
     }
     return app

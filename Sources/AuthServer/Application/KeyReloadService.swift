@@ -30,6 +30,9 @@ struct KeyReloadService<Storage: AuthStorage>: Service {
             guard !published.isEmpty, published.map(\.kid) != (await issuer.kids) else { return }
             try await issuer.install(published)
             logger.info("signing keys reloaded", metadata: ["current_kid": "\(published[0].kid)"])
+        } catch let error as SealingError {
+            // Names the key and the KEKs' fingerprints, never a secret.
+            logger.error("signing key reload failed", metadata: ["reason": "\(error)"])
         } catch {
             logger.warning("signing key reload failed", metadata: ["reason": "\(type(of: error))"])
         }

@@ -1,0 +1,49 @@
+import AuthCore
+import AuthPostgres
+import Logging
+
+extension DatabaseOptions {
+    /// Runs `body` with the database and the key-encryption key that seals its signing
+    /// keys (``KeyEncryptionKeyOptions``). With a database URL and no KEK given it fails
+    /// before connecting; with the embedded cluster it falls back on the cluster's KEK file.
+    func withSealedDatabase<T>(
+        _ keyEncryption: KeyEncryptionKeyOptions,
+        logger: Logger,
+        _ body: (DatabaseTarget, KeyEncryptionKey) async throws -> T
+    ) async throws -> T {
+        let given = try keyEncryption.givenKey()
+        if given == nil, url != nil { throw KeyEncryptionKeyOptions.missing }
+        return try await withDatabaseAndCluster(logger: logger) { target, cluster in
+            let key: KeyEncryptionKey
+            if let given {
+                key = given
+            } else if let cluster {
+                key = try KeyEncryptionKeyOptions.embeddedKey(in: cluster.directory) { path in
+                    logger.notice(
+                        "created the key-encryption key file of the embedded cluster; back it up with the database",
+                        metadata: ["path": "\(path)"]
+                    )
+                }
+            } else {
+                throw KeyEncryptionKeyOptions.missing
+            }
+            return try await KeyEncryptionKeyOptions.reportingSealingErrors { try await body(target, key) }
+        }
+    }
+
+    /// Runs `body` with the signing-key rules on the migrated database, every key sealed
+    /// under the KEK first.
+    func withKeys<T: Sendable>(
+        _ keyEncryption: KeyEncryptionKeyOptions,
+        logger: Logger,
+        _ body: @escaping @Sendable (KeyService<PostgresStorage>) async throws -> T
+    ) async throws -> T {
+        try await withSealedDatabase(keyEncryption, logger: logger) { target, key in
+            try await Self.withMigratedStorage(target: target, logger: logger) { storage in
+                let keys = KeyService(storage: storage, keyEncryptionKey: key)
+                try await keys.sealUnsealedKeys()
+                return try await body(keys)
+            }
+        }
+    }
+}

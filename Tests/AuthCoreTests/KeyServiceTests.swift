@@ -1,0 +1,80 @@
+import AuthCore
+import AuthTestSupport
+import Foundation
+import Testing
+
+/// The signing-key rules on in-memory storage; `SigningKeyRepositoryTests` run them on
+/// PostgreSQL.
+@Suite struct KeyServiceTests {
+    let storage = InMemoryStorage()
+    let clock = TestClock(now: Date(timeIntervalSince1970: 1_800_000_000))
+    let kek = KeyEncryptionKey.generate()
+
+    var keys: KeyService<InMemoryStorage> { KeyService(storage: storage, keyEncryptionKey: kek, clock: clock) }
+
+    @Test func theNewestKeySignsTwoArePublishedAndOlderOnesAreDeleted() async throws {
+        let first = try await keys.ensureKey()
+        #expect(first.count == 1)
+        #expect(try await keys.ensureKey() == first)
+        clock.advance(by: 10)
+        let second = try await keys.rotate()
+        #expect(second.createdAt == clock.now)
+        clock.advance(by: 10)
+        let third = try await keys.rotate()
+        #expect(try await keys.published().map(\.kid) == [third.kid, second.kid])
+        #expect(try await keys.list().map(\.status) == [.current, .published])
+        #expect(try await storage.signingKeys.keys(limit: nil).map(\.kid) == [third.kid, second.kid])
+        #expect(storage.audit.events.map(\.kind) == [.keyRotated, .keyRotated])
+        #expect(storage.audit.events.map(\.detail) == [second.kid, third.kid])
+    }
+
+    @Test func revokingTheCurrentKeyUnpublishesItAtOnce() async throws {
+        let first = try await keys.ensureKey()[0]
+        clock.advance(by: 10)
+        let leaked = try await keys.rotate()
+        let issuer = AccessTokenIssuer(issuer: "authd", lifetime: 900, clock: clock)
+        try await issuer.install(try await keys.published())
+        let token = try await issuer.issue(subject: "alice").value
+        #expect(try await issuer.verify(token).sub == "alice")
+
+        clock.advance(by: 10)
+        let revocation = try await keys.revokeCurrent(origin: RequestOrigin(requestID: "cli"))
+        #expect(revocation.revokedKids == [leaked.kid])
+        #expect(try await keys.published().map(\.kid) == [revocation.current.kid, first.kid])
+        #expect(try await storage.signingKeys.keys(limit: nil).map(\.kid) == [revocation.current.kid, first.kid])
+        try await issuer.install(try await keys.published())
+        await #expect(throws: AuthError.invalidToken) { try await issuer.verify(token) }
+        let revoked = try #require(storage.audit.events.last)
+        #expect(revoked.kind == .keyRevoked && revoked.detail == leaked.kid && revoked.origin.requestID == "cli")
+    }
+
+    @Test func aWrongKEKIsRefusedBeforeItAddsAKey() async throws {
+        _ = try await keys.ensureKey()
+        let other = KeyService(storage: storage, keyEncryptionKey: .generate(), clock: clock)
+        let error = try await #require(throws: SealingError.self) { try await other.rotate() }
+        #expect(error.isWrongKey && "\(error)".contains(kek.fingerprint))
+        await #expect(throws: SealingError.self) { try await other.revokeCurrent() }
+        #expect(try await storage.signingKeys.keys(limit: nil).count == 1)
+        #expect(storage.audit.events.isEmpty)
+    }
+
+    @Test func revokingEveryKeyReplacesKeysOfALostKEK() async throws {
+        let lost = try await keys.ensureKey()[0]
+        clock.advance(by: 10)
+        let second = try await keys.rotate()
+        let replacement = KeyService(storage: storage, keyEncryptionKey: .generate(), clock: clock)
+        clock.advance(by: 10)
+        let revocation = try await replacement.revokeAll()
+        #expect(Set(revocation.revokedKids) == [lost.kid, second.kid])
+        #expect(try await replacement.published().map(\.kid) == [revocation.current.kid])
+        #expect(storage.audit.events.filter { $0.kind == .keyRevoked }.count == 2)
+    }
+
+    @Test func aKeyStoredInClearIsSealedAtStart() async throws {
+        let legacy = SigningKey.generate(now: clock.now)
+        storage.signingKeys.storeClearKey(legacy)
+        #expect(try await keys.ensureKey() == [legacy])
+        #expect(try await storage.signingKeys.clearKeys().isEmpty)
+        #expect(try await storage.signingKeys.keys(limit: nil).map(\.keyEncryptionKeyFingerprint) == [kek.fingerprint])
+    }
+}
