@@ -29,6 +29,7 @@ extension Migration {
         Migration(version: "0006_rotate_refresh_token", bytes: PackageResources._006_rotate_refresh_token_sql),
         Migration(version: "0007_audit_events", bytes: PackageResources._007_audit_events_sql),
         Migration(version: "0008_refresh_families", bytes: PackageResources._008_refresh_families_sql),
+        Migration(version: "0009_login_attempt_reservations", bytes: PackageResources._009_login_attempt_reservations_sql),
         Migration(version: "0010_sealed_signing_keys", bytes: PackageResources._010_sealed_signing_keys_sql),
     ]
 

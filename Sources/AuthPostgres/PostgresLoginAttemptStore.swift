@@ -2,12 +2,14 @@ import AuthCore
 import Foundation
 import PostgresNIO
 
-/// Failed-login counters in the `login_failures` table, in fixed windows, so every authd
-/// instance on the same database sees the same counts.
+/// Login-attempt counters in the `login_failures` table, so every authd instance on the
+/// same database sees the same counts. An attempt is reserved by `login_reserve`
+/// (migration 0009), which locks the keys' rows first: simultaneous logins on one key
+/// queue behind each other and never read the same count.
 ///
 /// ```swift
 /// let attempts = PostgresLoginAttemptStore(database: database)
-/// try await attempts.recordFailure(for: keys, now: Date())
+/// if let refusal = try await attempts.reserve(keys.all, now: Date()) { print(refusal.retryAfter) }
 /// ```
 public struct PostgresLoginAttemptStore: LoginAttemptStore {
     /// The database.
@@ -18,67 +20,38 @@ public struct PostgresLoginAttemptStore: LoginAttemptStore {
         self.database = database
     }
 
-    /// The seconds to wait when any of `keys` is over its limit, else NULL: an expression.
-    static func retryAfter(_ keys: [ThrottleKey], now: Date) -> SQL {
-        let keys = Keys(keys)
-        return "login_retry_after(\(keys.scopes), \(keys.digests), \(keys.limits), \(keys.windows), \(now))"
+    /// Reserves an attempt against `keys`: a row source of one row, `(retry_after,
+    /// first_refusal)`, both NULL when the attempt was counted.
+    static func reserve(_ keys: [ThrottleKey], now: Date) -> SQL {
+        let scopes = keys.map(\.scope.rawValue), digests = keys.map(\.subjectDigest)
+        let limits = keys.map(\.limit), windows = keys.map(\.window), maxWindows = keys.map(\.maxWindow)
+        return "login_reserve(\(scopes), \(digests), \(limits), \(windows), \(maxWindows), \(now))"
     }
 
-    /// Clears the counter of `key`.
-    static func clear(_ key: ThrottleKey) -> SQL {
-        "DELETE FROM login_failures WHERE scope = \(key.scope.rawValue) AND subject_digest = \(key.subjectDigest)"
+    /// Deletes the counters of `keys`.
+    static func clear(_ keys: [ThrottleKey]) -> SQL {
+        "DELETE FROM login_failures WHERE (scope, subject_digest) IN (SELECT * FROM unnest(\(keys.map(\.scope.rawValue)), \(keys.map(\.subjectDigest))))"
     }
 
-    public func retryAfter(for keys: [ThrottleKey], now: Date) async throws -> Int? {
-        try await database.query("SELECT \(Self.retryAfter(keys, now: now))") { rows in
-            var wait: Int?
-            for try await seconds in rows.decode(Int?.self) { wait = seconds }
-            return wait
+    /// Gives one attempt back to each of `keys`.
+    static func giveBack(_ keys: [ThrottleKey]) -> SQL {
+        """
+        UPDATE login_failures SET failures = greatest(failures - 1, 0)
+        WHERE (scope, subject_digest) IN (SELECT * FROM unnest(\(keys.map(\.scope.rawValue)), \(keys.map(\.subjectDigest))))
+        """
+    }
+
+    public func reserve(_ keys: [ThrottleKey], now: Date) async throws -> ThrottleRefusal? {
+        try await database.query("SELECT retry_after, first_refusal FROM \(Self.reserve(keys, now: now))") { rows in
+            var refusal: ThrottleRefusal?
+            for try await (wait, first) in rows.decode((Int?, Bool?).self) {
+                refusal = wait.map { ThrottleRefusal(retryAfter: $0, isFirst: first ?? false) }
+            }
+            return refusal
         }
     }
 
-    /// Throttle keys as the columns `login_retry_after` and failure recording take.
-    struct Keys: Sendable {
-        let scopes: [String]
-        let digests: [String]
-        let limits: [Int]
-        let windows: [Int]
-
-        init(_ keys: [ThrottleKey]) {
-            scopes = keys.map(\.scope.rawValue)
-            digests = keys.map(\.subjectDigest)
-            limits = keys.map(\.limit)
-            windows = keys.map(\.window)
-        }
-    }
-
-    public func recordFailure(for keys: [ThrottleKey], now: Date) async throws {
-        let keys = Keys(keys)
-        // One statement for every key: counters in their window are incremented, expired
-        // ones restart at 1, missing ones are created (a concurrent creation just counts).
-        try await database.execute(
-            """
-            WITH k AS (
-                SELECT * FROM unnest(\(keys.scopes)::text[], \(keys.digests)::text[], \(keys.windows)::bigint[])
-                    AS k(scope, digest, window_seconds)
-            ), updated AS (
-                UPDATE login_failures f SET
-                    failures = CASE WHEN f.window_start + make_interval(secs => k.window_seconds) <= \(now)
-                                    THEN 1 ELSE f.failures + 1 END,
-                    window_start = CASE WHEN f.window_start + make_interval(secs => k.window_seconds) <= \(now)
-                                        THEN \(now) ELSE f.window_start END
-                FROM k WHERE f.scope = k.scope AND f.subject_digest = k.digest
-                RETURNING f.scope, f.subject_digest
-            )
-            INSERT INTO login_failures AS f (scope, subject_digest, failures, window_start)
-            SELECT k.scope, k.digest, 1, \(now) FROM k
-            WHERE NOT EXISTS (SELECT 1 FROM updated u WHERE u.scope = k.scope AND u.subject_digest = k.digest)
-            ON CONFLICT (scope, subject_digest) DO UPDATE SET failures = f.failures + 1
-            """
-        )
-    }
-
-    public func reset(_ key: ThrottleKey) async throws {
-        try await database.execute(Self.clear(key))
+    public func release(_ released: [ThrottleKey], clearing cleared: [ThrottleKey]) async throws {
+        try await database.execute("WITH cleared AS (\(Self.clear(cleared))) \(Self.giveBack(released))")
     }
 }

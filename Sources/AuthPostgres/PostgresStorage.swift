@@ -49,18 +49,19 @@ public struct PostgresStorage: AuthStorage {
         await database.runPool()
     }
 
-    /// The throttle check and the account in one statement, made of the statements the
-    /// login-attempt store and the user repository own.
+    /// The attempt reserved and the account read in one statement, made of the statements
+    /// the login-attempt store and the user repository own.
     public func loginLookup(usernameKey: String, throttle keys: [ThrottleKey], now: Date) async throws -> LoginLookup {
         try await database.query(
             """
-            SELECT \(PostgresLoginAttemptStore.retryAfter(keys, now: now)), u.*
-            FROM (SELECT 1) AS one LEFT JOIN (\(PostgresUserRepository.select(key: usernameKey))) AS u ON true
+            SELECT r.retry_after, r.first_refusal, u.*
+            FROM \(PostgresLoginAttemptStore.reserve(keys, now: now)) AS r
+            LEFT JOIN (\(PostgresUserRepository.select(key: usernameKey))) AS u ON true
             """
         ) { rows in
-            var lookup = LoginLookup(retryAfter: nil, user: nil)
-            for try await (wait, id, username, hash, disabledAt, createdAt) in rows.decode((Int?, UUID?, String?, String?, Date?, Date?).self) {
-                lookup.retryAfter = wait
+            var lookup = LoginLookup(refusal: nil, user: nil)
+            for try await (wait, first, id, username, hash, disabledAt, createdAt) in rows.decode((Int?, Bool?, UUID?, String?, String?, Date?, Date?).self) {
+                lookup.refusal = wait.map { ThrottleRefusal(retryAfter: $0, isFirst: first ?? false) }
                 lookup.user = PostgresUserRepository.user((id, username, hash, disabledAt, createdAt))
             }
             return lookup
@@ -73,7 +74,8 @@ public struct PostgresStorage: AuthStorage {
     public func recordLoginSuccess(_ success: LoginSuccess) async throws {
         try await database.execute(
             """
-            WITH cleared AS (\(PostgresLoginAttemptStore.clear(success.clearedKey))),
+            WITH cleared AS (\(PostgresLoginAttemptStore.clear(success.throttle.clearedBySuccess))),
+                 released AS (\(PostgresLoginAttemptStore.giveBack(success.throttle.releasedBySuccess))),
                  family AS (\(PostgresRefreshTokenRepository.insertFamily(success.refreshToken))),
                  token AS (\(PostgresRefreshTokenRepository.insert(success.refreshToken)))
             \(PostgresAuditLog.insert(success.event))

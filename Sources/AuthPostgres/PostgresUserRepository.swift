@@ -89,6 +89,17 @@ public struct PostgresUserRepository: UserRepository {
         try await first("DELETE FROM users WHERE username_key = \(usernameKey) RETURNING \(Self.columns)")
     }
 
+    public func passwordHashParameters() async throws -> [Argon2idHasher.Parameters] {
+        // $argon2id$v=19$m=…,t=…,p=…$salt$hash: the fourth field.
+        try await database.query("SELECT DISTINCT split_part(password_hash, '$', 4) FROM users WHERE password_hash LIKE '$argon2id$%'") { rows in
+            var parameters: [Argon2idHasher.Parameters] = []
+            for try await text in rows.decode(String.self) {
+                if let set = Argon2idHasher.Parameters(phcParameters: Substring(text)) { parameters.append(set) }
+            }
+            return parameters
+        }
+    }
+
     public func all() async throws -> [User] {
         try await database.query("SELECT \(Self.columns) FROM users ORDER BY created_at, username_key") { rows in
             var users: [User] = []

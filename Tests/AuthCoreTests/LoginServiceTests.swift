@@ -57,7 +57,7 @@ import Testing
         // The same verification work as a wrong password: one hash job on the pool.
         #expect(await pool.load().completed == before + 1)
         let key = ThrottlePolicy().keys(usernameKey: "nobody", address: nil).account
-        #expect(storage.loginAttempts.failures(for: key) == 1)
+        #expect(storage.loginAttempts.attempts(for: key) == 1)
     }
 
     /// A password typed into the username box names no account: the audit log keeps the
@@ -108,7 +108,7 @@ import Testing
         _ = try await service.login(username: "alice", password: Self.password, origin: RequestOrigin(clientAddress: "192.0.2.1"))
     }
 
-    @Test func aSuccessClearsTheAccountCounterButNotTheAddressCounter() async throws {
+    @Test func aSuccessClearsTheUsernamesCountersAndGivesBackItsAddressAttempt() async throws {
         try await addUser("alice")
         let policy = ThrottlePolicy(accountLimit: 3, addressLimit: 100, window: 60)
         let service = try await service(throttle: policy)
@@ -117,8 +117,81 @@ import Testing
         }
         _ = try await service.login(username: "alice", password: Self.password, origin: RequestOrigin(clientAddress: "192.0.2.1"))
         let keys = policy.keys(usernameKey: "alice", address: "192.0.2.1")
-        #expect(storage.loginAttempts.failures(for: keys.account) == 0)
-        #expect(storage.loginAttempts.failures(for: keys.all[1]) == 2)
+        #expect(storage.loginAttempts.attempts(for: keys.account) == 0)
+        #expect(storage.loginAttempts.attempts(for: try #require(keys.pair)) == 0)
+        #expect(storage.loginAttempts.attempts(for: try #require(keys.address)) == 2)
+    }
+
+    /// A distributed attacker (a new address for every ten guesses) against one username:
+    /// fifty guesses per window from every address together, and each window used up
+    /// doubles the next (15 min, 30 min, 1 h … up to a day). Over a day of trying as fast
+    /// as the answers allow, 350 passwords are checked (seven windows), not 9,600.
+    @Test func aDistributedAttackGetsABoundedNumberOfGuessesWithGrowingWaits() async throws {
+        try await addUser("victim")
+        let service = try await service(throttle: ThrottlePolicy())
+        let start = clock.now
+        var (checked, waits, address) = (0, [Int](), 0)
+        while clock.now.timeIntervalSince(start) < 86_400 {
+            address += 1
+            let origin = RequestOrigin(clientAddress: "198.18.\(address / 256).\(address % 256)")
+            for _ in 0..<10 {
+                do {
+                    _ = try await service.login(username: "victim", password: "guess", origin: origin)
+                } catch let error as AuthError where error.code == .invalidCredentials {
+                    checked += 1
+                } catch let error as AuthError where error.code == .tooManyAttempts {
+                    let wait = error.retryAfter ?? 0
+                    waits.append(wait)
+                    clock.advance(by: TimeInterval(wait))
+                    break
+                }
+            }
+        }
+        #expect(Array(waits.prefix(6)) == [900, 1_800, 3_600, 7_200, 14_400, 28_800])
+        #expect(checked == 350, "\(checked) guesses checked in a day")
+    }
+
+    /// Twenty tries at a throttled username write one `login_throttled` event, not twenty.
+    @Test func theThrottledTriesOfAWindowAreAuditedOnce() async throws {
+        try await addUser("alice")
+        let service = try await service(throttle: ThrottlePolicy(pairLimit: 1, accountLimit: 1, addressLimit: 100, window: 60))
+        let before = await pool.load().completed
+        for _ in 0..<20 {
+            _ = try? await service.login(username: "alice", password: "wrong password", origin: RequestOrigin(clientAddress: "192.0.2.1"))
+        }
+        #expect(storage.audit.events.map(\.kind) == [.loginFailed, .loginThrottled])
+        #expect(await pool.load().completed - before == 1, "one password checked")
+    }
+
+    /// An account whose stored hash is stronger than the current parameters (kept, never
+    /// downgraded) takes longer to verify; a wrong password for it, one for an account
+    /// with current parameters, and an unknown username still take the same time: medians
+    /// over 50 rounds within 10 % (without the floor, the strong account took 10 times longer).
+    @Test func aWrongPasswordTakesAsLongAsAnUnknownUsernameWhateverTheStoredParameters() async throws {
+        let strong = Argon2idHasher.Parameters(memoryKiB: 8_192, iterations: 3, parallelism: 1)
+        try await addUser("current")
+        try await addUser("strong", parameters: strong)
+        let service = try await service(throttle: ThrottlePolicy(pairLimit: 1_000, accountLimit: 1_000, addressLimit: 1_000))
+        try await service.measureStoredHashParameters()
+        let clock = ContinuousClock()
+        var times: [String: [Duration]] = [:]
+        for round in 0..<50 {
+            for name in ["strong", "current", "nobody-\(round)"] {
+                let start = clock.now
+                await #expect(throws: AuthError.invalidCredentials) {
+                    try await service.login(username: name, password: "wrong password", origin: RequestOrigin(clientAddress: "192.0.2.1"))
+                }
+                times[name.hasPrefix("nobody") ? "unknown" : name, default: []].append(clock.now - start)
+            }
+        }
+        func median(_ name: String) -> Double {
+            let sorted = (times[name] ?? []).sorted()
+            let middle = sorted[sorted.count / 2]
+            return Double(middle.components.seconds) + Double(middle.components.attoseconds) / 1e18
+        }
+        let (slow, current, unknown) = (median("strong"), median("current"), median("unknown"))
+        #expect(abs(current - slow) / slow <= 0.10, "current \(current) s, strong \(slow) s")
+        #expect(abs(unknown - slow) / slow <= 0.10, "unknown \(unknown) s, strong \(slow) s")
     }
 
     @Test func aDisabledAccountIsNamedOnlyWhenThePasswordIsRight() async throws {

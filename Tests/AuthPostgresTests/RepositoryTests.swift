@@ -90,65 +90,97 @@ import Testing
 }
 
 @Suite struct LoginAttemptStoreTests {
-    @Test func countsFailuresInAWindowAndResets() async throws {
+    @Test func reservesAttemptsInAWindowAndRefusesPastTheLimit() async throws {
         try await TestCluster.withMigratedDatabase { database, _ in
             let store = PostgresLoginAttemptStore(database: database)
             let key = ThrottleKey(scope: .account, subject: "erin", limit: 3, window: 60)
             let other = ThrottleKey(scope: .account, subject: "frank", limit: 3, window: 60)
             let t0 = Date(timeIntervalSince1970: 1_800_000_000)
-            for offset in 0..<2 {
-                try await store.recordFailure(for: [key], now: t0.addingTimeInterval(Double(offset)))
+            for offset in 0..<3 {
+                #expect(try await store.reserve([key], now: t0.addingTimeInterval(Double(offset))) == nil)
             }
-            #expect(try await store.retryAfter(for: [key], now: t0.addingTimeInterval(2)) == nil)
-            try await store.recordFailure(for: [key], now: t0.addingTimeInterval(2))
-            #expect(try await store.retryAfter(for: [key], now: t0.addingTimeInterval(10)) == 50)
-            #expect(try await store.retryAfter(for: [other], now: t0.addingTimeInterval(10)) == nil)
-            #expect(try await store.retryAfter(for: [key], now: t0.addingTimeInterval(61)) == nil)
-            // A failure after the window starts a new one.
-            try await store.recordFailure(for: [key], now: t0.addingTimeInterval(61))
-            #expect(try await store.retryAfter(for: [key], now: t0.addingTimeInterval(62)) == nil)
-
-            for _ in 0..<3 { try await store.recordFailure(for: [key], now: t0.addingTimeInterval(70)) }
-            #expect(try await store.retryAfter(for: [key], now: t0.addingTimeInterval(70)) != nil)
-            try await store.reset(key)
-            #expect(try await store.retryAfter(for: [key], now: t0.addingTimeInterval(70)) == nil)
+            #expect(try await store.reserve([key], now: t0.addingTimeInterval(10)) == ThrottleRefusal(retryAfter: 50, isFirst: true))
+            #expect(try await store.reserve([key], now: t0.addingTimeInterval(11)) == ThrottleRefusal(retryAfter: 49, isFirst: false))
+            #expect(try await store.reserve([other], now: t0.addingTimeInterval(10)) == nil)
+            // The window's end starts a new one.
+            #expect(try await store.reserve([key], now: t0.addingTimeInterval(61)) == nil)
+            // Given back: one more attempt; cleared: a fresh count.
+            for _ in 0..<2 { #expect(try await store.reserve([key], now: t0.addingTimeInterval(62)) == nil) }
+            #expect(try await store.reserve([key], now: t0.addingTimeInterval(62)) != nil)
+            try await store.release([key], clearing: [])
+            #expect(try await store.reserve([key], now: t0.addingTimeInterval(62)) == nil)
+            #expect(try await store.reserve([key], now: t0.addingTimeInterval(62)) != nil)
+            try await store.release([], clearing: [key])
+            for _ in 0..<3 { #expect(try await store.reserve([key], now: t0.addingTimeInterval(62)) == nil) }
         }
     }
 
-    /// Two keys with different limits and windows, counted in one statement each, give
-    /// the longest wait; PostgreSQL and the in-memory store agree at every step.
-    @Test func severalKeysInOneStatementAgreeWithTheInMemoryStore() async throws {
+    /// Keys with different limits and windows, one of them growing: reserved together,
+    /// refused together (a refusal counts against no key), the longest wait given; each
+    /// used-up window of the growing key doubles the next, up to its maximum, and one not
+    /// used up brings it back to the first length. PostgreSQL and the in-memory store agree
+    /// at every step.
+    @Test func severalKeysAndGrowingWindowsAgreeWithTheInMemoryStore() async throws {
         try await TestCluster.withMigratedDatabase { database, _ in
             let store = PostgresLoginAttemptStore(database: database)
             let memory = InMemoryLoginAttemptStore()
-            let keys = [
-                ThrottleKey(scope: .account, subject: "gina", limit: 2, window: 30),
-                ThrottleKey(scope: .address, subject: "192.0.2.7", limit: 3, window: 90),
-            ]
+            let growing = ThrottleKey(scope: .account, subject: "gina", limit: 2, window: 30, maxWindow: 100)
+            let fixed = ThrottleKey(scope: .address, subject: "192.0.2.7", limit: 3, window: 90)
             let t0 = Date(timeIntervalSince1970: 1_800_000_000)
-            for (step, expected) in [(0, nil), (1, 28), (2, 87), (3, 86)] as [(Int, Int?)] {
-                let now = t0.addingTimeInterval(Double(step))
-                try await store.recordFailure(for: keys, now: now)
-                try await memory.recordFailure(for: keys, now: now)
-                let afterwards = now.addingTimeInterval(1)
-                #expect(try await store.retryAfter(for: keys, now: afterwards) == expected, "step \(step)")
-                #expect(try await memory.retryAfter(for: keys, now: afterwards) == expected, "step \(step)")
+            let steps: [(at: Double, keys: [ThrottleKey], expected: Int?)] = [
+                (0, [growing, fixed], nil), (1, [growing, fixed], nil),
+                (2, [growing, fixed], 28),      // gina's window used up: 30 s from t0
+                (3, [fixed], nil),              // the refusal counted against no key
+                (4, [fixed], 86),               // 192.0.2.7 used up: 90 s from t0
+                (31, [growing], nil), (32, [growing], nil),
+                (33, [growing], 58),            // second window: 60 s from t0 + 31
+                (91, [growing], nil), (92, [growing], nil),
+                (93, [growing], 98),            // third: 120 s, capped at 100, from t0 + 91
+                (191, [growing], nil),          // fourth window (100 s), not used up …
+                (292, [growing], nil), (293, [growing], nil),
+                (294, [growing], 28),           // … so the fifth is 30 s again
+            ]
+            for step in steps {
+                let now = t0.addingTimeInterval(step.at)
+                let stored = try await store.reserve(step.keys, now: now)
+                let remembered = try await memory.reserve(step.keys, now: now)
+                #expect(stored?.retryAfter == step.expected, "at \(step.at)")
+                #expect(remembered == stored, "at \(step.at)")
             }
         }
     }
 
-    @Test func theLoginLookupGivesTheWaitAndTheAccountInOneAnswer() async throws {
+    /// Forty simultaneous reservations on a key of limit 10: exactly ten are granted,
+    /// whatever the interleaving, because the key's row is locked before it is read.
+    @Test func simultaneousReservationsNeverOutrunTheLimit() async throws {
+        try await TestCluster.withMigratedDatabase { database, _ in
+            let store = PostgresLoginAttemptStore(database: database)
+            let now = Date(timeIntervalSince1970: 1_800_000_000)
+            for round in 0..<3 {
+                let keys = ThrottlePolicy(pairLimit: 10, accountLimit: 10, addressLimit: 100, window: 60)
+                    .keys(usernameKey: "burst-\(round)", address: "192.0.2.\(round)").all
+                let granted = try await withThrowingTaskGroup(of: Bool.self) { group in
+                    for _ in 0..<40 { group.addTask { try await store.reserve(keys, now: now) == nil } }
+                    return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+                }
+                #expect(granted == 10, "round \(round)")
+            }
+        }
+    }
+
+    @Test func theLoginLookupReservesAndGivesTheAccountInOneAnswer() async throws {
         let testDatabase = try await TestCluster.newDatabase()
         try await PostgresStorage(configuration: testDatabase.configuration, timeout: TestCluster.operationTimeout, logger: TestCluster.logger).withRunning { storage in
             try await storage.migrate()
             let harry = try await storage.users.create(username: try Username("Harry"), passwordHash: "$argon2id$stored", at: Date())
-            let keys = ThrottlePolicy(accountLimit: 1, addressLimit: 5, window: 60).keys(usernameKey: "harry", address: "192.0.2.9")
+            let keys = ThrottlePolicy(pairLimit: 2, accountLimit: 5, addressLimit: 5, window: 60).keys(usernameKey: "harry", address: "192.0.2.9")
             let now = Date(timeIntervalSince1970: 1_800_000_000)
-            #expect(try await storage.loginLookup(usernameKey: "harry", throttle: keys.all, now: now) == LoginLookup(retryAfter: nil, user: harry))
-            #expect(try await storage.loginLookup(usernameKey: "nobody", throttle: keys.all, now: now) == LoginLookup(retryAfter: nil, user: nil))
-            try await storage.loginAttempts.recordFailure(for: keys.all, now: now)
+            #expect(try await storage.loginLookup(usernameKey: "harry", throttle: keys.all, now: now) == LoginLookup(refusal: nil, user: harry))
+            #expect(try await storage.loginLookup(usernameKey: "harry", throttle: keys.all, now: now) == LoginLookup(refusal: nil, user: harry))
             let throttled = try await storage.loginLookup(usernameKey: "harry", throttle: keys.all, now: now.addingTimeInterval(10))
-            #expect(throttled.retryAfter == 50)
+            #expect(throttled == LoginLookup(refusal: ThrottleRefusal(retryAfter: 50, isFirst: true), user: harry))
+            let otherName = ThrottlePolicy(pairLimit: 2, accountLimit: 5, addressLimit: 5, window: 60).keys(usernameKey: "nobody", address: "192.0.2.9")
+            #expect(try await storage.loginLookup(usernameKey: "nobody", throttle: otherName.all, now: now) == LoginLookup(refusal: nil, user: nil))
         }
     }
 
@@ -165,28 +197,31 @@ import Testing
 
     private static func checkLoginSuccess(_ storage: some AuthStorage) async throws {
         let ida = try await storage.users.create(username: try Username("Ida"), passwordHash: "$argon2id$stored", at: Date())
-        let keys = ThrottlePolicy(accountLimit: 1, addressLimit: 5, window: 60).keys(usernameKey: "ida", address: "192.0.2.10")
+        let keys = ThrottlePolicy(pairLimit: 1, accountLimit: 1, addressLimit: 2, window: 60).keys(usernameKey: "ida", address: "192.0.2.10")
+        let address = try #require(keys.address)
         let now = Date(timeIntervalSince1970: 1_800_000_000)
-        try await storage.loginAttempts.recordFailure(for: keys.all, now: now)
-        #expect(try await storage.loginAttempts.retryAfter(for: [keys.account], now: now) == 60)
+        #expect(try await storage.loginAttempts.reserve(keys.all, now: now) == nil)
 
         let token = RefreshTokenRecord(
             tokenHash: String(repeating: "ab", count: 32), familyID: UUID(), userID: ida.id, expiresAt: now.addingTimeInterval(600), sessionExpiresAt: now.addingTimeInterval(900)
         )
         let event = SecurityEvent(kind: .loginSucceeded, at: now, userID: ida.id, usernameKey: "ida", origin: RequestOrigin(clientAddress: "192.0.2.10", requestID: "r-1"))
-        try await storage.recordLoginSuccess(LoginSuccess(clearedKey: keys.account, refreshToken: token, event: event))
-        #expect(try await storage.loginAttempts.retryAfter(for: [keys.account], now: now) == nil)
+        try await storage.recordLoginSuccess(LoginSuccess(throttle: keys, refreshToken: token, event: event))
+        // The username's counters are cleared; the address's attempt is given back (its limit is 2).
+        #expect(try await storage.loginAttempts.reserve([keys.account], now: now) == nil)
+        #expect(try await storage.loginAttempts.reserve([address], now: now) == nil)
+        #expect(try await storage.loginAttempts.reserve([address], now: now) == nil)
+        #expect(try await storage.loginAttempts.reserve([address], now: now) != nil)
         #expect(try await storage.audit.recent(limit: 10, usernameKey: "ida") == [event])
         let successor = RefreshSuccessor(tokenHash: String(repeating: "cd", count: 32), expiresAt: now.addingTimeInterval(600))
         #expect(try await storage.refreshTokens.rotate(presentedHash: token.tokenHash, successor: successor, now: now) == .rotated(userID: ida.id, expiresAt: now.addingTimeInterval(600)))
 
         guard storage is PostgresStorage else { return }
-        // A token hash already stored fails the insert: the counter and the log stay as they were.
-        try await storage.loginAttempts.recordFailure(for: keys.all, now: now)
+        // A token hash already stored fails the insert: the counters and the log stay as they were.
         await #expect(throws: (any Error).self) {
-            try await storage.recordLoginSuccess(LoginSuccess(clearedKey: keys.account, refreshToken: token, event: event))
+            try await storage.recordLoginSuccess(LoginSuccess(throttle: keys, refreshToken: token, event: event))
         }
-        #expect(try await storage.loginAttempts.retryAfter(for: [keys.account], now: now) == 60)
+        #expect(try await storage.loginAttempts.reserve([keys.account], now: now) != nil)
         #expect(try await storage.audit.recent(limit: 10, usernameKey: "ida") == [event])
     }
 }

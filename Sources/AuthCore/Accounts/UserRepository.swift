@@ -30,4 +30,7 @@ public protocol UserRepository: Sendable {
     func delete(usernameKey: String) async throws -> User?
     /// All accounts, ordered by creation.
     func all() async throws -> [User]
+    /// The distinct Argon2id parameters of the stored password hashes (hashes of other
+    /// kinds left out): what a verification may cost, for ``LoginService``'s timing.
+    func passwordHashParameters() async throws -> [Argon2idHasher.Parameters]
 }

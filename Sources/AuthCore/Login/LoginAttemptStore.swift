@@ -1,15 +1,39 @@
 import Foundation
 
-/// Failure counters for login throttling, shared by every instance.
+/// Login-attempt counters, shared by every instance: an attempt is reserved before its
+/// password is checked, so simultaneous guesses cannot outrun a limit.
 ///
 /// ```swift
-/// if let wait = try await attempts.retryAfter(for: keys, now: now) { throw AuthError.tooManyAttempts(retryAfter: wait) }
+/// if let refusal = try await attempts.reserve(keys.all, now: now) {
+///     throw AuthError.tooManyAttempts(retryAfter: refusal.retryAfter)
+/// }
+/// // … the password checks out:
+/// try await attempts.release(keys.releasedBySuccess, clearing: keys.clearedBySuccess)
 /// ```
 public protocol LoginAttemptStore: Sendable {
-    /// Seconds to wait when any key is over its limit, else nil.
-    func retryAfter(for keys: [ThrottleKey], now: Date) async throws -> Int?
-    /// Counts one failure against every key.
-    func recordFailure(for keys: [ThrottleKey], now: Date) async throws
-    /// Clears the counter of `key` (after a successful login).
-    func reset(_ key: ThrottleKey) async throws
+    /// Counts one attempt against every key, atomically, when none is at its limit; else
+    /// counts nothing and returns the refusal.
+    func reserve(_ keys: [ThrottleKey], now: Date) async throws -> ThrottleRefusal?
+    /// Gives back an attempt that was no failure: the counters of `cleared` are deleted,
+    /// those of `released` lose one attempt.
+    func release(_ released: [ThrottleKey], clearing cleared: [ThrottleKey]) async throws
+}
+
+/// Why an attempt was not reserved.
+///
+/// ```swift
+/// ThrottleRefusal(retryAfter: 840, isFirst: true)
+/// ```
+public struct ThrottleRefusal: Sendable, Equatable {
+    /// Seconds until the longest of the exhausted windows ends.
+    public var retryAfter: Int
+    /// Whether this is the first refusal of that window: worth an audit event, where the
+    /// later ones only count in metrics.
+    public var isFirst: Bool
+
+    /// Creates a refusal.
+    public init(retryAfter: Int, isFirst: Bool) {
+        self.retryAfter = retryAfter
+        self.isFirst = isFirst
+    }
 }

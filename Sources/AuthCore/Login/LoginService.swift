@@ -2,11 +2,13 @@ import Crypto
 import Foundation
 import Logging
 
-/// The login use case: checks credentials in constant work, throttles failures, re-hashes
+/// The login use case: checks credentials in constant work, throttles attempts, re-hashes
 /// outdated hashes and issues a token pair.
 ///
 /// An unknown username costs one Argon2id verification against a dummy hash made with
-/// the same parameters, so it cannot be told apart from a wrong password.
+/// the same parameters, and every failure is answered no sooner than a verification of
+/// the strongest hash in storage takes (``FailureTiming``), so an unknown username cannot
+/// be told apart from a wrong password, whatever the account's stored parameters.
 ///
 /// ```swift
 /// let hashing = PasswordHashing(pool: BlockingWorkPool())
@@ -31,6 +33,8 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
     public let clock: any WallClock
     /// Where counters and the hash duration go.
     public let metrics: AuthMetrics
+    /// What a verification costs per stored parameter set: the floor of every failure.
+    public let timing: FailureTiming
     private let dummyHash: String
     private let logger: Logger
 
@@ -47,15 +51,18 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
         logger: Logger = Logger(label: "authd.login")
     ) async throws -> Self {
         let dummyHash = try await hashing.hash(UUID().uuidString)
+        let timing = FailureTiming()
+        timing.record(try await hashing.verify(UUID().uuidString, against: dummyHash).took, for: hashing.hasher.parameters)
         return Self(
             storage: storage, issuer: issuer, hashing: hashing, throttle: throttle, refreshLifetime: refreshLifetime,
-            sessionMaxAge: sessionMaxAge, clock: clock, metrics: metrics, dummyHash: dummyHash, logger: logger
+            sessionMaxAge: sessionMaxAge, clock: clock, metrics: metrics, timing: timing, dummyHash: dummyHash, logger: logger
         )
     }
 
     private init(
         storage: Storage, issuer: AccessTokenIssuer, hashing: PasswordHashing, throttle: ThrottlePolicy,
-        refreshLifetime: Int, sessionMaxAge: Int, clock: any WallClock, metrics: AuthMetrics, dummyHash: String, logger: Logger
+        refreshLifetime: Int, sessionMaxAge: Int, clock: any WallClock, metrics: AuthMetrics, timing: FailureTiming,
+        dummyHash: String, logger: Logger
     ) {
         self.storage = storage
         self.issuer = issuer
@@ -65,8 +72,20 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
         self.sessionMaxAge = sessionMaxAge
         self.clock = clock
         self.metrics = metrics
+        self.timing = timing
         self.dummyHash = dummyHash
         self.logger = logger
+    }
+
+    /// Measures a verification with each parameter set stored hashes use that has no
+    /// estimate yet, so failures are padded to the slowest before any login meets it.
+    /// Run once storage is up (`buildApplication` does, before it listens).
+    public func measureStoredHashParameters() async throws {
+        let known = hashing.hasher.parameters
+        for parameters in try await storage.users.passwordHashParameters() where parameters != known {
+            let sample = try await PasswordHashing(hasher: Argon2idHasher(parameters: parameters), pool: hashing.pool).hash(UUID().uuidString)
+            timing.record(try await hashing.verify(UUID().uuidString, against: sample).took, for: parameters)
+        }
     }
 
     /// Logs in. Every outcome is counted in ``metrics`` and, once the username is valid,
@@ -91,18 +110,25 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
         let username = try Username(rawUsername)
         try PasswordPolicy.validatePresented(password)
 
+        // The attempt is counted before the password is checked: a burst of guesses gets
+        // no more hashes than the limits allow, however many arrive at once.
         let keys = throttle.keys(usernameKey: username.key, address: origin.clientAddress)
         let lookup = try await storage.loginLookup(usernameKey: username.key, throttle: keys.all, now: clock.now)
-        if let wait = lookup.retryAfter {
+        if let refusal = lookup.refusal {
             metrics.throttled()
-            try await audit(.loginThrottled, user: lookup.user, usernameKey: username.key, origin: origin)
-            throw AuthError.tooManyAttempts(retryAfter: wait)
+            // One audit event per exhausted window, not one per refused try.
+            if refusal.isFirst {
+                try await audit(.loginThrottled, user: lookup.user, usernameKey: username.key, origin: origin)
+            }
+            throw AuthError.tooManyAttempts(retryAfter: refusal.retryAfter)
         }
 
         let user = lookup.user
         let presented = PasswordPolicy.normalized(password)
         let target = user?.passwordHash ?? dummyHash
         var (matches, took) = try await hashing.verify(presented, against: target)
+        var verifications = 1
+        if let parameters = Argon2idHasher.parameters(of: target) { timing.record(took, for: parameters) }
         // A hash set before passwords were normalised holds the form typed then. Tried only
         // when the two forms differ, which depends on the password alone, never on the
         // account, so an unknown username costs the same.
@@ -111,11 +137,15 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
             let second = try await hashing.verify(password, against: target)
             (matches, typedForm) = (second.matches, second.matches)
             took += second.took
+            verifications += 1
         }
         metrics.hashDuration(took)
 
         guard let user, matches else {
-            try await storage.loginAttempts.recordFailure(for: keys.all, now: clock.now)
+            // As long as the slowest stored hash would have taken: a wrong password for a
+            // strongly hashed account and an unknown username answer alike.
+            let floor = timing.floor * verifications
+            if took < floor { try await Task.sleep(for: floor - took) }
             try await audit(.loginFailed, user: user, usernameKey: username.key, origin: origin, detail: user == nil ? "unknown_user" : "wrong_password")
             throw AuthError.invalidCredentials
         }
@@ -126,10 +156,10 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
         if typedForm || hashing.needsRehash(user.passwordHash) {
             await rehash(user: user, password: presented)
         }
-        // The counter reset, the refresh token and the audit row go in one write.
+        // The counters cleared, the refresh token and the audit row go in one write.
         let (grant, record) = try await makeGrant(for: user)
         try await storage.recordLoginSuccess(LoginSuccess(
-            clearedKey: keys.account,
+            throttle: keys,
             refreshToken: record,
             event: event(.loginSucceeded, user: user, usernameKey: username.key, origin: origin)
         ))

@@ -3,18 +3,18 @@ import Foundation
 /// The answer of ``AuthStorage/loginLookup(usernameKey:throttle:now:)``.
 ///
 /// ```swift
-/// let lookup = try await storage.loginLookup(usernameKey: "alice", throttle: keys, now: clock.now)
-/// if let wait = lookup.retryAfter { throw AuthError.tooManyAttempts(retryAfter: wait) }
+/// let lookup = try await storage.loginLookup(usernameKey: "alice", throttle: keys.all, now: clock.now)
+/// if let refusal = lookup.refusal { throw AuthError.tooManyAttempts(retryAfter: refusal.retryAfter) }
 /// ```
 public struct LoginLookup: Sendable, Equatable {
-    /// Seconds to wait when a throttle key is over its limit, else nil.
-    public var retryAfter: Int?
-    /// The account, if it exists (may be left out when `retryAfter` is set).
+    /// Set when the attempt was not reserved; nil when it was counted against every key.
+    public var refusal: ThrottleRefusal?
+    /// The account, if it exists (may be left out when `refusal` is set).
     public var user: User?
 
     /// Creates an answer.
-    public init(retryAfter: Int?, user: User?) {
-        self.retryAfter = retryAfter
+    public init(refusal: ThrottleRefusal?, user: User?) {
+        self.refusal = refusal
         self.user = user
     }
 }
@@ -22,19 +22,19 @@ public struct LoginLookup: Sendable, Equatable {
 /// The writes of a successful login, for ``AuthStorage/recordLoginSuccess(_:)``.
 ///
 /// ```swift
-/// try await storage.recordLoginSuccess(LoginSuccess(clearedKey: keys.account, refreshToken: record, event: event))
+/// try await storage.recordLoginSuccess(LoginSuccess(throttle: keys, refreshToken: record, event: event))
 /// ```
 public struct LoginSuccess: Sendable, Equatable {
-    /// The throttle key whose failure counter the login clears (the account's).
-    public var clearedKey: ThrottleKey
+    /// The attempt's throttle keys: the username's are cleared, the address's given back.
+    public var throttle: ThrottleKeys
     /// The refresh token the login issued.
     public var refreshToken: RefreshTokenRecord
     /// The `login_succeeded` audit event.
     public var event: SecurityEvent
 
     /// Creates the set of writes.
-    public init(clearedKey: ThrottleKey, refreshToken: RefreshTokenRecord, event: SecurityEvent) {
-        self.clearedKey = clearedKey
+    public init(throttle: ThrottleKeys, refreshToken: RefreshTokenRecord, event: SecurityEvent) {
+        self.throttle = throttle
         self.refreshToken = refreshToken
         self.event = event
     }

@@ -1,68 +1,128 @@
 import Crypto
 import Foundation
 
-/// One counter of failed logins: per account or per client address.
+/// One counter of login attempts: per username, per client address, or per username from
+/// one address.
 ///
-/// The subject is stored only as a SHA-256 digest, so a password typed into the
-/// username field never lands in storage.
+/// The subject is stored only as a digest: HMAC-SHA256 under a secret key when one is
+/// given (authd derives it from its key-encryption key), so that a reader of the counters
+/// cannot test guesses of what was typed into the username field; plain SHA-256 otherwise.
 ///
 /// ```swift
-/// let key = ThrottleKey(scope: .account, subject: "alice", limit: 10, window: 900)
+/// let key = ThrottleKey(scope: .account, subject: "alice", limit: 50, window: 900, maxWindow: 86_400, digestKey: secret)
 /// ```
 public struct ThrottleKey: Sendable, Hashable {
     /// What is counted.
     public enum Scope: String, Sendable {
-        /// Consecutive failures for one username (existing or not).
+        /// Attempts for one username (existing or not), from every address.
         case account
-        /// Failures from one client address.
+        /// Attempts from one client address, for every username.
         case address
+        /// Attempts for one username from one client address.
+        case pair
     }
 
     /// What is counted.
     public let scope: Scope
-    /// Hex SHA-256 of the subject (username key or address).
+    /// Hex HMAC-SHA256 (or SHA-256) of the subject (username key, address, or both).
     public let subjectDigest: String
-    /// Failures allowed within ``window`` before attempts are refused.
+    /// Attempts allowed within a window; past them, attempts are refused until it ends.
     public let limit: Int
-    /// Length of the counting window, in seconds.
+    /// Length of the first counting window, in seconds.
     public let window: Int
+    /// The longest a window grows to: each window whose attempts were all used doubles the
+    /// next one, up to this. Equal to ``window`` for a key whose windows never grow.
+    public let maxWindow: Int
 
     /// Creates a key for `subject`.
-    public init(scope: Scope, subject: String, limit: Int, window: Int) {
+    public init(scope: Scope, subject: String, limit: Int, window: Int, maxWindow: Int? = nil, digestKey: SymmetricKey? = nil) {
         self.scope = scope
-        self.subjectDigest = SHA256.hexDigest(of: subject)
+        self.subjectDigest = digestKey.map { HMAC<SHA256>.hexCode(for: subject, using: $0) } ?? SHA256.hexDigest(of: subject)
         self.limit = limit
         self.window = window
+        self.maxWindow = max(window, maxWindow ?? window)
+    }
+
+    /// The length of the window that follows `lockouts` windows used up in a row.
+    public func windowLength(afterLockouts lockouts: Int) -> Int {
+        // 2^20 windows exceed any sane maximum; the cap keeps the shift in range.
+        let grown = window.multipliedReportingOverflow(by: 1 << min(max(lockouts, 0), 20))
+        return grown.overflow ? maxWindow : min(grown.partialValue, maxWindow)
     }
 }
 
-/// Limits on failed logins: after `accountLimit` failures for one username, or
-/// `addressLimit` failures from one address, within `window` seconds, logins are answered
-/// with 429 until the window ends. A successful login clears the account counter.
+/// The counters one login attempt touches, for ``LoginAttemptStore/reserve(_:now:)``.
 ///
 /// ```swift
-/// let policy = ThrottlePolicy(accountLimit: 10, addressLimit: 100, window: 900)
+/// let keys = ThrottlePolicy().keys(usernameKey: "alice", address: "203.0.113.9")
+/// keys.all.count   // 3: the username, the username from this address, this address
+/// ```
+public struct ThrottleKeys: Sendable, Equatable {
+    /// The username, from every address.
+    public let account: ThrottleKey
+    /// The username from this address (nil when the address is unknown).
+    public let pair: ThrottleKey?
+    /// This address, for every username (nil when the address is unknown).
+    public let address: ThrottleKey?
+
+    /// Every key, in a fixed order.
+    public var all: [ThrottleKey] { [account] + [pair, address].compactMap { $0 } }
+
+    /// What a successful login clears: the username's counters, here and everywhere.
+    public var clearedBySuccess: [ThrottleKey] { [account] + [pair].compactMap { $0 } }
+
+    /// What a successful login gives back without clearing: its attempt from this address.
+    public var releasedBySuccess: [ThrottleKey] { [address].compactMap { $0 } }
+}
+
+/// Limits on login attempts. An attempt is reserved against every key before its password
+/// is checked, so a burst cannot outrun the limits; a successful login clears the
+/// username's counters and gives back its attempt from the address.
+///
+/// - From one address, `pairLimit` attempts per username per window: an attacker at one
+///   address runs out there and cannot lock the owner out at another.
+/// - From every address, `accountLimit` attempts per username per window, and each window
+///   whose attempts were all used doubles the next one, up to `maxAccountWindow`: a
+///   distributed attacker gets a bounded number of guesses per username.
+/// - From one address, `addressLimit` attempts per window over every username.
+///
+/// ```swift
+/// let policy = ThrottlePolicy(pairLimit: 10, accountLimit: 50, addressLimit: 100, window: 900)
 /// ```
 public struct ThrottlePolicy: Sendable, Equatable {
-    /// Failures per username within the window.
+    /// Attempts per username from one address within the window.
+    public var pairLimit: Int
+    /// Attempts per username from every address within the window.
     public var accountLimit: Int
-    /// Failures per client address within the window.
+    /// Attempts from one address within the window.
     public var addressLimit: Int
     /// Window length in seconds.
     public var window: Int
+    /// The longest window of a username whose windows keep being used up, in seconds.
+    public var maxAccountWindow: Int
+    /// The secret the counters' subjects are digested under (HMAC-SHA256); nil for plain
+    /// SHA-256. `buildApplication` derives it from the key-encryption key.
+    public var digestKey: SymmetricKey?
 
-    /// Creates a policy.
-    public init(accountLimit: Int = 10, addressLimit: Int = 100, window: Int = 900) {
+    /// Creates a policy; the defaults are the README's.
+    public init(pairLimit: Int = 10, accountLimit: Int = 50, addressLimit: Int = 100, window: Int = 900, maxAccountWindow: Int = 86_400) {
+        self.pairLimit = pairLimit
         self.accountLimit = accountLimit
         self.addressLimit = addressLimit
         self.window = window
+        self.maxAccountWindow = maxAccountWindow
+        self.digestKey = nil
     }
 
     /// The counters a login attempt touches.
-    public func keys(usernameKey: String, address: String?) -> (account: ThrottleKey, all: [ThrottleKey]) {
-        let account = ThrottleKey(scope: .account, subject: usernameKey, limit: accountLimit, window: window)
-        guard let address else { return (account, [account]) }
-        let byAddress = ThrottleKey(scope: .address, subject: address, limit: addressLimit, window: window)
-        return (account, [account, byAddress])
+    public func keys(usernameKey: String, address: String?) -> ThrottleKeys {
+        let account = ThrottleKey(
+            scope: .account, subject: usernameKey, limit: accountLimit, window: window, maxWindow: maxAccountWindow, digestKey: digestKey
+        )
+        guard let address else { return ThrottleKeys(account: account, pair: nil, address: nil) }
+        // The separator cannot occur in a username key nor in an address.
+        let pair = ThrottleKey(scope: .pair, subject: "\(usernameKey)\u{0}\(address)", limit: pairLimit, window: window, digestKey: digestKey)
+        let byAddress = ThrottleKey(scope: .address, subject: address, limit: addressLimit, window: window, digestKey: digestKey)
+        return ThrottleKeys(account: account, pair: pair, address: byAddress)
     }
 }

@@ -24,7 +24,7 @@ public struct Argon2idHasher: Sendable {
     /// ```swift
     /// let light = Argon2idHasher.Parameters(memoryKiB: 1024, iterations: 1, parallelism: 1)
     /// ```
-    public struct Parameters: Sendable, Equatable, CustomStringConvertible {
+    public struct Parameters: Sendable, Hashable, CustomStringConvertible {
         /// Memory cost in KiB (`m`).
         public var memoryKiB: UInt32
         /// Number of passes (`t`).

@@ -14,7 +14,7 @@ public protocol AuthStorage: Sendable {
     associatedtype Users: UserRepository
     /// Refresh token storage.
     associatedtype RefreshTokens: RefreshTokenRepository
-    /// Failed-login counters.
+    /// Login-attempt counters.
     associatedtype Attempts: LoginAttemptStore
     /// Signing keys.
     associatedtype SigningKeys: SigningKeyRepository
@@ -27,7 +27,7 @@ public protocol AuthStorage: Sendable {
     var users: Users { get }
     /// Refresh tokens.
     var refreshTokens: RefreshTokens { get }
-    /// Failed-login counters.
+    /// Login-attempt counters.
     var loginAttempts: Attempts { get }
     /// Signing keys.
     var signingKeys: SigningKeys { get }
@@ -44,24 +44,25 @@ public protocol AuthStorage: Sendable {
     /// or shut down; returns at once when there is none.
     func run() async
 
-    /// What a login needs before it checks the password: whether any throttle key is over
-    /// its limit, and the account. Storage that can answer both in one round trip does
-    /// (PostgreSQL: one statement); the default asks the two stores.
+    /// What a login needs before it checks the password: the attempt reserved against every
+    /// throttle key (or the refusal), and the account. Storage that can do both in one
+    /// round trip does (PostgreSQL: one statement); the default asks the two stores.
     func loginLookup(usernameKey: String, throttle keys: [ThrottleKey], now: Date) async throws -> LoginLookup
 
-    /// What a successful login writes: the account's failure counter cleared, the new
-    /// refresh token, the audit event. Storage that can do all three in one round trip does
-    /// (PostgreSQL: one statement, so one transaction); the default asks the three stores.
+    /// What a successful login writes: the username's counters cleared and the address's
+    /// attempt given back, the new refresh token, the audit event. Storage that can do all
+    /// three in one round trip does (PostgreSQL: one statement, so one transaction); the
+    /// default asks the three stores.
     func recordLoginSuccess(_ success: LoginSuccess) async throws
 }
 
 extension AuthStorage {
     public func loginLookup(usernameKey: String, throttle keys: [ThrottleKey], now: Date) async throws -> LoginLookup {
-        LoginLookup(retryAfter: try await loginAttempts.retryAfter(for: keys, now: now), user: try await users.user(withKey: usernameKey))
+        LoginLookup(refusal: try await loginAttempts.reserve(keys, now: now), user: try await users.user(withKey: usernameKey))
     }
 
     public func recordLoginSuccess(_ success: LoginSuccess) async throws {
-        try await loginAttempts.reset(success.clearedKey)
+        try await loginAttempts.release(success.throttle.releasedBySuccess, clearing: success.throttle.clearedBySuccess)
         try await refreshTokens.store(success.refreshToken)
         try await audit.record(success.event)
     }

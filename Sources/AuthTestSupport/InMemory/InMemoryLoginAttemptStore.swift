@@ -2,59 +2,79 @@ import AuthCore
 import Foundation
 import Synchronization
 
-/// Failed-login counters in memory, in the same fixed windows as the PostgreSQL store, for
-/// tests that need no database.
+/// Login-attempt counters in memory, with the rules of the PostgreSQL store's
+/// `login_reserve` (fixed windows, growing ones for keys with a longer maximum, nothing
+/// counted when a key is at its limit), for tests that need no database.
 ///
 /// ```swift
 /// let attempts = InMemoryLoginAttemptStore()
-/// try await attempts.recordFailure(for: keys, now: clock.now)
+/// let refusal = try await attempts.reserve(keys.all, now: clock.now)
 /// ```
 public final class InMemoryLoginAttemptStore: LoginAttemptStore {
     private struct Counter {
-        var failures: Int
+        var attempts = 0
         var windowStart: Date
+        var lockouts = 0
+        var refusals = 0
     }
 
     private struct Subject: Hashable {
         let scope: ThrottleKey.Scope
         let digest: String
+
+        init(_ key: ThrottleKey) {
+            (scope, digest) = (key.scope, key.subjectDigest)
+        }
     }
 
     private let counters = Mutex<[Subject: Counter]>([:])
 
-    /// No failures counted.
+    /// No attempts counted.
     public init() {}
 
-    public func retryAfter(for keys: [ThrottleKey], now: Date) async throws -> Int? {
+    public func reserve(_ keys: [ThrottleKey], now: Date) async throws -> ThrottleRefusal? {
         counters.withLock { counters in
-            keys.compactMap { key -> Int? in
-                guard let counter = counters[Subject(scope: key.scope, digest: key.subjectDigest)], counter.failures >= key.limit else { return nil }
-                let end = counter.windowStart.addingTimeInterval(TimeInterval(key.window))
-                guard end > now else { return nil }
-                return Int(end.timeIntervalSince(now).rounded(.up))
-            }.max()
+            for key in keys {
+                var counter = counters[Subject(key)] ?? Counter(windowStart: now)
+                let end = counter.windowStart.addingTimeInterval(TimeInterval(key.windowLength(afterLockouts: counter.lockouts)))
+                if end <= now {
+                    let usedUp = counter.attempts >= key.limit && key.maxWindow > key.window
+                    counter = Counter(windowStart: now, lockouts: usedUp ? min(counter.lockouts + 1, 20) : 0)
+                }
+                counters[Subject(key)] = counter
+            }
+            let exhausted = keys.filter { key in counters[Subject(key)].map { $0.attempts >= key.limit } ?? false }
+            guard exhausted.isEmpty else {
+                var first = false
+                var wait = 0
+                for key in exhausted {
+                    guard var counter = counters[Subject(key)] else { continue }
+                    counter.refusals += 1
+                    first = first || counter.refusals == 1
+                    let end = counter.windowStart.addingTimeInterval(TimeInterval(key.windowLength(afterLockouts: counter.lockouts)))
+                    wait = max(wait, Int(end.timeIntervalSince(now).rounded(.up)))
+                    counters[Subject(key)] = counter
+                }
+                return ThrottleRefusal(retryAfter: wait, isFirst: first)
+            }
+            for key in keys { counters[Subject(key)]?.attempts += 1 }
+            return nil
         }
     }
 
-    public func recordFailure(for keys: [ThrottleKey], now: Date) async throws {
+    public func release(_ released: [ThrottleKey], clearing cleared: [ThrottleKey]) async throws {
         counters.withLock { counters in
-            for key in keys {
-                let subject = Subject(scope: key.scope, digest: key.subjectDigest)
-                if let counter = counters[subject], counter.windowStart.addingTimeInterval(TimeInterval(key.window)) > now {
-                    counters[subject]?.failures += 1
-                } else {
-                    counters[subject] = Counter(failures: 1, windowStart: now)
-                }
+            for key in cleared { counters.removeValue(forKey: Subject(key)) }
+            for key in released {
+                guard var counter = counters[Subject(key)] else { continue }
+                counter.attempts = max(counter.attempts - 1, 0)
+                counters[Subject(key)] = counter
             }
         }
     }
 
-    public func reset(_ key: ThrottleKey) async throws {
-        _ = counters.withLock { $0.removeValue(forKey: Subject(scope: key.scope, digest: key.subjectDigest)) }
-    }
-
-    /// The failures counted against `key` in its current record (0 when none).
-    public func failures(for key: ThrottleKey) -> Int {
-        counters.withLock { $0[Subject(scope: key.scope, digest: key.subjectDigest)]?.failures ?? 0 }
+    /// The attempts counted against `key` in its current window (0 when none).
+    public func attempts(for key: ThrottleKey) -> Int {
+        counters.withLock { $0[Subject(key)]?.attempts ?? 0 }
     }
 }

@@ -61,4 +61,9 @@ public final class InMemoryUserRepository: UserRepository {
     public func all() async throws -> [User] {
         byKey.withLock { users in users.values.sorted { ($0.createdAt, $0.username.lowercased()) < ($1.createdAt, $1.username.lowercased()) } }
     }
+
+    public func passwordHashParameters() async throws -> [Argon2idHasher.Parameters] {
+        let sets = byKey.withLock { users in users.values.compactMap { Argon2idHasher.parameters(of: $0.passwordHash) } }
+        return sets.reduce(into: []) { unique, set in if !unique.contains(set) { unique.append(set) } }
+    }
 }
