@@ -64,6 +64,12 @@ public struct PostgresSigningKeyRepository: SigningKeyRepository {
         )
     }
 
+    public func purgeClearCopies() async throws {
+        // Not in a transaction: VACUUM cannot run in one. The table's owner (the role that
+        // ran the migrations) may run it.
+        try await database.execute("VACUUM signing_keys")
+    }
+
     /// Runs `body` in a transaction holding the signing keys' advisory lock, so that key
     /// changes (first starts, rotations) serialise.
     private func locked<T: Sendable>(

@@ -31,8 +31,8 @@ extension DatabaseOptions {
         }
     }
 
-    /// Runs `body` with the signing-key rules on the migrated database, every key sealed
-    /// under the KEK first.
+    /// Runs `body` with the signing-key rules on the migrated database (whose operations seal
+    /// any key still stored in clear, once they have checked the KEK).
     func withKeys<T: Sendable>(
         _ keyEncryption: KeyEncryptionKeyOptions,
         logger: Logger,
@@ -40,9 +40,7 @@ extension DatabaseOptions {
     ) async throws -> T {
         try await withSealedDatabase(keyEncryption, logger: logger) { target, key in
             try await Self.withMigratedStorage(target: target, logger: logger) { storage in
-                let keys = KeyService(storage: storage, keyEncryptionKey: key)
-                try await keys.sealUnsealedKeys()
-                return try await body(keys)
+                try await body(KeyService(storage: storage, keyEncryptionKey: key))
             }
         }
     }

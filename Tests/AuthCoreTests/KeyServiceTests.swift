@@ -54,6 +54,12 @@ import Testing
         let error = try await #require(throws: SealingError.self) { try await other.rotate() }
         #expect(error.isWrongKey && "\(error)".contains(kek.fingerprint))
         await #expect(throws: SealingError.self) { try await other.revokeCurrent() }
+        // A key left in clear is not sealed under the wrong KEK either.
+        let legacy = SigningKey.generate(now: clock.now)
+        storage.signingKeys.storeClearKey(legacy)
+        await #expect(throws: SealingError.self) { try await other.list() }
+        await #expect(throws: SealingError.self) { try await other.ensureKey() }
+        #expect(try await storage.signingKeys.clearKeys() == [legacy])
         #expect(try await storage.signingKeys.keys(limit: nil).count == 1)
         #expect(storage.audit.events.isEmpty)
     }

@@ -65,6 +65,11 @@ import Testing
                 }
             }
             #expect(try await storage.signingKeys.clearKeys().isEmpty)
+            // Nor in the table's file: the superseded row versions were vacuumed away.
+            let file = try await Self.tableFile(storage.database)
+            for key in legacy {
+                #expect(file.range(of: key.privateKey) == nil, "the table's file holds a clear seed: \(key.kid)")
+            }
         }
     }
 
@@ -114,6 +119,16 @@ import Testing
 
     private func withStorage(_ database: TestCluster.TestDatabase, _ body: @Sendable (PostgresStorage) async throws -> Void) async throws {
         try await PostgresStorage(configuration: database.configuration, timeout: TestCluster.operationTimeout, logger: TestCluster.logger).withRunning(body)
+    }
+
+    /// The bytes of `signing_keys`'s heap file, written out by a checkpoint first.
+    private static func tableFile(_ database: Database) async throws -> Data {
+        _ = try await database.client.query("CHECKPOINT", logger: TestCluster.logger)
+        var path = ""
+        for try await relative in try await database.client.query("SELECT pg_relation_filepath('signing_keys')", logger: TestCluster.logger).decode(String.self) {
+            path = relative
+        }
+        return try Data(contentsOf: URL(fileURLWithPath: try TestCluster.shared().dataDirectory).appendingPathComponent(path))
     }
 
     /// Every row of `signing_keys` as PostgreSQL prints it (bytea as hex).

@@ -52,13 +52,20 @@ public struct KeyService<Storage: AuthStorage>: Sendable {
 
     /// Seals every key still stored in clear (written before keys were sealed) under the
     /// key-encryption key, leaving no clear copy in storage; returns how many it sealed.
-    /// ``ensureKey()`` runs it at every start.
+    /// It first opens every sealed key, so a wrong KEK seals nothing. Every operation that
+    /// reads or adds keys runs it first, except ``revokeAll(origin:)``.
+    /// - Throws: ``SealingError`` when a stored key does not open under the KEK.
     @discardableResult
     public func sealUnsealedKeys() async throws -> Int {
+        for sealed in try await storage.signingKeys.keys(limit: nil) {
+            _ = try keyEncryptionKey.open(sealed)
+        }
         let clear = try await storage.signingKeys.clearKeys()
+        guard !clear.isEmpty else { return 0 }
         for key in clear {
             try await storage.signingKeys.replaceClearKey(with: try keyEncryptionKey.seal(key))
         }
+        try await storage.signingKeys.purgeClearCopies()
         return clear.count
     }
 
@@ -104,10 +111,13 @@ public struct KeyService<Storage: AuthStorage>: Sendable {
         let revokedKids: [String]
         switch revoking {
         case .none:
-            _ = try await published()
+            try await sealUnsealedKeys()
             revokedKids = []
-        case .current: revokedKids = try await published().prefix(1).map(\.kid)
-        case .all: revokedKids = try await storage.signingKeys.keys(limit: nil).map(\.kid)
+        case .current:
+            try await sealUnsealedKeys()
+            revokedKids = try await published().prefix(1).map(\.kid)
+        case .all:
+            revokedKids = try await storage.signingKeys.keys(limit: nil).map(\.kid) + storage.signingKeys.clearKeys().map(\.kid)
         }
         let key = SigningKey.generate(now: clock.now)
         try await storage.signingKeys.add(try keyEncryptionKey.seal(key), removing: revokedKids, keeping: Self.publishedCount)
@@ -121,7 +131,8 @@ public struct KeyService<Storage: AuthStorage>: Sendable {
     /// Every stored key, newest first, with its role.
     /// - Throws: ``SealingError`` when a key does not open under the KEK.
     public func list() async throws -> [Entry] {
-        try await storage.signingKeys.keys(limit: nil).enumerated().map { index, sealed in
+        try await sealUnsealedKeys()
+        return try await storage.signingKeys.keys(limit: nil).enumerated().map { index, sealed in
             Entry(key: try keyEncryptionKey.open(sealed), status: index == 0 ? .current : index < Self.publishedCount ? .published : .retired)
         }
     }

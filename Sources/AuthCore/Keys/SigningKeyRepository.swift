@@ -23,4 +23,8 @@ public protocol SigningKeyRepository: Sendable {
     /// Stores `sealed` in place of the clear private key of the same `kid`, leaving no
     /// clear copy in the row; does nothing if that key is sealed already.
     func replaceClearKey(with sealed: SealedSigningKey) async throws
+    /// Drops the superseded versions of rows whose clear key was replaced, so that the
+    /// storage's files hold no clear copy (PostgreSQL: `VACUUM signing_keys`; its WAL and
+    /// earlier backups still do).
+    func purgeClearCopies() async throws
 }

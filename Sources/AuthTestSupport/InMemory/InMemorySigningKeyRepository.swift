@@ -59,6 +59,9 @@ public final class InMemorySigningKeyRepository: SigningKeyRepository {
         }
     }
 
+    /// Nothing to purge: a replaced row leaves no copy in memory.
+    public func purgeClearCopies() async throws {}
+
     /// Stores `key` in clear, newest, as an authd before sealing did (for tests of
     /// ``AuthCore/KeyService/sealUnsealedKeys()``).
     public func storeClearKey(_ key: SigningKey) {
