@@ -4,7 +4,7 @@ import Logging
 import NIOSSL
 import Prometheus
 
-/// Everything ``buildApplication(configuration:storage:)`` needs besides storage, with
+/// Everything ``buildApplication(configuration:storage:keyEncryptionKey:)`` needs besides storage and the KEK, with
 /// production defaults.
 ///
 /// ```swift
