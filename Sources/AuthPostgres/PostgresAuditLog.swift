@@ -30,6 +30,12 @@ public struct PostgresAuditLog: AuditLog {
         try await database.execute(Self.insert(event))
     }
 
+    public func deleteEvents(before date: Date, limit: Int) async throws -> Int {
+        try await database.deleteCounting(
+            "DELETE FROM audit_events WHERE id = ANY(ARRAY(SELECT id FROM audit_events WHERE at < \(date) ORDER BY at LIMIT \(limit)))"
+        )
+    }
+
     public func recent(limit: Int, usernameKey: String?) async throws -> [SecurityEvent] {
         try await database.query(
             """

@@ -106,4 +106,29 @@ public struct PostgresRefreshTokenRepository: RefreshTokenRepository {
             return 0
         }
     }
+
+    public func deleteEnded(before date: Date, limit: Int) async throws -> Int {
+        // Tokens first, a batch at a time; rows a rotation holds are skipped, not waited for.
+        let tokens = try await database.deleteCounting(
+            """
+            DELETE FROM refresh_tokens WHERE ctid = ANY(ARRAY(
+                SELECT t.ctid FROM refresh_tokens t JOIN refresh_families f ON f.id = t.family_id
+                WHERE t.expires_at < \(date) OR f.expires_at < \(date) OR f.revoked_at < \(date)
+                LIMIT \(limit) FOR UPDATE OF t SKIP LOCKED
+            ))
+            """
+        )
+        guard tokens < limit else { return tokens }
+        let families = try await database.deleteCounting(
+            """
+            DELETE FROM refresh_families WHERE id = ANY(ARRAY(
+                SELECT f.id FROM refresh_families f
+                WHERE (f.expires_at < \(date) OR f.revoked_at < \(date))
+                  AND NOT EXISTS (SELECT 1 FROM refresh_tokens t WHERE t.family_id = f.id)
+                LIMIT \(limit - tokens) FOR UPDATE SKIP LOCKED
+            ))
+            """
+        )
+        return tokens + families
+    }
 }

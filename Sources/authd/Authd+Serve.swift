@@ -79,6 +79,7 @@ extension Authd {
         @OptionGroup var keyEncryption: KeyEncryptionKeyOptions
         @OptionGroup var hashing: HashOptions
         @OptionGroup var passwords: PasswordOptions
+        @OptionGroup var retention: RetentionOptions
         @OptionGroup var logging: LoggingOptions
 
         func validate() throws {
@@ -143,6 +144,8 @@ extension Authd {
                 configuration.tls = tls
                 configuration.trustedProxies = proxies
                 configuration.keyReloadInterval = reload
+                configuration.retention = retention.policy
+                configuration.retentionInterval = .seconds(retention.interval)
                 let scheme = tls == nil ? "http" : "https"
                 configuration.onListening = { host, port in
                     // Unbuffered, so a supervisor (or a test) reading a pipe sees it at once.

@@ -37,6 +37,12 @@ public struct AuthMetrics: Sendable {
         Counter(label: "authd_throttled_requests_total", factory: factory).increment()
     }
 
+    /// Retention deleted `count` rows of `table` (`audit_events`, `login_failures`, `sessions`).
+    public func retentionDeleted(table: String, count: Int) {
+        guard count > 0 else { return }
+        Counter(label: "authd_retention_deleted_total", dimensions: [("table", table)], factory: factory).increment(by: count)
+    }
+
     /// One Argon2id computation took `duration`.
     public func hashDuration(_ duration: Duration) {
         let nanoseconds = duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000

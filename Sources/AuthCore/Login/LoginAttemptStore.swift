@@ -17,6 +17,9 @@ public protocol LoginAttemptStore: Sendable {
     /// Gives back an attempt that was no failure: the counters of `cleared` are deleted,
     /// those of `released` lose one attempt.
     func release(_ released: [ThrottleKey], clearing cleared: [ThrottleKey]) async throws
+    /// Deletes at most `limit` counters whose window started before `date`; returns how
+    /// many it deleted.
+    func deleteCounters(startedBefore date: Date, limit: Int) async throws -> Int
 }
 
 /// Why an attempt was not reserved.

@@ -20,6 +20,11 @@ public protocol RefreshTokenRepository: Sendable {
     func revokeFamily(ofTokenHash tokenHash: String, now: Date) async throws -> UUID?
     /// Revokes every session of `userID` that is not revoked yet; returns how many.
     func revokeAll(ofUser userID: UUID, now: Date) async throws -> Int
+    /// Deletes at most `limit` rows of what ended before `date`: tokens that expired then,
+    /// or whose session ended or was revoked then, and sessions so ended with no token left
+    /// (tokens first, so deleting a session never cascades to an unbounded number of
+    /// rows). Returns how many rows it deleted.
+    func deleteEnded(before date: Date, limit: Int) async throws -> Int
 }
 
 /// A refresh token as stored: its SHA-256, never the token itself.

@@ -48,6 +48,10 @@ public struct AppConfiguration: Sendable {
     public var maxBodySize = 64 * 1024
     /// Proxies whose `X-Forwarded-For` is believed for the client's address.
     public var trustedProxies = TrustedProxies.none
+    /// What is kept of audit events, login-attempt counters and ended sessions.
+    public var retention = RetentionPolicy()
+    /// How often retention runs (every instance runs it; their batches skip each other's rows).
+    public var retentionInterval: Duration = .seconds(60)
     /// How often every instance reloads the signing keys from storage, so that a key made by
     /// `authd keys rotate` signs and is published within this interval.
     public var keyReloadInterval: Duration = .seconds(10)

@@ -65,6 +65,10 @@ public func buildApplication(
     var services: [any Service] = [
         StorageService(storage: storage),
         KeyReloadService(keys: keys, issuer: issuer, interval: configuration.keyReloadInterval, logger: logger),
+        RetentionRunner(
+            retention: RetentionService(storage: storage, policy: configuration.retention, clock: configuration.clock, metrics: configuration.metrics),
+            interval: configuration.retentionInterval, logger: logger
+        ),
     ]
     if let listen = configuration.metricsListen {
         // Plain HTTP on an address of its own, for the scraper's network only.

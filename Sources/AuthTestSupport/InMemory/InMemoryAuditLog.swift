@@ -1,4 +1,5 @@
 import AuthCore
+import Foundation
 import Synchronization
 
 /// The audit log in memory, for tests that need no database.
@@ -22,6 +23,18 @@ public final class InMemoryAuditLog: AuditLog {
             let ids = Set(events.filter { $0.usernameKey == usernameKey }.compactMap(\.userID))
             let chosen = events.filter { usernameKey == nil || $0.usernameKey == usernameKey || $0.userID.map(ids.contains) == true }
             return Array(chosen.reversed().prefix(limit))
+        }
+    }
+
+    public func deleteEvents(before date: Date, limit: Int) async throws -> Int {
+        stored.withLock { events in
+            var deleted = 0
+            events.removeAll { event in
+                guard deleted < limit, event.at < date else { return false }
+                deleted += 1
+                return true
+            }
+            return deleted
         }
     }
 

@@ -73,6 +73,14 @@ public final class InMemoryLoginAttemptStore: LoginAttemptStore {
         }
     }
 
+    public func deleteCounters(startedBefore date: Date, limit: Int) async throws -> Int {
+        counters.withLock { counters in
+            let old = counters.filter { $0.value.windowStart < date }.keys.prefix(limit)
+            for subject in old { counters.removeValue(forKey: subject) }
+            return old.count
+        }
+    }
+
     /// The attempts counted against `key` in its current window (0 when none).
     public func attempts(for key: ThrottleKey) -> Int {
         counters.withLock { $0[Subject(key)]?.attempts ?? 0 }

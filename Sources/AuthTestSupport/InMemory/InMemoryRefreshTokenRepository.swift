@@ -20,7 +20,8 @@ public final class InMemoryRefreshTokenRepository: RefreshTokenRepository {
     private struct Family {
         let userID: UUID
         let expiresAt: Date
-        var revoked = false
+        var revokedAt: Date?
+        var revoked: Bool { revokedAt != nil }
     }
 
     private struct State {
@@ -55,7 +56,7 @@ public final class InMemoryRefreshTokenRepository: RefreshTokenRepository {
             guard let entry = state.tokens[presentedHash], let family = state.families[entry.record.familyID] else { return .unknown }
             let familyID = entry.record.familyID
             if entry.used {
-                Self.revoke(familyID, in: &state)
+                Self.revoke(familyID, at: now, in: &state)
                 return .reused(userID: owner)
             }
             if entry.revoked || family.revoked { return .revoked }
@@ -73,7 +74,7 @@ public final class InMemoryRefreshTokenRepository: RefreshTokenRepository {
     public func revokeFamily(ofTokenHash tokenHash: String, now: Date) async throws -> UUID? {
         stored.withLock { state in
             guard let record = state.tokens[tokenHash]?.record else { return nil }
-            Self.revoke(record.familyID, in: &state)
+            Self.revoke(record.familyID, at: now, in: &state)
             return record.userID
         }
     }
@@ -81,13 +82,25 @@ public final class InMemoryRefreshTokenRepository: RefreshTokenRepository {
     public func revokeAll(ofUser userID: UUID, now: Date) async throws -> Int {
         stored.withLock { state in
             let live = state.families.filter { $0.value.userID == userID && !$0.value.revoked }.keys
-            for id in live { Self.revoke(id, in: &state) }
+            for id in live { Self.revoke(id, at: now, in: &state) }
             return live.count
         }
     }
 
-    private static func revoke(_ familyID: UUID, in state: inout State) {
-        state.families[familyID]?.revoked = true
+    public func deleteEnded(before date: Date, limit: Int) async throws -> Int {
+        stored.withLock { state in
+            let endedFamilies = Set(state.families.filter { $0.value.expiresAt < date || ($0.value.revokedAt.map { $0 < date } ?? false) }.keys)
+            let tokens = state.tokens.filter { $0.value.record.expiresAt < date || endedFamilies.contains($0.value.record.familyID) }.keys.prefix(limit)
+            for hash in tokens { state.tokens.removeValue(forKey: hash) }
+            let withTokens = Set(state.tokens.values.map(\.record.familyID))
+            let families = endedFamilies.subtracting(withTokens).prefix(limit - tokens.count)
+            for id in families { state.families.removeValue(forKey: id) }
+            return tokens.count + families.count
+        }
+    }
+
+    private static func revoke(_ familyID: UUID, at now: Date, in state: inout State) {
+        if state.families[familyID]?.revokedAt == nil { state.families[familyID]?.revokedAt = now }
         for (hash, other) in state.tokens where other.record.familyID == familyID { state.tokens[hash]?.revoked = true }
     }
 

@@ -1,0 +1,74 @@
+import Foundation
+
+/// Deletes what ``RetentionPolicy`` no longer keeps, in batches of
+/// ``RetentionPolicy/batchSize`` rows, at most ``RetentionPolicy/maxBatchesPerRun`` per
+/// table and run. Several instances may run it at once: each batch skips rows another
+/// holds.
+///
+/// ```swift
+/// let retention = RetentionService(storage: storage, policy: RetentionPolicy(), clock: clock)
+/// let deleted = try await retention.run()
+/// print(deleted.auditEvents, deleted.loginCounters, deleted.sessionRows)
+/// ```
+public struct RetentionService<Storage: AuthStorage>: Sendable {
+    /// Where the rows are.
+    public let storage: Storage
+    /// What is kept.
+    public let policy: RetentionPolicy
+    /// The time the periods count back from.
+    public let clock: any WallClock
+    /// Where the deletions are counted.
+    public let metrics: AuthMetrics
+
+    /// Creates the service.
+    public init(storage: Storage, policy: RetentionPolicy, clock: any WallClock = SystemClock(), metrics: AuthMetrics = AuthMetrics()) {
+        self.storage = storage
+        self.policy = policy
+        self.clock = clock
+        self.metrics = metrics
+    }
+
+    /// Rows one run deleted, per table.
+    public struct Deleted: Sendable, Equatable {
+        /// Audit events.
+        public var auditEvents = 0
+        /// Login-attempt counters.
+        public var loginCounters = 0
+        /// Refresh tokens and sessions together.
+        public var sessionRows = 0
+
+        /// Whether anything was deleted.
+        public var isEmpty: Bool { auditEvents + loginCounters + sessionRows == 0 }
+    }
+
+    /// One run: each table's old rows, batch by batch, until a batch comes back short or
+    /// the run's batches are spent.
+    @discardableResult
+    public func run() async throws -> Deleted {
+        let now = clock.now
+        var deleted = Deleted()
+        deleted.auditEvents = try await batches { limit in
+            try await storage.audit.deleteEvents(before: now.addingTimeInterval(-TimeInterval(policy.auditEvents)), limit: limit)
+        }
+        deleted.loginCounters = try await batches { limit in
+            try await storage.loginAttempts.deleteCounters(startedBefore: now.addingTimeInterval(-TimeInterval(policy.loginCounters)), limit: limit)
+        }
+        deleted.sessionRows = try await batches { limit in
+            try await storage.refreshTokens.deleteEnded(before: now.addingTimeInterval(-TimeInterval(policy.endedSessions)), limit: limit)
+        }
+        metrics.retentionDeleted(table: "audit_events", count: deleted.auditEvents)
+        metrics.retentionDeleted(table: "login_failures", count: deleted.loginCounters)
+        metrics.retentionDeleted(table: "sessions", count: deleted.sessionRows)
+        return deleted
+    }
+
+    private func batches(_ deleteBatch: (Int) async throws -> Int) async throws -> Int {
+        var total = 0
+        for _ in 0..<max(policy.maxBatchesPerRun, 1) {
+            let count = try await deleteBatch(policy.batchSize)
+            total += count
+            if count < policy.batchSize { break }
+        }
+        return total
+    }
+}
