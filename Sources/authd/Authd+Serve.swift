@@ -67,6 +67,12 @@ extension Authd {
         var maxConnections = Serve.defaults.maxConnections
 
         @Option(
+            name: .customLong("max-connections-per-address"),
+            help: "Connections one client address may hold open at once (--trusted-proxy addresses are not limited); more are closed at once."
+        )
+        var maxConnectionsPerAddress = Serve.defaults.maxConnectionsPerAddress
+
+        @Option(
             name: .customLong("metrics-listen"),
             help: ArgumentHelp("Serve GET /metrics here (plain HTTP) instead of on the public port.", valueName: "host:port")
         )
@@ -88,8 +94,8 @@ extension Authd {
                 throw ValidationError("token lifetimes and --session-max-age must be positive.")
             }
             guard hashQueue >= 0 else { throw ValidationError("--hash-queue must not be negative.") }
-            guard requestHeadTimeout > 0, idleTimeout > 0, maxConnections > 0 else {
-                throw ValidationError("--request-head-timeout, --idle-timeout and --max-connections must be positive.")
+            guard requestHeadTimeout > 0, idleTimeout > 0, maxConnections > 0, maxConnectionsPerAddress > 0 else {
+                throw ValidationError("--request-head-timeout, --idle-timeout, --max-connections and --max-connections-per-address must be positive.")
             }
             guard (tlsCertificate == nil) == (tlsKey == nil) else {
                 throw ValidationError("--tls-cert and --tls-key go together.")
@@ -155,6 +161,7 @@ extension Authd {
                 configuration.requestHeadTimeout = .seconds(requestHeadTimeout)
                 configuration.idleTimeout = .seconds(idleTimeout)
                 configuration.maxConnections = maxConnections
+                configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
                 configuration.onMetricsListening = { host, port in
                     FileHandle.standardOutput.write(Data("authd metrics on http://\(ListenAddress(host: host, port: port))/metrics\n".utf8))
                 }

@@ -75,6 +75,9 @@ public struct AppConfiguration: Sendable {
     /// Connections served at once; beyond it new ones wait in the listen queue until one
     /// closes.
     public var maxConnections = 1000
+    /// Connections one client address may hold open at once (trusted proxies are not
+    /// limited); beyond them a new connection is closed at once.
+    public var maxConnectionsPerAddress = 100
     /// Where `GET /metrics` is served instead of the public port; nil: on the public port.
     public var metricsListen: ListenAddress?
     /// Called once the metrics server of ``metricsListen`` listens, with the bound port.

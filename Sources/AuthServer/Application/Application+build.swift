@@ -54,7 +54,10 @@ public func buildApplication(
     let router = buildRouter(
         login: login, sessions: sessions, issuer: issuer, readiness: storage.readiness, pool: pool, configuration: configuration
     )
-    let http1 = HTTPServerBuilder.http1WithJSONErrors(requestHeadTimeout: configuration.requestHeadTimeout, idleTimeout: configuration.idleTimeout)
+    let http1 = HTTPServerBuilder.http1WithJSONErrors(
+        requestHeadTimeout: configuration.requestHeadTimeout, idleTimeout: configuration.idleTimeout,
+        connections: ConnectionsPerAddress(limit: configuration.maxConnectionsPerAddress, exempt: configuration.trustedProxies)
+    )
     let server: HTTPServerBuilder =
         if let tls = configuration.tls {
             try .tls(http1, tlsConfiguration: tls)

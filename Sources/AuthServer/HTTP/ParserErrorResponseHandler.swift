@@ -67,15 +67,20 @@ extension ParserErrorResponseHandler: Sendable {}
 extension HTTPServerBuilder {
     /// HTTP/1.1 whose parser-level rejections are JSON errors (``ParserErrorResponseHandler``),
     /// whose connections must deliver each request head within `requestHeadTimeout`
-    /// (``RequestHeadTimeoutHandler``) and may not go silent for longer than `idleTimeout`.
+    /// (``RequestHeadTimeoutHandler``) and may not go silent for longer than `idleTimeout`,
+    /// and of which one client address may hold no more than `connections` allows
+    /// (``ConnectionsPerAddressHandler``).
     ///
     /// ```swift
     /// Application(router: router, server: .http1WithJSONErrors())
     /// ```
-    static func http1WithJSONErrors(requestHeadTimeout: Duration? = nil, idleTimeout: Duration? = nil) -> HTTPServerBuilder {
+    static func http1WithJSONErrors(
+        requestHeadTimeout: Duration? = nil, idleTimeout: Duration? = nil, connections: ConnectionsPerAddress? = nil
+    ) -> HTTPServerBuilder {
         .http1(
             configuration: .init(
-                additionalChannelHandlers: [ParserErrorResponseHandler()]
+                additionalChannelHandlers: (connections.map { [ConnectionsPerAddressHandler(connections: $0)] } ?? [])
+                    + [ParserErrorResponseHandler()]
                     + (requestHeadTimeout.map { [RequestHeadTimeoutHandler(timeout: TimeAmount($0))] } ?? []),
                 idleTimeout: idleTimeout.map(TimeAmount.init)
             )
