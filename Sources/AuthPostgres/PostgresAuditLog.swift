@@ -17,12 +17,12 @@ public struct PostgresAuditLog: AuditLog {
         self.database = database
     }
 
-    /// Appends `event`.
-    static func insert(_ event: SecurityEvent) -> SQL {
+    /// Appends `event`, if `condition` holds.
+    static func insert(_ event: SecurityEvent, when condition: SQL = "true") -> SQL {
         """
         INSERT INTO audit_events (at, kind, user_id, username_key, client_address, request_id, detail)
-        VALUES (\(event.at), \(event.kind.rawValue), \(event.userID), \(event.usernameKey),
-                \(event.origin.clientAddress), \(event.origin.requestID), \(event.detail))
+        SELECT \(event.at), \(event.kind.rawValue), \(event.userID), \(event.usernameKey),
+               \(event.origin.clientAddress), \(event.origin.requestID), \(event.detail) WHERE \(condition)
         """
     }
 

@@ -19,20 +19,20 @@ public struct PostgresRefreshTokenRepository: RefreshTokenRepository {
         self.database = database
     }
 
-    /// Starts the session `record`'s token opens (a new family). The token's insert may
-    /// run in the same statement: foreign keys are checked at its end.
-    static func insertFamily(_ record: RefreshTokenRecord) -> SQL {
+    /// Starts the session `record`'s token opens (a new family), if `condition` holds.
+    /// The token's insert may run in the same statement: foreign keys are checked at its end.
+    static func insertFamily(_ record: RefreshTokenRecord, when condition: SQL = "true") -> SQL {
         """
         INSERT INTO refresh_families (id, user_id, created_at, expires_at)
-        VALUES (\(record.familyID), \(record.userID), now(), \(record.sessionExpiresAt))
+        SELECT \(record.familyID), \(record.userID), now(), \(record.sessionExpiresAt) WHERE \(condition)
         """
     }
 
-    /// Stores a newly issued token.
-    static func insert(_ record: RefreshTokenRecord) -> SQL {
+    /// Stores a newly issued token, if `condition` holds.
+    static func insert(_ record: RefreshTokenRecord, when condition: SQL = "true") -> SQL {
         """
         INSERT INTO refresh_tokens (token_hash, family_id, user_id, expires_at)
-        VALUES (\(record.tokenHash), \(record.familyID), \(record.userID), \(record.expiresAt))
+        SELECT \(record.tokenHash), \(record.familyID), \(record.userID), \(record.expiresAt) WHERE \(condition)
         """
     }
 

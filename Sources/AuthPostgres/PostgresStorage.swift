@@ -70,17 +70,27 @@ public struct PostgresStorage: AuthStorage {
 
     /// The writes of a successful login in one statement, so one round trip and one
     /// transaction: data-modifying CTEs always run, whether or not the outer query reads
-    /// them. Each part is the statement its store runs alone.
-    public func recordLoginSuccess(_ success: LoginSuccess) async throws {
-        try await database.execute(
+    /// them. Each part is the statement its store runs alone. The session, its token and
+    /// the event are written only if the account still has the hash the password was
+    /// checked against and is not disabled; its row is share-locked, so a password set at
+    /// the same moment either waits for this login (and its revocation then ends the new
+    /// session) or is seen by it (and nothing is written).
+    public func recordLoginSuccess(_ success: LoginSuccess) async throws -> Bool {
+        let unchanged: SQL = "EXISTS (SELECT 1 FROM account)"
+        return try await database.query(
             """
-            WITH cleared AS (\(PostgresLoginAttemptStore.clear(success.throttle.clearedBySuccess))),
+            WITH account AS (\(PostgresUserRepository.lockUnchanged(id: success.refreshToken.userID, passwordHash: success.verifiedPasswordHash))),
+                 cleared AS (\(PostgresLoginAttemptStore.clear(success.throttle.clearedBySuccess))),
                  released AS (\(PostgresLoginAttemptStore.giveBack(success.throttle.releasedBySuccess))),
-                 family AS (\(PostgresRefreshTokenRepository.insertFamily(success.refreshToken))),
-                 token AS (\(PostgresRefreshTokenRepository.insert(success.refreshToken)))
-            \(PostgresAuditLog.insert(success.event))
+                 family AS (\(PostgresRefreshTokenRepository.insertFamily(success.refreshToken, when: unchanged))),
+                 token AS (\(PostgresRefreshTokenRepository.insert(success.refreshToken, when: unchanged))),
+                 event AS (\(PostgresAuditLog.insert(success.event, when: unchanged)))
+            SELECT count(*)::int8 FROM account
             """
-        )
+        ) { rows in
+            for try await count in rows.decode(Int.self) { return count == 1 }
+            return false
+        }
     }
 
     /// Runs `body` while the pool runs, and stops the pool afterwards.

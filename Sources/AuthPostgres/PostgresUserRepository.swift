@@ -35,6 +35,12 @@ public struct PostgresUserRepository: UserRepository {
         "SELECT \(columns) FROM users WHERE username_key = \(key)"
     }
 
+    /// The account `id` if it still has `passwordHash` and is enabled, share-locked until
+    /// the statement's transaction ends (a concurrent password change waits for it).
+    static func lockUnchanged(id: UUID, passwordHash: String) -> SQL {
+        "SELECT id FROM users WHERE id = \(id) AND password_hash = \(passwordHash) AND disabled_at IS NULL FOR SHARE"
+    }
+
     public func user(withKey key: String) async throws -> User? {
         try await first(Self.select(key: key))
     }

@@ -206,7 +206,7 @@ import Testing
             tokenHash: String(repeating: "ab", count: 32), familyID: UUID(), userID: ida.id, expiresAt: now.addingTimeInterval(600), sessionExpiresAt: now.addingTimeInterval(900)
         )
         let event = SecurityEvent(kind: .loginSucceeded, at: now, userID: ida.id, usernameKey: "ida", origin: RequestOrigin(clientAddress: "192.0.2.10", requestID: "r-1"))
-        try await storage.recordLoginSuccess(LoginSuccess(throttle: keys, refreshToken: token, event: event))
+        #expect(try await storage.recordLoginSuccess(LoginSuccess(throttle: keys, verifiedPasswordHash: ida.passwordHash, refreshToken: token, event: event)))
         // The username's counters are cleared; the address's attempt is given back (its limit is 2).
         #expect(try await storage.loginAttempts.reserve([keys.account], now: now) == nil)
         #expect(try await storage.loginAttempts.reserve([address], now: now) == nil)
@@ -219,7 +219,7 @@ import Testing
         guard storage is PostgresStorage else { return }
         // A token hash already stored fails the insert: the counters and the log stay as they were.
         await #expect(throws: (any Error).self) {
-            try await storage.recordLoginSuccess(LoginSuccess(throttle: keys, refreshToken: token, event: event))
+            try await storage.recordLoginSuccess(LoginSuccess(throttle: keys, verifiedPasswordHash: ida.passwordHash, refreshToken: token, event: event))
         }
         #expect(try await storage.loginAttempts.reserve([keys.account], now: now) != nil)
         #expect(try await storage.audit.recent(limit: 10, usernameKey: "ida") == [event])

@@ -86,4 +86,67 @@ import Testing
             #expect(try await tokens.rotate(presentedHash: bobs, successor: RefreshSuccessor(tokenHash: Self.hash(), expiresAt: now.addingTimeInterval(60)), now: now).label == "rotated")
         }
     }
+
+    /// A login that checked the old password just before a password was set writes its
+    /// session after the set and its revocation: the write sees the new hash and starts
+    /// no session. Raced for real 100 times, every login either starts no session or
+    /// starts one the revocation then ends. The in-memory storage agrees on the sequence.
+    @Test func aLoginCheckedBeforeAPasswordSetStartsNoSessionAfterIt() async throws {
+        let testDatabase = try await TestCluster.newDatabase()
+        try await PostgresStorage(configuration: testDatabase.configuration, timeout: TestCluster.operationTimeout, logger: TestCluster.logger).withRunning { postgres in
+            try await postgres.migrate()
+            try await Self.checkLoginAfterPasswordSet(postgres)
+            try await Self.checkLoginAfterPasswordSet(InMemoryStorage())
+
+            let owner = try await postgres.users.create(username: try Username("racer"), passwordHash: "hash-0", at: Date())
+            let now = Date()
+            var survivors = 0
+            for round in 1...100 {
+                let checked = "hash-\(round - 1)"
+                let success = Self.success(for: owner, verified: checked, now: now)
+                async let login = postgres.recordLoginSuccess(success)
+                async let reset: Int = {
+                    _ = try await postgres.users.setPassword(usernameKey: "racer", passwordHash: "hash-\(round)")
+                    return try await postgres.refreshTokens.revokeAll(ofUser: owner.id, now: now)
+                }()
+                let (recorded, _) = try await (login, reset)
+                let next = RefreshSuccessor(tokenHash: Self.hash(), expiresAt: now.addingTimeInterval(600))
+                let outcome = try await postgres.refreshTokens.rotate(presentedHash: success.refreshToken.tokenHash, successor: next, now: now)
+                if case .rotated = outcome { survivors += 1 }
+                #expect(recorded || outcome == .unknown, "round \(round)")
+            }
+            #expect(survivors == 0)
+        }
+    }
+
+    private static func success(for user: User, verified: String, now: Date) -> LoginSuccess {
+        LoginSuccess(
+            throttle: ThrottlePolicy().keys(usernameKey: user.username.lowercased(), address: "192.0.2.4"),
+            verifiedPasswordHash: verified,
+            refreshToken: RefreshTokenRecord(
+                tokenHash: hash(), familyID: UUID(), userID: user.id, expiresAt: now.addingTimeInterval(600), sessionExpiresAt: now.addingTimeInterval(900)
+            ),
+            event: SecurityEvent(kind: .loginSucceeded, at: now, userID: user.id, usernameKey: user.username.lowercased(), origin: RequestOrigin())
+        )
+    }
+
+    private static func checkLoginAfterPasswordSet(_ storage: some AuthStorage) async throws {
+        let owner = try await storage.users.create(username: try Username("reset"), passwordHash: "old-hash", at: Date())
+        let now = Date()
+        // The login checked "old-hash"; then the password is set and every session ended …
+        _ = try await storage.users.setPassword(usernameKey: "reset", passwordHash: "new-hash")
+        _ = try await storage.refreshTokens.revokeAll(ofUser: owner.id, now: now)
+        // … then the login writes: nothing.
+        let late = success(for: owner, verified: "old-hash", now: now)
+        #expect(try await storage.recordLoginSuccess(late) == false)
+        let next = RefreshSuccessor(tokenHash: hash(), expiresAt: now.addingTimeInterval(600))
+        #expect(try await storage.refreshTokens.rotate(presentedHash: late.refreshToken.tokenHash, successor: next, now: now) == .unknown)
+        #expect(try await storage.audit.recent(limit: 10, usernameKey: "reset").isEmpty)
+        // A disabled account: the same.
+        _ = try await storage.users.setDisabled(true, usernameKey: "reset", at: now)
+        #expect(try await storage.recordLoginSuccess(success(for: owner, verified: "new-hash", now: now)) == false)
+        // The hash checked and still the account's: the session starts.
+        _ = try await storage.users.setDisabled(false, usernameKey: "reset", at: now)
+        #expect(try await storage.recordLoginSuccess(success(for: owner, verified: "new-hash", now: now)))
+    }
 }

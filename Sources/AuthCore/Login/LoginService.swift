@@ -153,16 +153,24 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
             try await audit(.loginFailed, user: user, usernameKey: username.key, origin: origin, detail: "account_disabled")
             throw AuthError.accountDisabled
         }
-        if typedForm || hashing.needsRehash(user.passwordHash) {
-            await rehash(user: user, password: presented)
-        }
-        // The counters cleared, the refresh token and the audit row go in one write.
+        // The counters cleared, the refresh token and the audit row go in one write, which
+        // starts the session only if the password checked is still the account's: a
+        // password set (and its revocation of every session) between the check and here
+        // is not outrun.
         let (grant, record) = try await makeGrant(for: user)
-        try await storage.recordLoginSuccess(LoginSuccess(
+        let recorded = try await storage.recordLoginSuccess(LoginSuccess(
             throttle: keys,
+            verifiedPasswordHash: user.passwordHash,
             refreshToken: record,
             event: event(.loginSucceeded, user: user, usernameKey: username.key, origin: origin)
         ))
+        guard recorded else {
+            try await audit(.loginFailed, user: user, usernameKey: username.key, origin: origin, detail: "password_changed")
+            throw AuthError.invalidCredentials
+        }
+        if typedForm || hashing.needsRehash(user.passwordHash) {
+            await rehash(user: user, password: presented)
+        }
         return grant
     }
 

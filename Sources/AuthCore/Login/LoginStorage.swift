@@ -22,19 +22,25 @@ public struct LoginLookup: Sendable, Equatable {
 /// The writes of a successful login, for ``AuthStorage/recordLoginSuccess(_:)``.
 ///
 /// ```swift
-/// try await storage.recordLoginSuccess(LoginSuccess(throttle: keys, refreshToken: record, event: event))
+/// let recorded = try await storage.recordLoginSuccess(LoginSuccess(
+///     throttle: keys, verifiedPasswordHash: user.passwordHash, refreshToken: record, event: event
+/// ))
 /// ```
 public struct LoginSuccess: Sendable, Equatable {
     /// The attempt's throttle keys: the username's are cleared, the address's given back.
     public var throttle: ThrottleKeys
+    /// The stored hash the password was checked against: the session is written only if
+    /// the account still has it.
+    public var verifiedPasswordHash: String
     /// The refresh token the login issued.
     public var refreshToken: RefreshTokenRecord
     /// The `login_succeeded` audit event.
     public var event: SecurityEvent
 
     /// Creates the set of writes.
-    public init(throttle: ThrottleKeys, refreshToken: RefreshTokenRecord, event: SecurityEvent) {
+    public init(throttle: ThrottleKeys, verifiedPasswordHash: String, refreshToken: RefreshTokenRecord, event: SecurityEvent) {
         self.throttle = throttle
+        self.verifiedPasswordHash = verifiedPasswordHash
         self.refreshToken = refreshToken
         self.event = event
     }

@@ -50,10 +50,12 @@ public protocol AuthStorage: Sendable {
     func loginLookup(usernameKey: String, throttle keys: [ThrottleKey], now: Date) async throws -> LoginLookup
 
     /// What a successful login writes: the username's counters cleared and the address's
-    /// attempt given back, the new refresh token, the audit event. Storage that can do all
-    /// three in one round trip does (PostgreSQL: one statement, so one transaction); the
-    /// default asks the three stores.
-    func recordLoginSuccess(_ success: LoginSuccess) async throws
+    /// attempt given back, the new refresh token, the audit event; the token and the event
+    /// only if the account still has the password hash that was checked and is enabled
+    /// (returns false, writing no session, when a password set or a disabling came between).
+    /// Storage that can do all of it in one round trip does (PostgreSQL: one statement, so
+    /// one transaction); the default asks the stores.
+    func recordLoginSuccess(_ success: LoginSuccess) async throws -> Bool
 }
 
 extension AuthStorage {
@@ -61,9 +63,12 @@ extension AuthStorage {
         LoginLookup(refusal: try await loginAttempts.reserve(keys, now: now), user: try await users.user(withKey: usernameKey))
     }
 
-    public func recordLoginSuccess(_ success: LoginSuccess) async throws {
+    public func recordLoginSuccess(_ success: LoginSuccess) async throws -> Bool {
         try await loginAttempts.release(success.throttle.releasedBySuccess, clearing: success.throttle.clearedBySuccess)
+        guard let account = try await users.user(withID: success.refreshToken.userID),
+              account.passwordHash == success.verifiedPasswordHash, !account.isDisabled else { return false }
         try await refreshTokens.store(success.refreshToken)
         try await audit.record(success.event)
+        return true
     }
 }
