@@ -5,8 +5,10 @@ measured in the same run, and prints one Markdown table.
 Run it through scripts/bench, which installs the tools and builds release first. It starts
 a throwaway PostgreSQL cluster (fsync off), authd on it, `contract stub` and WireMock, and
 drives them with wrk on loopback. Environment: DURATION (wrk run length, default 10s).
-Arguments name the sections to run (logins, fastapi, verify, stub, library); default all.
+Arguments name the sections to run (logins, fastapi, verify, stub, library, slow, attack);
+default all but attack, which takes ATTACK_MINUTES (default 10) minutes on its own.
 """
+import base64
 import json
 import os
 import pathlib
@@ -25,6 +27,8 @@ RELEASE = ROOT / ".build" / "release"
 DURATION = os.environ.get("DURATION", "10s")
 PASSWORD = "correct horse battery staple"
 rows = []
+# authd refuses a database URL without a key-encryption key.
+os.environ.setdefault("AUTHD_KEY_ENCRYPTION_KEY", base64.b64encode(os.urandom(32)).decode())
 
 
 def row(figure, value, limit="", ratio="", target=""):
@@ -159,13 +163,13 @@ class Service:
 
 
 class Authd(Service):
-    def __init__(self, work, cluster, name, hash_options=()):
+    def __init__(self, work, cluster, name, hash_options=(), serve_options=()):
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.database = ["--database-url", cluster.url]
         self.hash_options = list(hash_options)
         super().__init__([str(RELEASE / "authd"), "serve", "--port", str(self.port), "--log-level", "warning",
-                          *self.database, *self.hash_options], work / f"{name}.log")
+                          *self.database, *self.hash_options, *serve_options], work / f"{name}.log")
         wait_http(self.base + "/health/ready")
 
     def add_user(self, name):
@@ -348,6 +352,140 @@ def fastapi_parameters(work, cluster):
         f"{result['rps'] / peer['rps']:.2f}, p99 {result['p99'] / peer['p99']:.2f}", "≥ 1.0, p99 ≤ ½")
 
 
+SLOWLORIS = r"""
+import asyncio, sys
+port, per_address, addresses, seconds = (int(value) for value in sys.argv[1:5])
+
+async def hold(source):
+    # A client that never finishes its request head: a header line every 5 s; when the
+    # server cuts it, it connects again at once.
+    loop = asyncio.get_running_loop()
+    end = loop.time() + seconds
+    while loop.time() < end:
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
+            writer.write(b"GET /health/live HTTP/1.1\r\nHost: x\r\n")
+            while loop.time() < end:
+                await writer.drain()
+                await asyncio.sleep(5)
+                if reader.at_eof():
+                    break
+                writer.write(b"X-Slow: 1\r\n")
+            writer.close()
+        except (OSError, ConnectionError):
+            await asyncio.sleep(0.05)
+
+async def main():
+    sources = [f"127.0.1.{index + 1}" for index in range(addresses)]
+    await asyncio.gather(*(hold(source) for source in sources for _ in range(per_address)))
+
+asyncio.run(main())
+"""
+
+
+def established(port):
+    """Connections the server on `port` holds open now (its side of each)."""
+    output = subprocess.run(["ss", "-Htn", "state", "established", f"( sport = :{port} )"], capture_output=True, text=True).stdout
+    return len(output.splitlines())
+
+
+def slow_clients(work, cluster):
+    """Logins/s while 1,000 connections trickle their request heads, against the same
+    server's logins/s with nobody else connected: from one address (the per-address cap
+    admits 100 of them) and from 20 addresses (50 each, so every slot is wanted)."""
+    authd = Authd(work, cluster, "slow")
+    try:
+        authd.add_user("bench")
+        script = login_script(work, "bench")
+        seconds = int(DURATION.rstrip("s"))
+        quiet = wrk(authd.base + "/login", 4, script=script)
+        for addresses, per_address in ((1, 1000), (20, 50)):
+            attacker = subprocess.Popen([sys.executable, "-c", SLOWLORIS, str(authd.port), str(per_address), str(addresses),
+                                         str(seconds + 25)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            time.sleep(15)   # every slow connection open, and the first ones cut and back
+            held = established(authd.port)
+            loaded = wrk(authd.base + "/login", 4, script=script)
+            attacker.kill()
+            attacker.wait()
+            time.sleep(12)   # the server closes what is left
+            row(f"logins/s, 4 connections, while 1,000 slow connections come from {addresses} address{'es' if addresses > 1 else ''} "
+                f"({held} held by the server)",
+                f"{loaded['rps']:.1f} (p99 {loaded['p99']:.0f} ms){note_errors(loaded)}",
+                f"no slow clients, same server: {quiet['rps']:.1f}", f"{loaded['rps'] / quiet['rps']:.2f}", "≥ 0.8")
+    finally:
+        authd.stop()
+
+
+ATTACK = """
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+counter = 0
+request = function()
+    counter = counter + 1
+    local address = string.format("10.%%d.%%d.%%d", math.random(0, 255), math.random(0, 255), math.random(1, 254))
+    wrk.headers["X-Forwarded-For"] = address
+    if counter %% 10 == 0 then
+        return wrk.format(nil, "/login", nil, '{"username": "bench", "password": "%s"}')
+    end
+    return wrk.format(nil, "/login", nil, '{"username": "u' .. math.random(1, 1000000) .. '", "password": "a guess"}')
+end
+"""
+
+
+def table_sizes(cluster):
+    query = ("SELECT (SELECT count(*) FROM audit_events), (SELECT count(*) FROM login_failures), "
+             "(SELECT count(*) FROM refresh_tokens) + (SELECT count(*) FROM refresh_families), "
+             "pg_total_relation_size('audit_events') + pg_total_relation_size('login_failures') "
+             "+ pg_total_relation_size('refresh_tokens') + pg_total_relation_size('refresh_families')")
+    output = subprocess.run([postgres_bin("psql"), "-h", "127.0.0.1", "-p", str(cluster.port), "-U", "authd", "-d", "postgres",
+                             "-At", "-F", " ", "-c", query], check=True, capture_output=True, text=True).stdout
+    audit, counters, sessions, size = (int(value) for value in output.split())
+    return {"audit_events": audit, "login_failures": counters, "sessions": sessions, "bytes": size}
+
+
+def attack(work, cluster):
+    """ATTACK_MINUTES (10) of guessing from random addresses, one login in ten right,
+    against authd keeping audit events, counters and ended sessions for 60 s (sessions
+    last 30 s): each table's rows at the end against the half-way mark (1.0 levelled
+    off; 2.0 is what growth without retention gives)."""
+    minutes = float(os.environ.get("ATTACK_MINUTES", "10"))
+    authd = Authd(work, cluster, "attack", serve_options=[
+        "--trusted-proxy", "127.0.0.1", "--audit-retention", "60", "--counter-retention", "60",
+        "--session-retention", "60", "--retention-interval", "5", "--refresh-token-ttl", "30", "--session-max-age", "30",
+    ])
+    try:
+        authd.add_user("bench")
+        script = lua(work, "attack.lua", ATTACK % PASSWORD)
+        samples = []
+        stop = threading.Event()
+
+        def sample():
+            start = time.monotonic()
+            while not stop.wait(30):
+                samples.append((time.monotonic() - start, table_sizes(cluster)))
+
+        sampler = threading.Thread(target=sample)
+        sampler.start()
+        result = wrk(authd.base + "/login", 8, script=script, duration=f"{int(minutes * 60)}s")
+        stop.set()
+        sampler.join()
+        half = min(samples, key=lambda sample: abs(sample[0] - minutes * 30))
+        end = samples[-1]
+        print("  table sizes every 30 s: " + "; ".join(
+            f"{at / 60:.1f} min {s['audit_events']}/{s['login_failures']}/{s['sessions']}" for at, s in samples), file=sys.stderr)
+        row(f"attack for {minutes:g} min (wrong passwords from random addresses, 1 in 10 right)",
+            f"{result['rps']:.1f} logins/s ({result['errors']} answered other than 200: the wrong passwords, nine in ten)")
+        for table in ("audit_events", "login_failures", "sessions"):
+            row(f"{table} rows under attack, at {half[0] / 60:.1f} and {end[0] / 60:.1f} min",
+                f"{half[1][table]} → {end[1][table]}", "growth without retention: 2.0",
+                f"{end[1][table] / max(half[1][table], 1):.2f}", "≤ 1.1")
+        row(f"those tables on disk, at {half[0] / 60:.1f} and {end[0] / 60:.1f} min",
+            f"{half[1]['bytes'] / 2**20:.1f} → {end[1]['bytes'] / 2**20:.1f} MiB", "growth without retention: 2.0",
+            f"{end[1]['bytes'] / max(half[1]['bytes'], 1):.2f}", "≤ 1.1")
+    finally:
+        authd.stop()
+
+
 def contract_verify():
     output = subprocess.run([str(RELEASE / "ContractRunnerBenchmark"), "1000"], check=True, capture_output=True, text=True).stdout
     rates = dict(re.findall(r"^(.*?): \d+ interactions, median (\d+) interactions/s", output, re.M))
@@ -430,9 +568,9 @@ def stub_library():
 
 
 def wanted(*sections):
-    """Whether to run these sections: all by default, else those named as arguments."""
+    """Whether to run these sections: all but `attack` by default, else those named as arguments."""
     chosen = sys.argv[1:]
-    return not chosen or any(section in chosen for section in sections)
+    return (not chosen and "attack" not in sections) or any(section in chosen for section in sections)
 
 
 def main():
@@ -444,10 +582,14 @@ def main():
     try:
         print(f"== {os.cpu_count()} cores; wrk runs of {DURATION}; this takes about 4 minutes", file=sys.stderr)
         verify_ms, ceiling, fastest = hashing()
-        if wanted("logins", "fastapi"):
+        if wanted("logins", "fastapi", "slow", "attack"):
             cluster = Cluster(work)
         if wanted("logins"):
             logins(work, cluster, verify_ms, ceiling, fastest)
+        if wanted("slow"):
+            slow_clients(work, cluster)
+        if wanted("attack"):
+            attack(work, cluster)
         if wanted("fastapi"):
             fastapi_parameters(work, cluster)
         if wanted("verify"):

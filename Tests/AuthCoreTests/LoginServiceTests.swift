@@ -168,7 +168,7 @@ import Testing
     /// with current parameters, and an unknown username still take the same time: medians
     /// over 50 rounds within 10 % (without the floor, the strong account took 10 times longer).
     @Test func aWrongPasswordTakesAsLongAsAnUnknownUsernameWhateverTheStoredParameters() async throws {
-        let strong = Argon2idHasher.Parameters(memoryKiB: 8_192, iterations: 3, parallelism: 1)
+        let strong = Argon2idHasher.Parameters(memoryKiB: 16_384, iterations: 3, parallelism: 1)
         try await addUser("current")
         try await addUser("strong", parameters: strong)
         let service = try await service(throttle: ThrottlePolicy(pairLimit: 1_000, accountLimit: 1_000, addressLimit: 1_000))
