@@ -34,6 +34,21 @@ import Testing
         #expect(password == "password" || !(error?.description.lowercased().contains(password.lowercased()) ?? true))
     }
 
+    /// Runs no list holds in full: one short block repeated, or characters each one step
+    /// from the last, up or down.
+    @Test(arguments: ["zzzzzzzzzz", "XyXyXyXyXy", "q1wq1wq1wq1w", "bcdefghijk", "ZYXWVUTSRQ", "3456789:", "98765432"])
+    func refusesRepetitiveAndSequentialRuns(password: String) {
+        #expect(!CommonPasswords.contains(password), "the list must not be what refuses it")
+        #expect(throws: AuthError.weakPassword("password is a repeated or sequential run of characters")) {
+            try PasswordScreen().screened(password)
+        }
+    }
+
+    @Test(arguments: ["correct horse battery staple", "abcdefgz", "zzzzzzzy", "q1wq1wq1wq1x", "13579bdf"])
+    func passesWhatIsNeitherRepeatedNorARun(password: String) throws {
+        #expect(!PasswordScreen.isRepetitiveOrSequential(password))
+    }
+
     @Test func refusesShortPasswordsAndPassesStrongOnesNormalised() throws {
         #expect(throws: AuthError.weakPassword("password must be at least 8 characters")) { try PasswordScreen().screened("Zx9!kq") }
         #expect(try PasswordScreen().screened("correct horse battery staple") == "correct horse battery staple")
