@@ -30,6 +30,10 @@ public struct PostgresAuditLog: AuditLog {
         try await database.execute(Self.insert(event))
     }
 
+    public func forgetUsername(ofUser userID: UUID) async throws {
+        try await database.execute("UPDATE audit_events SET username_key = NULL WHERE user_id = \(userID) AND username_key IS NOT NULL")
+    }
+
     public func deleteEvents(before date: Date, limit: Int) async throws -> Int {
         try await database.deleteCounting(
             "DELETE FROM audit_events WHERE id = ANY(ARRAY(SELECT id FROM audit_events WHERE at < \(date) ORDER BY at LIMIT \(limit)))"

@@ -81,6 +81,12 @@ extension Authd {
         @Option(name: .customLong("key-reload-interval"), help: "Seconds between reloads of the signing keys (a rotation is seen within this).")
         var keyReloadInterval = Int(Serve.defaults.keyReloadInterval.components.seconds)
 
+        @Option(
+            name: .customLong("signup"),
+            help: ArgumentHelp("Whether POST /users lets anyone create an account: open or closed (a 404).", valueName: "open|closed")
+        )
+        var signUp: SignUpMode = .closed
+
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var keyEncryption: KeyEncryptionKeyOptions
         @OptionGroup var hashing: HashOptions
@@ -146,6 +152,7 @@ extension Authd {
                 configuration.hashParameters = hashing.parameters
                 configuration.hashingQueueLimit = hashQueue
                 configuration.passwords = screen
+                configuration.signUpOpen = signUp == .open
                 configuration.logger = logger
                 configuration.tls = tls
                 configuration.trustedProxies = proxies
@@ -171,4 +178,9 @@ extension Authd {
             }
         }
     }
+}
+
+/// `serve --signup`: whether `POST /users` exists.
+enum SignUpMode: String, ExpressibleByArgument, CaseIterable {
+    case open, closed
 }

@@ -273,14 +273,16 @@ import FoundationNetworking
         #expect(try AuthdBinary.run(["audit", "--limit", "0"] + url).stderr.contains("--limit must be between 1 and 10000"))
         #expect(audit.stdout.contains("password_set") && audit.stdout.contains("user_created"))
 
-        // Deleting an account keeps its events, with its id.
+        // Deleting an account keeps its events, with its id only.
         let deleted = try AuthdBinary.run(["user", "delete", "ALICE"] + url)
         #expect(deleted.status == 0)
         #expect(deleted.stdout.hasPrefix("deleted user Alice ("))
         #expect(!(try AuthdBinary.run(["user", "list"] + url).stdout.contains("Alice")))
         #expect(try AuthdBinary.run(["user", "delete", "alice"] + url).stderr.contains("no user named 'alice'"))
-        let afterDeletion = try AuthdBinary.run(["audit", "--user", "alice", "--limit", "1"] + url)
+        let afterDeletion = try AuthdBinary.run(["audit", "--limit", "1"] + url)
         #expect(afterDeletion.stdout.contains("user_deleted"))
+        #expect(try AuthdBinary.run(["audit", "--user", "alice"] + url).stdout.split(separator: "\n").count == 1, "the header only")
+        #expect(!(try AuthdBinary.run(["audit", "--limit", "100"] + url).stdout.lowercased().contains("alice")))
 
         // No secret is ever printed.
         for output in [added, duplicate, weak, listed].flatMap({ [$0.stdout, $0.stderr] }) {

@@ -38,6 +38,22 @@ public struct AccountService<Storage: AuthStorage>: Sendable {
         return try await insert(username, phc, origin: origin)
     }
 
+    /// Creates an account for someone signing up: as ``create(username:password:origin:)``,
+    /// after reserving a sign-up against the client's address (`throttle`'s
+    /// ``ThrottlePolicy/signupKey(address:)``) before any hashing.
+    /// - Throws: as `create`, and `too_many_attempts` past the address's sign-ups.
+    ///
+    /// ```swift
+    /// let user = try await accounts.signUp(username: "alice", password: "…", origin: origin, throttle: ThrottlePolicy())
+    /// ```
+    public func signUp(username raw: String, password: String, origin: RequestOrigin, throttle: ThrottlePolicy) async throws -> User {
+        let username = try Username(raw)
+        if let key = throttle.signupKey(address: origin.clientAddress), let refusal = try await storage.loginAttempts.reserve([key], now: clock.now) {
+            throw AuthError.tooManySignUps(retryAfter: refusal.retryAfter)
+        }
+        return try await insert(username, try await hashing.hash(password, screenedBy: passwords), origin: origin)
+    }
+
     /// Sets an account's password and enables it (an operator's reset), and ends every
     /// session of the account: a refresh token taken before the reset stops working.
     /// - Throws: `invalid_request`, `weak_password`, `not_found`, `service_unavailable`.
@@ -76,13 +92,15 @@ public struct AccountService<Storage: AuthStorage>: Sendable {
         try await setDisabled(false, username: raw, origin: origin)
     }
 
-    /// Deletes an account and its refresh tokens; the audit log keeps its events.
+    /// Deletes an account and its sessions; the audit log keeps its events with the
+    /// account's id only (the username goes), ending with `user_deleted`.
     /// - Throws: `invalid_request`, `not_found`, `service_unavailable`.
     @discardableResult
     public func delete(username raw: String, origin: RequestOrigin = RequestOrigin()) async throws -> User {
         let username = try Username(raw)
         guard let user = try await storage.users.delete(usernameKey: username.key) else { throw Self.noSuchUser(username) }
-        try await record(.userDeleted, user: user, username: username, origin: origin)
+        try await storage.audit.forgetUsername(ofUser: user.id)
+        try await storage.audit.record(SecurityEvent(kind: .userDeleted, at: clock.now, userID: user.id, origin: origin))
         return user
     }
 

@@ -107,6 +107,11 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
         AuthError(.tooManyAttempts, "Too many failed login attempts. Try again later.", retryAfter: max(1, retryAfter))
     }
 
+    /// Too many sign-ups from one address; the client should wait `retryAfter` seconds.
+    public static func tooManySignUps(retryAfter: Int) -> AuthError {
+        AuthError(.tooManyAttempts, "Too many sign-ups from this address. Try again later.", retryAfter: max(1, retryAfter))
+    }
+
     /// A dependency (the database, the hashing capacity) is unavailable for now.
     public static func serviceUnavailable(_ description: String = "The service is temporarily unavailable.", retryAfter: Int = 1) -> AuthError {
         AuthError(.serviceUnavailable, description, retryAfter: retryAfter)

@@ -108,6 +108,63 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
 
     private func checkedLogin(username rawUsername: String, password: String, origin: RequestOrigin) async throws -> TokenGrant {
         let username = try Username(rawUsername)
+        let checked = try await checkPassword(username: username, password: password, origin: origin)
+        let user = checked.user
+        guard !user.isDisabled else {
+            try await audit(.loginFailed, user: user, usernameKey: username.key, origin: origin, detail: "account_disabled")
+            throw AuthError.accountDisabled
+        }
+        // The counters cleared, the refresh token and the audit row go in one write, which
+        // starts the session only if the password checked is still the account's: a
+        // password set (and its revocation of every session) between the check and here
+        // is not outrun.
+        let (grant, record) = try await makeGrant(for: user)
+        let recorded = try await storage.recordLoginSuccess(LoginSuccess(
+            throttle: checked.keys,
+            verifiedPasswordHash: user.passwordHash,
+            refreshToken: record,
+            event: event(.loginSucceeded, user: user, usernameKey: username.key, origin: origin)
+        ))
+        guard recorded else {
+            try await audit(.loginFailed, user: user, usernameKey: username.key, origin: origin, detail: "password_changed")
+            throw AuthError.invalidCredentials
+        }
+        if checked.typedForm || hashing.needsRehash(user.passwordHash) {
+            await rehash(user: user, password: checked.presented)
+        }
+        return grant
+    }
+
+    /// Re-authentication of a signed-in account (before a password change or a deletion):
+    /// `password` must be `user`'s, checked with a login's throttling, timing and audit; a
+    /// success clears the username's counters as a login does.
+    /// - Throws: ``AuthError`` — `invalid_request`, `invalid_credentials`,
+    ///   `too_many_attempts`, `service_unavailable`.
+    ///
+    /// ```swift
+    /// try await login.confirmPassword(of: user, password: body.currentPassword, origin: origin)
+    /// ```
+    public func confirmPassword(of user: User, password: String, origin: RequestOrigin) async throws {
+        let username = try Username(user.username)
+        let checked = try await checkPassword(username: username, password: password, origin: origin)
+        // The account the token names, not one that took its name since.
+        guard checked.user.id == user.id else { throw AuthError.invalidCredentials }
+        try await storage.loginAttempts.release(checked.keys.releasedBySuccess, clearing: checked.keys.clearedBySuccess)
+    }
+
+    /// A password that matched the account `username` names.
+    private struct CheckedPassword {
+        let user: User
+        let keys: ThrottleKeys
+        /// The password as normalised, the form new hashes get.
+        let presented: String
+        /// Whether it matched the form typed before passwords were normalised.
+        let typedForm: Bool
+    }
+
+    /// Reserves the attempt, then checks `password` against the account `username` names
+    /// (or a dummy hash), in the same work and time whether or not the account exists.
+    private func checkPassword(username: Username, password: String, origin: RequestOrigin) async throws -> CheckedPassword {
         try PasswordPolicy.validatePresented(password)
 
         // The attempt is counted before the password is checked: a burst of guesses gets
@@ -149,29 +206,7 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
             try await audit(.loginFailed, user: user, usernameKey: username.key, origin: origin, detail: user == nil ? "unknown_user" : "wrong_password")
             throw AuthError.invalidCredentials
         }
-        guard !user.isDisabled else {
-            try await audit(.loginFailed, user: user, usernameKey: username.key, origin: origin, detail: "account_disabled")
-            throw AuthError.accountDisabled
-        }
-        // The counters cleared, the refresh token and the audit row go in one write, which
-        // starts the session only if the password checked is still the account's: a
-        // password set (and its revocation of every session) between the check and here
-        // is not outrun.
-        let (grant, record) = try await makeGrant(for: user)
-        let recorded = try await storage.recordLoginSuccess(LoginSuccess(
-            throttle: keys,
-            verifiedPasswordHash: user.passwordHash,
-            refreshToken: record,
-            event: event(.loginSucceeded, user: user, usernameKey: username.key, origin: origin)
-        ))
-        guard recorded else {
-            try await audit(.loginFailed, user: user, usernameKey: username.key, origin: origin, detail: "password_changed")
-            throw AuthError.invalidCredentials
-        }
-        if typedForm || hashing.needsRehash(user.passwordHash) {
-            await rehash(user: user, password: presented)
-        }
-        return grant
+        return CheckedPassword(user: user, keys: keys, presented: presented, typedForm: typedForm)
     }
 
     /// Issues a new access token and a new refresh token family for `user`.

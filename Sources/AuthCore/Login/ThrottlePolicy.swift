@@ -20,6 +20,8 @@ public struct ThrottleKey: Sendable, Hashable {
         case address
         /// Attempts for one username from one client address.
         case pair
+        /// Sign-ups from one client address.
+        case signup
     }
 
     /// What is counted.
@@ -100,6 +102,10 @@ public struct ThrottlePolicy: Sendable, Equatable {
     public var window: Int
     /// The longest window of a username whose windows keep being used up, in seconds.
     public var maxAccountWindow: Int
+    /// Sign-ups from one client address within ``signupWindow``.
+    public var signupLimit = 10
+    /// The window of ``signupLimit``, seconds.
+    public var signupWindow = 3_600
     /// The secret the counters' subjects are digested under (HMAC-SHA256); nil for plain
     /// SHA-256. `buildApplication` derives it from the key-encryption key.
     public var digestKey: SymmetricKey?
@@ -124,5 +130,11 @@ public struct ThrottlePolicy: Sendable, Equatable {
         let pair = ThrottleKey(scope: .pair, subject: "\(usernameKey)\u{0}\(address)", limit: pairLimit, window: window, digestKey: digestKey)
         let byAddress = ThrottleKey(scope: .address, subject: address, limit: addressLimit, window: window, digestKey: digestKey)
         return ThrottleKeys(account: account, pair: pair, address: byAddress)
+    }
+
+    /// The counter a sign-up from `address` takes (nil when the address is unknown): every
+    /// sign-up counts, successful or not.
+    public func signupKey(address: String?) -> ThrottleKey? {
+        address.map { ThrottleKey(scope: .signup, subject: $0, limit: signupLimit, window: signupWindow, digestKey: digestKey) }
     }
 }

@@ -1,29 +1,79 @@
 import AuthCore
 import Hummingbird
 
-/// The signed-in account: `GET /me`. Sign-up, password changes and deletion join it here.
+/// The account: `GET /me`, and what its owner does over HTTP — sign up (`POST /users`,
+/// when ``signUpOpen``), change the password (`POST /password`) and delete it
+/// (`DELETE /me`), the last two re-authenticated with the password.
 ///
 /// ```swift
-/// router.addRoutes(AccountController(sessions: sessions).routes)
+/// router.addRoutes(AccountController(login: login, sessions: sessions, accounts: accounts, throttle: policy,
+///                                    signUpOpen: true, maxBodySize: 64 * 1024).routes)
 /// ```
 public struct AccountController<Storage: AuthStorage>: Sendable {
+    /// Checks a password presented again, with a login's throttling.
+    public let login: LoginService<Storage>
     /// Verifies the bearer token and finds its account.
     public let sessions: SessionService<Storage>
+    /// The account rules.
+    public let accounts: AccountService<Storage>
+    /// The sign-up limit per address (and the digest key of its counter).
+    public let throttle: ThrottlePolicy
+    /// Whether `POST /users` exists (`serve --signup open`); when not, it is a 404.
+    public let signUpOpen: Bool
+    /// Largest accepted request body, bytes.
+    public let maxBodySize: Int
 
     /// Creates the controller.
-    public init(sessions: SessionService<Storage>) {
+    public init(
+        login: LoginService<Storage>, sessions: SessionService<Storage>, accounts: AccountService<Storage>,
+        throttle: ThrottlePolicy, signUpOpen: Bool, maxBodySize: Int
+    ) {
+        self.login = login
         self.sessions = sessions
+        self.accounts = accounts
+        self.throttle = throttle
+        self.signUpOpen = signUpOpen
+        self.maxBodySize = maxBodySize
     }
 
     /// The routes of this feature.
     public var routes: RouteCollection<AuthRequestContext> {
         let routes = RouteCollection(context: AuthRequestContext.self)
         routes.get("/me", use: me)
+        routes.delete("/me", use: deleteMe)
+        routes.post("/password", use: changePassword)
+        if signUpOpen {
+            routes.post("/users", use: signUp)
+        }
         return routes
     }
 
     @Sendable func me(_ request: Request, context: AuthRequestContext) async throws -> Response {
         let user = try await sessions.profile(accessToken: try BearerToken(request.headers[.authorization]).value)
         return JSONResponse.make(status: .ok, body: ProfileResponse(user))
+    }
+
+    @Sendable func signUp(_ request: Request, context: AuthRequestContext) async throws -> Response {
+        let body = try await JSONRequestBody.decode(SignUpRequest.self, from: request, limit: maxBodySize)
+        let user = try await accounts.signUp(username: body.username.value, password: body.password.value, origin: context.origin, throttle: throttle)
+        return JSONResponse.make(status: .created, body: ProfileResponse(user))
+    }
+
+    /// A new token pair; every session of the account, this one included, ends, so the
+    /// pair answered is the one that works.
+    @Sendable func changePassword(_ request: Request, context: AuthRequestContext) async throws -> Response {
+        let user = try await sessions.profile(accessToken: try BearerToken(request.headers[.authorization]).value)
+        let body = try await JSONRequestBody.decode(PasswordChangeRequest.self, from: request, limit: maxBodySize)
+        try await login.confirmPassword(of: user, password: body.currentPassword.value, origin: context.origin)
+        let changed = try await accounts.setPassword(username: user.username, password: body.newPassword.value, origin: context.origin)
+        return JSONResponse.make(status: .ok, body: TokenResponse(try await login.issueGrant(for: changed)))
+    }
+
+    @Sendable func deleteMe(_ request: Request, context: AuthRequestContext) async throws -> Response {
+        let user = try await sessions.profile(accessToken: try BearerToken(request.headers[.authorization]).value)
+        let body = try await JSONRequestBody.decode(AccountDeletionRequest.self, from: request, limit: maxBodySize)
+        try await login.confirmPassword(of: user, password: body.password.value, origin: context.origin)
+        try await accounts.delete(username: user.username, origin: context.origin)
+        return Response(status: .noContent, headers: [.cacheControl: "no-store"])
     }
 }

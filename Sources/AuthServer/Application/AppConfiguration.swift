@@ -42,6 +42,9 @@ public struct AppConfiguration: Sendable {
     /// ``AuthCore/AccountService``): length, the built-in common list, and the breached list
     /// of `--breached-passwords` if one is given.
     public var passwords = PasswordScreen()
+    /// Whether anyone may create an account with `POST /users` (`serve --signup open`); when
+    /// not, the route does not exist (404).
+    public var signUpOpen = false
     /// Failed-login limits.
     public var throttle = ThrottlePolicy()
     /// Largest accepted request body, bytes.

@@ -51,8 +51,10 @@ public func buildApplication(
         storage: storage, issuer: issuer, refreshLifetime: configuration.refreshTokenLifetime,
         clock: configuration.clock, metrics: configuration.metrics
     )
+    let accounts = AccountService(storage: storage, hashing: hashing, passwords: configuration.passwords, clock: configuration.clock)
     let router = buildRouter(
-        login: login, sessions: sessions, issuer: issuer, readiness: storage.readiness, pool: pool, configuration: configuration
+        login: login, sessions: sessions, accounts: accounts, issuer: issuer, readiness: storage.readiness, pool: pool,
+        configuration: configuration
     )
     let http1 = HTTPServerBuilder.http1WithJSONErrors(
         requestHeadTimeout: configuration.requestHeadTimeout, idleTimeout: configuration.idleTimeout,

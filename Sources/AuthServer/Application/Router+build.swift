@@ -5,12 +5,13 @@ import Hummingbird
 /// composition root picks it.
 ///
 /// ```swift
-/// let router = buildRouter(login: login, sessions: sessions, issuer: issuer, readiness: storage.readiness,
-///                          pool: pool, configuration: configuration)
+/// let router = buildRouter(login: login, sessions: sessions, accounts: accounts, issuer: issuer,
+///                          readiness: storage.readiness, pool: pool, configuration: configuration)
 /// ```
 public func buildRouter<Storage: AuthStorage>(
     login: LoginService<Storage>,
     sessions: SessionService<Storage>,
+    accounts: AccountService<Storage>,
     issuer: AccessTokenIssuer,
     readiness: some ReadinessProbe,
     pool: BlockingWorkPool,
@@ -32,7 +33,12 @@ public func buildRouter<Storage: AuthStorage>(
     let maxBodySize = configuration.maxBodySize
     router.addRoutes(LoginController(login: login, maxBodySize: maxBodySize).routes)
     router.addRoutes(SessionController(sessions: sessions, maxBodySize: maxBodySize).routes)
-    router.addRoutes(AccountController(sessions: sessions).routes)
+    router.addRoutes(
+        AccountController(
+            login: login, sessions: sessions, accounts: accounts, throttle: login.throttle, signUpOpen: configuration.signUpOpen,
+            maxBodySize: maxBodySize
+        ).routes
+    )
     router.addRoutes(KeyController(issuer: issuer, maxAge: configuration.jwksMaxAge).routes)
     router.addRoutes(
         OperationsController(

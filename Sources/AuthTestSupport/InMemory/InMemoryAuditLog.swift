@@ -26,6 +26,12 @@ public final class InMemoryAuditLog: AuditLog {
         }
     }
 
+    public func forgetUsername(ofUser userID: UUID) async throws {
+        stored.withLock { events in
+            for index in events.indices where events[index].userID == userID { events[index].usernameKey = nil }
+        }
+    }
+
     public func deleteEvents(before date: Date, limit: Int) async throws -> Int {
         stored.withLock { events in
             var deleted = 0

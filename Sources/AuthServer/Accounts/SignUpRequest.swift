@@ -1,0 +1,15 @@
+/// The body of `POST /users`: `{"username", "password"}`, both non-empty strings.
+///
+/// ```swift
+/// let body = try await JSONRequestBody.decode(SignUpRequest.self, from: request, limit: 64 * 1024)
+/// ```
+public struct SignUpRequest: RequestBody {
+    /// The username wanted.
+    public let username: NonEmptyString
+    /// The password to set. Never log it.
+    public let password: NonEmptyString
+
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case username, password
+    }
+}
