@@ -32,6 +32,7 @@ extension Migration {
         Migration(version: "0009_login_attempt_reservations", bytes: PackageResources._009_login_attempt_reservations_sql),
         Migration(version: "0010_sealed_signing_keys", bytes: PackageResources._010_sealed_signing_keys_sql),
         Migration(version: "0011_retention_indexes", bytes: PackageResources._011_retention_indexes_sql),
+        Migration(version: "0012_session_details", bytes: PackageResources._012_session_details_sql),
     ]
 
     private init(version: String, bytes: [UInt8]) {

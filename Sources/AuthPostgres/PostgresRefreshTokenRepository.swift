@@ -23,8 +23,9 @@ public struct PostgresRefreshTokenRepository: RefreshTokenRepository {
     /// The token's insert may run in the same statement: foreign keys are checked at its end.
     static func insertFamily(_ record: RefreshTokenRecord, when condition: SQL = "true") -> SQL {
         """
-        INSERT INTO refresh_families (id, user_id, created_at, expires_at)
-        SELECT \(record.familyID), \(record.userID), now(), \(record.sessionExpiresAt) WHERE \(condition)
+        INSERT INTO refresh_families (id, user_id, created_at, last_used_at, expires_at, client_address, user_agent)
+        SELECT \(record.familyID), \(record.userID), now(), now(), \(record.sessionExpiresAt), \(record.clientAddress), \(record.userAgent)
+        WHERE \(condition)
         """
     }
 
@@ -43,17 +44,18 @@ public struct PostgresRefreshTokenRepository: RefreshTokenRepository {
     public func rotate(presentedHash: String, successor: RefreshSuccessor, now: Date) async throws -> RefreshRotation {
         try await database.query(
             """
-            SELECT outcome, owner, granted_until FROM rotate_refresh_token(
+            SELECT outcome, owner, granted_until, session FROM rotate_refresh_token(
                 \(presentedHash), \(successor.tokenHash), \(successor.expiresAt), \(now))
             """
         ) { rows in
-            for try await (outcome, owner, grantedUntil) in rows.decode((String, UUID?, Date?).self) {
-                switch (outcome, owner) {
-                case ("rotated", let owner?): return .rotated(userID: owner, expiresAt: grantedUntil ?? successor.expiresAt)
-                case ("reused", let owner?): return .reused(userID: owner)
-                case ("disabled", let owner?): return .disabled(userID: owner)
-                case ("expired", _): return .expired
-                case ("revoked", _): return .revoked
+            for try await (outcome, owner, grantedUntil, session) in rows.decode((String, UUID?, Date?, UUID?).self) {
+                switch (outcome, owner, session) {
+                case ("rotated", let owner?, let session?):
+                    return .rotated(userID: owner, sessionID: session, expiresAt: grantedUntil ?? successor.expiresAt)
+                case ("reused", let owner?, _): return .reused(userID: owner)
+                case ("disabled", let owner?, _): return .disabled(userID: owner)
+                case ("expired", _, _): return .expired
+                case ("revoked", _, _): return .revoked
                 default: return .unknown
                 }
             }
@@ -88,11 +90,41 @@ public struct PostgresRefreshTokenRepository: RefreshTokenRepository {
     }
 
     public func revokeAll(ofUser userID: UUID, now: Date) async throws -> Int {
+        try await revokeFamilies(where: "user_id = \(userID)", now: now)
+    }
+
+    public func revokeAll(ofUser userID: UUID, except kept: UUID, now: Date) async throws -> Int {
+        try await revokeFamilies(where: "user_id = \(userID) AND id <> \(kept)", now: now)
+    }
+
+    public func revokeSession(_ id: UUID, ofUser userID: UUID, now: Date) async throws -> Bool {
+        try await revokeFamilies(where: "id = \(id) AND user_id = \(userID) AND expires_at > \(now)", now: now) == 1
+    }
+
+    public func sessions(ofUser userID: UUID, now: Date) async throws -> [Session] {
+        try await database.query(
+            """
+            SELECT id, created_at, last_used_at, client_address, user_agent FROM refresh_families
+            WHERE user_id = \(userID) AND revoked_at IS NULL AND expires_at > \(now)
+            ORDER BY created_at DESC, id
+            """
+        ) { rows in
+            var sessions: [Session] = []
+            for try await (id, createdAt, lastUsedAt, address, agent) in rows.decode((UUID, Date, Date, String?, String?).self) {
+                sessions.append(Session(id: id, createdAt: createdAt, lastUsedAt: lastUsedAt, clientAddress: address, userAgent: agent))
+            }
+            return sessions
+        }
+    }
+
+    /// Revokes the live families `condition` selects, and their tokens; returns how many
+    /// families. The families are locked first, as a rotation locks them.
+    private func revokeFamilies(where condition: SQL, now: Date) async throws -> Int {
         try await database.query(
             """
             WITH families AS (
                      UPDATE refresh_families SET revoked_at = \(now)
-                     WHERE user_id = \(userID) AND revoked_at IS NULL
+                     WHERE \(condition) AND revoked_at IS NULL
                      RETURNING id
                  ),
                  tokens AS (

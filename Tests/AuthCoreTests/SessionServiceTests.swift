@@ -113,3 +113,18 @@ import Testing
         #expect(try await sessions.refresh(refreshToken: bobs.refreshToken, origin: origin).tokenType == "Bearer")
     }
 }
+
+@Suite struct SessionDetailsTests {
+    /// What is kept of a User-Agent cannot rewrite a terminal or a page: control, format
+    /// and separator characters go, and at most 256 characters stay.
+    @Test func aUserAgentIsKeptBounded() {
+        #expect(Session.bounded("Phone\u{7}/1.0\u{202E}\u{200B}") == "Phone/1.0")
+        #expect(Session.bounded(String(repeating: "x", count: 1_000)).count == 256)
+        let record = RefreshTokenRecord(
+            tokenHash: "h", familyID: UUID(), userID: UUID(), expiresAt: Date(), sessionExpiresAt: Date(),
+            origin: RequestOrigin(clientAddress: "192.0.2.1", userAgent: "A\u{0}B")
+        )
+        #expect(record.userAgent == "AB")
+        #expect(record.clientAddress == "192.0.2.1")
+    }
+}

@@ -214,7 +214,7 @@ import Testing
         #expect(try await storage.loginAttempts.reserve([address], now: now) != nil)
         #expect(try await storage.audit.recent(limit: 10, usernameKey: "ida") == [event])
         let successor = RefreshSuccessor(tokenHash: String(repeating: "cd", count: 32), expiresAt: now.addingTimeInterval(600))
-        #expect(try await storage.refreshTokens.rotate(presentedHash: token.tokenHash, successor: successor, now: now) == .rotated(userID: ida.id, expiresAt: now.addingTimeInterval(600)))
+        #expect(try await storage.refreshTokens.rotate(presentedHash: token.tokenHash, successor: successor, now: now) == .rotated(userID: ida.id, sessionID: token.familyID, expiresAt: now.addingTimeInterval(600)))
 
         guard storage is PostgresStorage else { return }
         // A token hash already stored fails the insert: the counters and the log stay as they were.

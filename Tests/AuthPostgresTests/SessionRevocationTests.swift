@@ -57,7 +57,7 @@ import Testing
             )
             try await tokens.store(first)
             let second = RefreshSuccessor(tokenHash: Self.hash(), expiresAt: start.addingTimeInterval(110))
-            #expect(try await tokens.rotate(presentedHash: first.tokenHash, successor: second, now: start.addingTimeInterval(50)) == .rotated(userID: owner.id, expiresAt: start.addingTimeInterval(100)))
+            #expect(try await tokens.rotate(presentedHash: first.tokenHash, successor: second, now: start.addingTimeInterval(50)) == .rotated(userID: owner.id, sessionID: first.familyID, expiresAt: start.addingTimeInterval(100)))
             let third = RefreshSuccessor(tokenHash: Self.hash(), expiresAt: start.addingTimeInterval(200))
             #expect(try await tokens.rotate(presentedHash: second.tokenHash, successor: third, now: start.addingTimeInterval(100)) == .expired)
         }

@@ -49,11 +49,21 @@ import FoundationNetworking
         }
         let first = try await AuthdBinary.login(base, "alice", "correct horse battery staple").1["refresh_token"]
         let second = try await AuthdBinary.login(base, "alice", "correct horse battery staple").1["refresh_token"]
+        // authd sessions list shows them, newest first, with where they began.
+        let listed = try AuthdBinary.run(["sessions", "list", "alice"] + url)
+        #expect(listed.status == 0)
+        let lines = listed.stdout.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("ID ") == true)
+        #expect(lines.count == 4)
+        #expect(lines.dropFirst().prefix(2).allSatisfy { $0.contains("127.0.0.1") })
+        #expect(lines.last == "2 sessions of alice")
+        #expect(try AuthdBinary.run(["sessions", "list", "nobody"] + url).stderr.contains("no user named 'nobody'"))
         let ended = try AuthdBinary.run(["user", "revoke-sessions", "ALICE"] + url)
         #expect(ended.status == 0)
         #expect(ended.stdout == "ended 2 sessions of alice\n")
         #expect(try await refresh(first) == 401)
         #expect(try await refresh(second) == 401)
+        #expect(try AuthdBinary.run(["sessions", "list", "alice"] + url).stdout.hasSuffix("0 sessions of alice\n"))
         #expect(try AuthdBinary.run(["user", "revoke-sessions", "nobody"] + url).stderr.contains("no user named 'nobody'"))
 
         let stolen = try await AuthdBinary.login(base, "alice", "correct horse battery staple").1["refresh_token"]

@@ -104,6 +104,18 @@ public struct AccountService<Storage: AuthStorage>: Sendable {
         return user
     }
 
+    /// The live sessions of an account, newest first.
+    /// - Throws: `invalid_request`, `not_found`, `service_unavailable`.
+    ///
+    /// ```swift
+    /// let (user, sessions) = try await accounts.sessions(username: "alice")
+    /// ```
+    public func sessions(username raw: String) async throws -> (user: User, sessions: [Session]) {
+        let username = try Username(raw)
+        guard let user = try await storage.users.user(withKey: username.key) else { throw Self.noSuchUser(username) }
+        return (user, try await storage.refreshTokens.sessions(ofUser: user.id, now: clock.now))
+    }
+
     /// Every account, oldest first.
     public func list() async throws -> [User] {
         try await storage.users.all()

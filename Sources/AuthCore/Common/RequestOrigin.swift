@@ -10,10 +10,13 @@ public struct RequestOrigin: Sendable, Equatable {
     public var clientAddress: String?
     /// The id the server gave the request (`X-Request-Id`), if any.
     public var requestID: String?
+    /// The client's `User-Agent`, if it sent one (kept with a session it starts).
+    public var userAgent: String?
 
     /// Creates an origin.
-    public init(clientAddress: String? = nil, requestID: String? = nil) {
+    public init(clientAddress: String? = nil, requestID: String? = nil, userAgent: String? = nil) {
         self.clientAddress = clientAddress
         self.requestID = requestID
+        self.userAgent = userAgent
     }
 }

@@ -3,8 +3,8 @@ import JOSE
 import JWTKit
 
 /// The claims of an access token (RFC 9068): `iss`, `sub` (user id), `aud` (the configured
-/// audiences, when there are any), `iat`, `exp` (whole seconds), `jti`; `nbf` when a token
-/// carries one.
+/// audiences, when there are any), `iat`, `exp` (whole seconds), `jti`, `sid` (the
+/// session: the refresh-token family it was issued with); `nbf` when a token carries one.
 ///
 /// ```swift
 /// let claims = try await issuer.verify(token)
@@ -25,9 +25,11 @@ public struct AccessTokenClaims: JWTPayload, Equatable {
     public var aud: [String]?
     /// Not before, seconds since 1970; authd issues none but honours one.
     public var nbf: Int?
+    /// The session the token was issued in (its id in `GET /sessions`), when there is one.
+    public var sid: String?
 
     /// Creates claims.
-    public init(iss: String, sub: String, iat: Int, exp: Int, jti: String, aud: [String]? = nil, nbf: Int? = nil) {
+    public init(iss: String, sub: String, iat: Int, exp: Int, jti: String, aud: [String]? = nil, nbf: Int? = nil, sid: String? = nil) {
         self.iss = iss
         self.sub = sub
         self.iat = iat
@@ -35,6 +37,7 @@ public struct AccessTokenClaims: JWTPayload, Equatable {
         self.jti = jti
         self.aud = aud
         self.nbf = nbf
+        self.sid = sid
     }
 
     /// Expiry and issuer are checked by ``AccessTokenIssuer/verify(_:)`` with its clock.
@@ -94,12 +97,13 @@ public actor AccessTokenIssuer {
         jwks = SigningKey.JWKSet(keys: try signingKeys.map { try $0.jwk })
     }
 
-    /// Signs a token for `subject`.
-    public func issue(subject: String) async throws -> Issued {
+    /// Signs a token for `subject`, in the session `sessionID` when given.
+    public func issue(subject: String, sessionID: UUID? = nil) async throws -> Issued {
         guard let currentKid else { throw AuthError.serviceUnavailable("No signing key is loaded yet.") }
         let now = Int(clock.now.timeIntervalSince1970)
         let claims = AccessTokenClaims(
-            iss: issuer, sub: subject, iat: now, exp: now + lifetime, jti: UUID().uuidString.lowercased(), aud: audiences.isEmpty ? nil : audiences
+            iss: issuer, sub: subject, iat: now, exp: now + lifetime, jti: UUID().uuidString.lowercased(), aud: audiences.isEmpty ? nil : audiences,
+            sid: sessionID?.uuidString.lowercased()
         )
         var header = JWTHeader()
         header.typ = Self.tokenType

@@ -118,7 +118,7 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
         // starts the session only if the password checked is still the account's: a
         // password set (and its revocation of every session) between the check and here
         // is not outrun.
-        let (grant, record) = try await makeGrant(for: user)
+        let (grant, record) = try await makeGrant(for: user, origin: origin)
         let recorded = try await storage.recordLoginSuccess(LoginSuccess(
             throttle: checked.keys,
             verifiedPasswordHash: user.passwordHash,
@@ -210,23 +210,25 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
     }
 
     /// Issues a new access token and a new refresh token family for `user`.
-    public func issueGrant(for user: User) async throws -> TokenGrant {
-        let (grant, record) = try await makeGrant(for: user)
+    public func issueGrant(for user: User, origin: RequestOrigin = RequestOrigin()) async throws -> TokenGrant {
+        let (grant, record) = try await makeGrant(for: user, origin: origin)
         try await storage.refreshTokens.store(record)
         return grant
     }
 
     /// A new token pair for `user` and the refresh token's record, not yet stored.
-    private func makeGrant(for user: User) async throws -> (TokenGrant, RefreshTokenRecord) {
-        let access = try await issuer.issue(subject: user.id.uuidString.lowercased())
+    private func makeGrant(for user: User, origin: RequestOrigin) async throws -> (TokenGrant, RefreshTokenRecord) {
+        let session = UUID()
+        let access = try await issuer.issue(subject: user.id.uuidString.lowercased(), sessionID: session)
         let refresh = RefreshToken.generate()
         let now = clock.now
         let record = RefreshTokenRecord(
             tokenHash: refresh.hash,
-            familyID: UUID(),
+            familyID: session,
             userID: user.id,
             expiresAt: now.addingTimeInterval(TimeInterval(refreshLifetime)),
-            sessionExpiresAt: now.addingTimeInterval(TimeInterval(sessionMaxAge))
+            sessionExpiresAt: now.addingTimeInterval(TimeInterval(sessionMaxAge)),
+            origin: origin
         )
         let grant = TokenGrant(
             accessToken: access.value, expiresIn: access.expiresIn, refreshToken: refresh.token, refreshExpiresIn: min(refreshLifetime, sessionMaxAge)

@@ -5,15 +5,16 @@ import Foundation
 ///
 /// ```swift
 /// switch try await tokens.rotate(presentedHash: hash, successor: next, now: clock.now) {
-/// case .rotated(let userID, let expiresAt): issue(for: userID, refreshUntil: expiresAt)
+/// case .rotated(let userID, let sessionID, let expiresAt): issue(for: userID, in: sessionID, refreshUntil: expiresAt)
 /// case .reused: throw AuthError.invalidToken   // the family is revoked now
 /// default: throw AuthError.invalidToken
 /// }
 /// ```
 public enum RefreshRotation: Sendable, Equatable {
-    /// The token was current: it is now used and `successor` joined its family, expiring
-    /// at `expiresAt` (its own lifetime, or the session's end if that comes first).
-    case rotated(userID: UUID, expiresAt: Date)
+    /// The token was current: it is now used and `successor` joined its family (the
+    /// session `sessionID`), expiring at `expiresAt` (its own lifetime, or the session's end
+    /// if that comes first).
+    case rotated(userID: UUID, sessionID: UUID, expiresAt: Date)
     /// The token had already been rotated: its whole family is revoked now.
     case reused(userID: UUID)
     /// No such token.

@@ -20,6 +20,12 @@ public protocol RefreshTokenRepository: Sendable {
     func revokeFamily(ofTokenHash tokenHash: String, now: Date) async throws -> UUID?
     /// Revokes every session of `userID` that is not revoked yet; returns how many.
     func revokeAll(ofUser userID: UUID, now: Date) async throws -> Int
+    /// Revokes every session of `userID` that is not revoked yet but `kept`; returns how many.
+    func revokeAll(ofUser userID: UUID, except kept: UUID, now: Date) async throws -> Int
+    /// Revokes the session `id` if it is `userID`'s and live; returns whether it did.
+    func revokeSession(_ id: UUID, ofUser userID: UUID, now: Date) async throws -> Bool
+    /// The live sessions of `userID` (not revoked, not past their end), newest first.
+    func sessions(ofUser userID: UUID, now: Date) async throws -> [Session]
     /// Deletes at most `limit` rows of what ended before `date`: tokens that expired then,
     /// or whose session ended or was revoked then, and sessions so ended with no token left
     /// (tokens first, so deleting a session never cascades to an unbounded number of
@@ -41,11 +47,20 @@ public struct RefreshTokenRecord: Sendable, Equatable {
     public var sessionExpiresAt: Date
 
     /// Creates a record; `expiresAt` is capped at `sessionExpiresAt`.
-    public init(tokenHash: String, familyID: UUID, userID: UUID, expiresAt: Date, sessionExpiresAt: Date) {
+    /// Where the session began: the client's address, for its owner's list.
+    public var clientAddress: String?
+    /// The `User-Agent` the session began with (at most 256 characters).
+    public var userAgent: String?
+
+    public init(
+        tokenHash: String, familyID: UUID, userID: UUID, expiresAt: Date, sessionExpiresAt: Date, origin: RequestOrigin = RequestOrigin()
+    ) {
         self.tokenHash = tokenHash
         self.familyID = familyID
         self.userID = userID
         self.expiresAt = min(expiresAt, sessionExpiresAt)
         self.sessionExpiresAt = sessionExpiresAt
+        self.clientAddress = origin.clientAddress
+        self.userAgent = origin.userAgent.map(Session.bounded)
     }
 }

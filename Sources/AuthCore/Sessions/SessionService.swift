@@ -60,8 +60,8 @@ public struct SessionService<Storage: AuthStorage>: Sendable {
         }
         metrics.refresh(result: outcome.label)
         switch outcome {
-        case .rotated(let userID, let expiresAt):
-            let access = try await issuer.issue(subject: userID.uuidString.lowercased())
+        case .rotated(let userID, let sessionID, let expiresAt):
+            let access = try await issuer.issue(subject: userID.uuidString.lowercased(), sessionID: sessionID)
             try await storage.audit.record(SecurityEvent(kind: .tokenRefreshed, at: now, userID: userID, origin: origin))
             // Near the session's end the successor lives only until then.
             let refreshExpiresIn = max(0, Int(expiresAt.timeIntervalSince(now).rounded(.down)))
@@ -92,11 +92,64 @@ public struct SessionService<Storage: AuthStorage>: Sendable {
     /// exists and is enabled.
     /// - Throws: ``AuthError/invalidToken``, `service_unavailable`.
     public func profile(accessToken: String) async throws -> User {
+        try await bearer(accessToken).user
+    }
+
+    /// The live sessions of the access token's account, newest first, and which of them
+    /// the token was issued in.
+    /// - Throws: ``AuthError/invalidToken``, `service_unavailable`.
+    ///
+    /// ```swift
+    /// let (sessions, current) = try await service.sessions(accessToken: token)
+    /// ```
+    public func sessions(accessToken: String) async throws -> (sessions: [Session], current: UUID?) {
+        let (user, current) = try await bearer(accessToken)
+        return (try await storage.refreshTokens.sessions(ofUser: user.id, now: clock.now), current)
+    }
+
+    /// Ends the session `id` of the access token's account: its refresh token stops working
+    /// (access tokens already issued in it run out within their lifetime).
+    /// - Throws: `not_found` when the account has no such live session, ``AuthError/invalidToken``.
+    public func endSession(_ id: UUID, accessToken: String, origin: RequestOrigin) async throws {
+        let (user, _) = try await bearer(accessToken)
+        guard try await storage.refreshTokens.revokeSession(id, ofUser: user.id, now: clock.now) else {
+            throw AuthError.notFound("no session \(id.uuidString.lowercased())")
+        }
+        try await recordEnded(1, of: user, origin: origin)
+    }
+
+    /// Ends every session of the access token's account but the one the token was issued
+    /// in, or every one with `all`; returns how many.
+    /// - Throws: ``AuthError/invalidToken``, `service_unavailable`.
+    @discardableResult
+    public func endSessions(accessToken: String, all: Bool, origin: RequestOrigin) async throws -> Int {
+        let (user, current) = try await bearer(accessToken)
+        let ended: Int
+        if !all, let current {
+            ended = try await storage.refreshTokens.revokeAll(ofUser: user.id, except: current, now: clock.now)
+        } else {
+            ended = try await storage.refreshTokens.revokeAll(ofUser: user.id, now: clock.now)
+        }
+        if ended > 0 { try await recordEnded(ended, of: user, origin: origin) }
+        return ended
+    }
+
+    /// The account and session of a verified access token.
+    private func bearer(_ accessToken: String) async throws -> (user: User, session: UUID?) {
         let claims = try await issuer.verify(accessToken)
         guard let id = UUID(uuidString: claims.sub), let user = try await storage.users.user(withID: id), !user.isDisabled else {
             throw AuthError.invalidToken
         }
-        return user
+        return (user, claims.sid.flatMap(UUID.init(uuidString:)))
+    }
+
+    private func recordEnded(_ count: Int, of user: User, origin: RequestOrigin) async throws {
+        try await storage.audit.record(
+            SecurityEvent(
+                kind: .sessionsRevoked, at: clock.now, userID: user.id, usernameKey: (try? Username(user.username))?.key, origin: origin,
+                detail: "by its owner: \(count) \(count == 1 ? "session" : "sessions")"
+            )
+        )
     }
 
     /// Refresh tokens are 43 characters; anything empty or absurdly long is refused before

@@ -66,7 +66,7 @@ public struct AccountController<Storage: AuthStorage>: Sendable {
         let body = try await JSONRequestBody.decode(PasswordChangeRequest.self, from: request, limit: maxBodySize)
         try await login.confirmPassword(of: user, password: body.currentPassword.value, origin: context.origin)
         let changed = try await accounts.setPassword(username: user.username, password: body.newPassword.value, origin: context.origin)
-        return JSONResponse.make(status: .ok, body: TokenResponse(try await login.issueGrant(for: changed)))
+        return JSONResponse.make(status: .ok, body: TokenResponse(try await login.issueGrant(for: changed, origin: context.origin(of: request))))
     }
 
     @Sendable func deleteMe(_ request: Request, context: AuthRequestContext) async throws -> Response {

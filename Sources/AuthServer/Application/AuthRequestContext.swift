@@ -28,4 +28,12 @@ public struct AuthRequestContext: RequestContext, RemoteAddressRequestContext {
     public var origin: RequestOrigin {
         RequestOrigin(clientAddress: clientAddress, requestID: id)
     }
+
+    /// ``origin`` with `request`'s `User-Agent`: for the routes that start a session, which
+    /// keeps it for its owner's list.
+    public func origin(of request: Request) -> RequestOrigin {
+        var origin = origin
+        origin.userAgent = request.headers[.userAgent]
+        return origin
+    }
 }

@@ -27,7 +27,7 @@ public struct LoginController<Storage: AuthStorage>: Sendable {
 
     @Sendable func logIn(_ request: Request, context: AuthRequestContext) async throws -> Response {
         let body = try await JSONRequestBody.decode(LoginRequest.self, from: request, limit: maxBodySize)
-        let grant = try await login.login(username: body.username.value, password: body.password.value, origin: context.origin)
+        let grant = try await login.login(username: body.username.value, password: body.password.value, origin: context.origin(of: request))
         return JSONResponse.make(status: .ok, body: TokenResponse(grant))
     }
 }

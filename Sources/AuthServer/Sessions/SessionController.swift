@@ -1,7 +1,10 @@
 import AuthCore
+import Foundation
 import Hummingbird
 
-/// What follows a login: `POST /token/refresh` (rotation) and `POST /logout`.
+/// What follows a login: `POST /token/refresh` (rotation), `POST /logout`, and the
+/// owner's view of their sessions: `GET /sessions`, `DELETE /sessions/{id}`,
+/// `DELETE /sessions` (all but the current one; every one with `?all=true`).
 ///
 /// ```swift
 /// router.addRoutes(SessionController(sessions: sessions, maxBodySize: 64 * 1024).routes)
@@ -23,7 +26,38 @@ public struct SessionController<Storage: AuthStorage>: Sendable {
         let routes = RouteCollection(context: AuthRequestContext.self)
         routes.post("/token/refresh", use: refresh)
         routes.post("/logout", use: logOut)
+        routes.get("/sessions", use: list)
+        routes.delete("/sessions", use: endAll)
+        routes.delete("/sessions/{id}", use: end)
         return routes
+    }
+
+    @Sendable func list(_ request: Request, context: AuthRequestContext) async throws -> Response {
+        let (sessions, current) = try await sessions.sessions(accessToken: try BearerToken(request.headers[.authorization]).value)
+        return JSONResponse.make(status: .ok, body: sessions.map { SessionResponse($0, current: $0.id == current) })
+    }
+
+    @Sendable func end(_ request: Request, context: AuthRequestContext) async throws -> Response {
+        let token = try BearerToken(request.headers[.authorization]).value
+        // An id that is not a UUID names no session of anyone's.
+        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
+            _ = try await sessions.profile(accessToken: token)
+            throw AuthError.notFound("no such session")
+        }
+        try await sessions.endSession(id, accessToken: token, origin: context.origin)
+        return Response(status: .noContent, headers: [.cacheControl: "no-store"])
+    }
+
+    @Sendable func endAll(_ request: Request, context: AuthRequestContext) async throws -> Response {
+        let token = try BearerToken(request.headers[.authorization]).value
+        let all: Bool
+        switch request.uri.queryParameters.get("all") {
+        case nil, "false": all = false
+        case "true": all = true
+        default: throw AuthError.invalidRequest("all must be true or false")
+        }
+        try await sessions.endSessions(accessToken: token, all: all, origin: context.origin)
+        return Response(status: .noContent, headers: [.cacheControl: "no-store"])
     }
 
     @Sendable func refresh(_ request: Request, context: AuthRequestContext) async throws -> Response {

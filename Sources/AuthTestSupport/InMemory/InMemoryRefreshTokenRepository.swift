@@ -20,6 +20,10 @@ public final class InMemoryRefreshTokenRepository: RefreshTokenRepository {
     private struct Family {
         let userID: UUID
         let expiresAt: Date
+        let createdAt: Date
+        var lastUsedAt: Date
+        let clientAddress: String?
+        let userAgent: String?
         var revokedAt: Date?
         var revoked: Bool { revokedAt != nil }
     }
@@ -39,7 +43,12 @@ public final class InMemoryRefreshTokenRepository: RefreshTokenRepository {
 
     public func store(_ record: RefreshTokenRecord) async throws {
         stored.withLock {
-            $0.families[record.familyID] = Family(userID: record.userID, expiresAt: record.sessionExpiresAt)
+            // Stamped by the wall clock, as PostgreSQL stamps it with now().
+            let now = Date()
+            $0.families[record.familyID] = Family(
+                userID: record.userID, expiresAt: record.sessionExpiresAt, createdAt: now, lastUsedAt: now,
+                clientAddress: record.clientAddress, userAgent: record.userAgent
+            )
             $0.tokens[record.tokenHash] = Entry(record: record)
         }
     }
@@ -67,7 +76,8 @@ public final class InMemoryRefreshTokenRepository: RefreshTokenRepository {
                 tokenHash: successor.tokenHash, familyID: familyID, userID: owner, expiresAt: successor.expiresAt, sessionExpiresAt: family.expiresAt
             )
             state.tokens[successor.tokenHash] = Entry(record: next)
-            return .rotated(userID: owner, expiresAt: next.expiresAt)
+            state.families[familyID]?.lastUsedAt = now
+            return .rotated(userID: owner, sessionID: familyID, expiresAt: next.expiresAt)
         }
     }
 
@@ -80,8 +90,29 @@ public final class InMemoryRefreshTokenRepository: RefreshTokenRepository {
     }
 
     public func revokeAll(ofUser userID: UUID, now: Date) async throws -> Int {
+        revokeFamilies(at: now) { _, family in family.userID == userID }
+    }
+
+    public func revokeAll(ofUser userID: UUID, except kept: UUID, now: Date) async throws -> Int {
+        revokeFamilies(at: now) { id, family in family.userID == userID && id != kept }
+    }
+
+    public func revokeSession(_ id: UUID, ofUser userID: UUID, now: Date) async throws -> Bool {
+        revokeFamilies(at: now) { candidate, family in candidate == id && family.userID == userID && family.expiresAt > now } == 1
+    }
+
+    public func sessions(ofUser userID: UUID, now: Date) async throws -> [Session] {
         stored.withLock { state in
-            let live = state.families.filter { $0.value.userID == userID && !$0.value.revoked }.keys
+            state.families.filter { $0.value.userID == userID && !$0.value.revoked && $0.value.expiresAt > now }
+                .map { Session(id: $0.key, createdAt: $0.value.createdAt, lastUsedAt: $0.value.lastUsedAt, clientAddress: $0.value.clientAddress, userAgent: $0.value.userAgent) }
+                .sorted { ($0.createdAt, $1.id.uuidString) > ($1.createdAt, $0.id.uuidString) }
+        }
+    }
+
+    /// Revokes the live families `chosen` picks; returns how many.
+    private func revokeFamilies(at now: Date, _ chosen: (UUID, Family) -> Bool) -> Int {
+        stored.withLock { state in
+            let live = state.families.filter { !$0.value.revoked && chosen($0.key, $0.value) }.keys
             for id in live { Self.revoke(id, at: now, in: &state) }
             return live.count
         }
