@@ -87,6 +87,9 @@ extension Authd {
         )
         var signUp: SignUpMode = .closed
 
+        @Option(name: .customLong("signup-limit"), help: "Sign-ups from one client address in an hour.")
+        var signUpLimit = Serve.defaults.throttle.signupLimit
+
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var keyEncryption: KeyEncryptionKeyOptions
         @OptionGroup var hashing: HashOptions
@@ -99,6 +102,7 @@ extension Authd {
             guard accessTokenLifetime > 0, refreshTokenLifetime > 0, sessionMaxAge > 0 else {
                 throw ValidationError("token lifetimes and --session-max-age must be positive.")
             }
+            guard signUpLimit > 0 else { throw ValidationError("--signup-limit must be positive.") }
             guard hashQueue >= 0 else { throw ValidationError("--hash-queue must not be negative.") }
             guard requestHeadTimeout > 0, idleTimeout > 0, maxConnections > 0, maxConnectionsPerAddress > 0 else {
                 throw ValidationError("--request-head-timeout, --idle-timeout, --max-connections and --max-connections-per-address must be positive.")
@@ -153,6 +157,7 @@ extension Authd {
                 configuration.hashingQueueLimit = hashQueue
                 configuration.passwords = screen
                 configuration.signUpOpen = signUp == .open
+                configuration.throttle.signupLimit = signUpLimit
                 configuration.logger = logger
                 configuration.tls = tls
                 configuration.trustedProxies = proxies

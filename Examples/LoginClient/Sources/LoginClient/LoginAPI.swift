@@ -24,6 +24,12 @@ public enum LoginError: Error, Equatable {
     case invalidRequest(String)
     /// Too many attempts; try again after this many seconds.
     case tooManyAttempts(retryAfter: Int?)
+    /// Sign-up: the username is taken.
+    case usernameTaken
+    /// Sign-up or a password change: the password is refused; the server says why.
+    case weakPassword(String)
+    /// The access token is not (or no longer) accepted.
+    case invalidToken
     /// The server answered with a status this client does not expect.
     case unexpectedStatus(Int)
     /// The server's answer could not be understood.
@@ -41,20 +47,20 @@ public struct LoginAPI: Sendable {
     public let baseURL: URL
     /// The session requests go through (tests pass a stub's).
     public let session: URLSession
+    /// The `User-Agent` sent with each request (the server shows it in the session list).
+    public let userAgent: String?
 
     /// Creates a client.
-    public init(baseURL: URL, session: URLSession = .shared) {
+    public init(baseURL: URL, session: URLSession = .shared, userAgent: String? = nil) {
         self.baseURL = baseURL
         self.session = session
+        self.userAgent = userAgent
     }
 
     /// Logs in.
     /// - Throws: ``LoginError``, or a `URLError` when the server cannot be reached.
     public func login(username: String, password: String) async throws -> LoginSession {
-        var request = URLRequest(url: baseURL.appendingPathComponent("login"))
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = try JSONEncoder().encode(["username": username, "password": password])
+        let request = try self.request("POST", "login", json: ["username": username, "password": password])
         let (data, response) = try await session.data(for: request)
         guard let http = response as? HTTPURLResponse else { throw LoginError.malformedResponse }
         switch http.statusCode {
@@ -77,6 +83,20 @@ public struct LoginAPI: Sendable {
         }
     }
 
+    /// A request to `path` with this client's `User-Agent`, a bearer token and a JSON body
+    /// when given.
+    func request(_ method: String, _ path: String, bearer: String? = nil, json: [String: String]? = nil) throws -> URLRequest {
+        var request = URLRequest(url: baseURL.appendingPathComponent(path))
+        request.httpMethod = method
+        if let userAgent { request.setValue(userAgent, forHTTPHeaderField: "User-Agent") }
+        if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
+        if let json {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = try JSONEncoder().encode(json)
+        }
+        return request
+    }
+
     private struct TokenBody: Decodable {
         let accessToken: String
         let tokenType: String
@@ -91,7 +111,7 @@ public struct LoginAPI: Sendable {
         }
     }
 
-    private struct ErrorBody: Decodable {
+    struct ErrorBody: Decodable {
         let error: String
         let errorDescription: String
 

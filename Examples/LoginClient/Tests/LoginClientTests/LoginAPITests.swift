@@ -46,6 +46,35 @@ let authdContracts = URL(fileURLWithPath: #filePath)
         }
     }
 
+    @Test func signsUpAndIsToldWhenTheNameIsTaken() async throws {
+        let account = try await api.signUp(username: "Nina", password: "correct horse battery staple")
+        #expect(account.username == "Nina")
+        #expect(UUID(uuidString: account.id) != nil)
+        await #expect(throws: LoginError.usernameTaken) {
+            try await api.signUp(username: "NINA", password: "another fine passphrase")
+        }
+        do {
+            _ = try await api.signUp(username: "nina-two", password: "qwertyuiop")
+            Issue.record("a common password was accepted")
+        } catch LoginError.weakPassword(let why) {
+            #expect(!why.isEmpty, "the server says why")
+        }
+    }
+
+    /// The phone and the laptop each log in with their own User-Agent; the phone lists
+    /// both sessions and knows which is its own.
+    @Test func listsTheSessionsWithTheCurrentOneMarked() async throws {
+        let base = try #require(URL(string: "https://auth.example"))
+        let phone = LoginAPI(baseURL: base, session: stub.urlSession, userAgent: "Phone/1.0")
+        let laptop = LoginAPI(baseURL: base, session: stub.urlSession, userAgent: "Laptop/2.0")
+        let login = try await phone.login(username: "uma", password: "correct horse battery staple")
+        _ = try await laptop.login(username: "uma", password: "correct horse battery staple")
+        let sessions = try await phone.sessions(accessToken: login.accessToken)
+        #expect(sessions.map(\.userAgent) == ["Laptop/2.0", "Phone/1.0"])
+        #expect(sessions.map(\.isCurrent) == [false, true])
+        #expect(stub.unmatched.isEmpty)
+    }
+
     @Test func aRequestNoContractCoversIsAFailureTheTestCanSee() async throws {
         await #expect(throws: LoginError.unexpectedStatus(501)) {
             try await api.login(username: "carol", password: "never written in a contract")
