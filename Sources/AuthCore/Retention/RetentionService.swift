@@ -47,25 +47,25 @@ public struct RetentionService<Storage: AuthStorage>: Sendable {
     public func run() async throws -> Deleted {
         let now = clock.now
         var deleted = Deleted()
-        deleted.auditEvents = try await batches { limit in
+        deleted.auditEvents = try await batches(counted: "audit_events") { limit in
             try await storage.audit.deleteEvents(before: now.addingTimeInterval(-TimeInterval(policy.auditEvents)), limit: limit)
         }
-        deleted.loginCounters = try await batches { limit in
+        deleted.loginCounters = try await batches(counted: "login_failures") { limit in
             try await storage.loginAttempts.deleteCounters(startedBefore: now.addingTimeInterval(-TimeInterval(policy.loginCounters)), limit: limit)
         }
-        deleted.sessionRows = try await batches { limit in
+        deleted.sessionRows = try await batches(counted: "sessions") { limit in
             try await storage.refreshTokens.deleteEnded(before: now.addingTimeInterval(-TimeInterval(policy.endedSessions)), limit: limit)
         }
-        metrics.retentionDeleted(table: "audit_events", count: deleted.auditEvents)
-        metrics.retentionDeleted(table: "login_failures", count: deleted.loginCounters)
-        metrics.retentionDeleted(table: "sessions", count: deleted.sessionRows)
         return deleted
     }
 
-    private func batches(_ deleteBatch: (Int) async throws -> Int) async throws -> Int {
+    /// Batches of `deleteBatch` until one comes back short; each batch counted in the
+    /// metric of `table` as soon as it is done.
+    private func batches(counted table: String, _ deleteBatch: (Int) async throws -> Int) async throws -> Int {
         var total = 0
         for _ in 0..<max(policy.maxBatchesPerRun, 1) {
             let count = try await deleteBatch(policy.batchSize)
+            metrics.retentionDeleted(table: table, count: count)
             total += count
             if count < policy.batchSize { break }
         }

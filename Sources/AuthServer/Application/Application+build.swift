@@ -69,11 +69,17 @@ public func buildApplication(
 
     var services: [any Service] = [
         StorageService(storage: storage),
-        KeyReloadService(keys: keys, issuer: issuer, interval: configuration.keyReloadInterval, logger: logger),
-        RetentionRunner(
-            retention: RetentionService(storage: storage, policy: configuration.retention, clock: configuration.clock, metrics: configuration.metrics),
-            interval: configuration.retentionInterval, logger: logger
-        ),
+        PeriodicService(interval: configuration.keyReloadInterval) { [reloader = KeyReloader(keys: keys, issuer: issuer, logger: logger)] in
+            await reloader.reload()
+        },
+        PeriodicService(interval: configuration.retentionInterval) { [
+            runner = RetentionRunner(
+                retention: RetentionService(storage: storage, policy: configuration.retention, clock: configuration.clock, metrics: configuration.metrics),
+                logger: logger
+            )
+        ] in
+            await runner.runOnce()
+        },
     ]
     if let listen = configuration.metricsListen {
         // Plain HTTP on an address of its own, for the scraper's network only.

@@ -1,29 +1,14 @@
 import AuthCore
 import Logging
-import ServiceLifecycle
 
-/// Runs ``RetentionService`` every `interval` for as long as the application runs, the
-/// first time one interval after start. A failed run (the database is away) is logged
-/// and tried again next time.
-struct RetentionRunner<Storage: AuthStorage>: Service {
+/// One run of ``RetentionService`` (every `retentionInterval`, through
+/// ``PeriodicService``), logged; a failed run (the database is away) is logged and tried
+/// again next time.
+struct RetentionRunner<Storage: AuthStorage>: Sendable {
     let retention: RetentionService<Storage>
-    let interval: Duration
     let logger: Logger
 
-    func run() async throws {
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                do {
-                    try await Task.sleep(for: interval)
-                } catch {
-                    return
-                }
-                await runOnce()
-            }
-        }
-    }
-
-    private func runOnce() async {
+    func runOnce() async {
         do {
             let deleted = try await retention.run()
             guard !deleted.isEmpty else { return }

@@ -1,30 +1,16 @@
 import AuthCore
 import Logging
-import ServiceLifecycle
 
-/// Reloads the published signing keys every `interval`, so that a key added by
-/// `authd keys rotate` (on any instance) signs and is published here too. A failed reload
-/// (the database is away) keeps the keys in use and tries again next time.
-struct KeyReloadService<Storage: AuthStorage>: Service {
+/// Reloads the published signing keys (every `keyReloadInterval`, through
+/// ``PeriodicService``), so that a key added by `authd keys rotate` (on any instance) signs
+/// and is published here too. A failed reload (the database is away) keeps the keys in use
+/// and tries again next time.
+struct KeyReloader<Storage: AuthStorage>: Sendable {
     let keys: KeyService<Storage>
     let issuer: AccessTokenIssuer
-    let interval: Duration
     let logger: Logger
 
-    func run() async throws {
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                do {
-                    try await Task.sleep(for: interval)
-                } catch {
-                    return
-                }
-                await reload()
-            }
-        }
-    }
-
-    private func reload() async {
+    func reload() async {
         do {
             let published = try await keys.published()
             guard !published.isEmpty, published.map(\.kid) != (await issuer.kids) else { return }
