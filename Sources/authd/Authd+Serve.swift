@@ -90,6 +90,9 @@ extension Authd {
         @Option(name: .customLong("signup-limit"), help: "Sign-ups from one client address in an hour.")
         var signUpLimit = Serve.defaults.throttle.signupLimit
 
+        @Option(name: .customLong("login-limit-per-address"), help: "Login attempts from one client address, for any usernames, in 15 minutes.")
+        var loginLimitPerAddress = Serve.defaults.throttle.addressLimit
+
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var keyEncryption: KeyEncryptionKeyOptions
         @OptionGroup var hashing: HashOptions
@@ -102,7 +105,9 @@ extension Authd {
             guard accessTokenLifetime > 0, refreshTokenLifetime > 0, sessionMaxAge > 0 else {
                 throw ValidationError("token lifetimes and --session-max-age must be positive.")
             }
-            guard signUpLimit > 0 else { throw ValidationError("--signup-limit must be positive.") }
+            guard signUpLimit > 0, loginLimitPerAddress > 0 else {
+                throw ValidationError("--signup-limit and --login-limit-per-address must be positive.")
+            }
             guard hashQueue >= 0 else { throw ValidationError("--hash-queue must not be negative.") }
             guard requestHeadTimeout > 0, idleTimeout > 0, maxConnections > 0, maxConnectionsPerAddress > 0 else {
                 throw ValidationError("--request-head-timeout, --idle-timeout, --max-connections and --max-connections-per-address must be positive.")
@@ -158,6 +163,7 @@ extension Authd {
                 configuration.passwords = screen
                 configuration.signUpOpen = signUp == .open
                 configuration.throttle.signupLimit = signUpLimit
+                configuration.throttle.addressLimit = loginLimitPerAddress
                 configuration.logger = logger
                 configuration.tls = tls
                 configuration.trustedProxies = proxies

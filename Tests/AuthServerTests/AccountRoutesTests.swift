@@ -105,19 +105,29 @@ import Testing
     }
 
     /// A stolen access token does not give unlimited guesses at the current password: the
-    /// re-authentication is throttled as logins are.
+    /// re-authentication has a counter of its own per account (reserved before hashing),
+    /// which locks no login out, and which the owner's successful login clears.
     @Test func guessingTheCurrentPasswordIsThrottled() async throws {
         var fixture = try await ServerFixture()
-        fixture.configuration.throttle = ThrottlePolicy(pairLimit: 3, accountLimit: 3, addressLimit: 100, window: 600)
+        let pool = BlockingWorkPool(width: 2, queueLimit: 64)
+        fixture.configuration.hashingPool = pool
+        fixture.configuration.throttle = ThrottlePolicy(pairLimit: 3, accountLimit: 50, addressLimit: 100, window: 600)
         try await fixture.addUser("dora", password: Self.password)
         try await fixture.test { client async throws in
             let access = try #require(try await client.login("dora", Self.password).json()["access_token"] as? String)
             for guess in 0..<3 {
                 #expect(try await client.changePassword(access, current: "guess \(guess)", new: Self.newPassword).status == .unauthorized)
             }
+            let before = await pool.load().completed
             let throttled = try await client.changePassword(access, current: Self.password, new: Self.newPassword)
             #expect(throttled.status == .tooManyRequests)
+            #expect(throttled.headers[.retryAfter] != nil)
             #expect(try await client.deleteMe(access, password: Self.password).status == .tooManyRequests)
+            #expect(await pool.load().completed == before, "a refused re-authentication hashes nothing")
+
+            // The owner's login is not locked out, and clears the counter.
+            #expect(try await client.login("dora", Self.password).status == .ok)
+            #expect(try await client.changePassword(access, current: Self.password, new: Self.newPassword).status == .ok)
         }
     }
 

@@ -119,8 +119,10 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
         // password set (and its revocation of every session) between the check and here
         // is not outrun.
         let (grant, record) = try await makeGrant(for: user, origin: origin)
+        var keys = checked.keys
+        keys.reauthentication = throttle.reauthenticationKey(userID: user.id)
         let recorded = try await storage.recordLoginSuccess(LoginSuccess(
-            throttle: checked.keys,
+            throttle: keys,
             verifiedPasswordHash: user.passwordHash,
             refreshToken: record,
             event: event(.loginSucceeded, user: user, usernameKey: username.key, origin: origin)
@@ -136,8 +138,9 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
     }
 
     /// Re-authentication of a signed-in account (before a password change or a deletion):
-    /// `password` must be `user`'s, checked with a login's throttling, timing and audit; a
-    /// success clears the username's counters as a login does.
+    /// `password` must be `user`'s. The attempt is reserved first against the account's
+    /// re-authentication counter (``ThrottlePolicy/reauthenticationKey(userID:)``), which a
+    /// success clears; failures are audited as a login's.
     /// - Throws: ``AuthError`` — `invalid_request`, `invalid_credentials`,
     ///   `too_many_attempts`, `service_unavailable`.
     ///
@@ -145,11 +148,28 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
     /// try await login.confirmPassword(of: user, password: body.currentPassword, origin: origin)
     /// ```
     public func confirmPassword(of user: User, password: String, origin: RequestOrigin) async throws {
-        let username = try Username(user.username)
-        let checked = try await checkPassword(username: username, password: password, origin: origin)
-        // The account the token names, not one that took its name since.
-        guard checked.user.id == user.id else { throw AuthError.invalidCredentials }
-        try await storage.loginAttempts.release(checked.keys.releasedBySuccess, clearing: checked.keys.clearedBySuccess)
+        try PasswordPolicy.validatePresented(password)
+        let usernameKey = (try? Username(user.username))?.key ?? user.username
+        let key = throttle.reauthenticationKey(userID: user.id)
+        if let refusal = try await storage.loginAttempts.reserve([key], now: clock.now) {
+            metrics.throttled()
+            if refusal.isFirst {
+                try await audit(.loginThrottled, user: user, usernameKey: usernameKey, origin: origin, detail: "reauthentication")
+            }
+            throw AuthError.tooManyAttempts(retryAfter: refusal.retryAfter)
+        }
+        let presented = PasswordPolicy.normalized(password)
+        var (matches, took) = try await hashing.verify(presented, against: user.passwordHash)
+        if !matches, !PasswordPolicy.sameScalars(presented, password) {
+            let second = try await hashing.verify(password, against: user.passwordHash)
+            (matches, took) = (second.matches, took + second.took)
+        }
+        metrics.hashDuration(took)
+        guard matches else {
+            try await audit(.loginFailed, user: user, usernameKey: usernameKey, origin: origin, detail: "wrong_password")
+            throw AuthError.invalidCredentials
+        }
+        try await storage.loginAttempts.release([], clearing: [key])
     }
 
     /// A password that matched the account `username` names.

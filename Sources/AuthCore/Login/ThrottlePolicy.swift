@@ -22,6 +22,8 @@ public struct ThrottleKey: Sendable, Hashable {
         case pair
         /// Sign-ups from one client address.
         case signup
+        /// Passwords presented again by a signed-in account (a password change, a deletion).
+        case reauthentication
     }
 
     /// What is counted.
@@ -66,12 +68,15 @@ public struct ThrottleKeys: Sendable, Equatable {
     public let pair: ThrottleKey?
     /// This address, for every username (nil when the address is unknown).
     public let address: ThrottleKey?
+    /// The account's re-authentication counter, once the account is known: a successful
+    /// login clears it too.
+    public var reauthentication: ThrottleKey? = nil
 
     /// Every key, in a fixed order.
     public var all: [ThrottleKey] { [account] + [pair, address].compactMap { $0 } }
 
     /// What a successful login clears: the username's counters, here and everywhere.
-    public var clearedBySuccess: [ThrottleKey] { [account] + [pair].compactMap { $0 } }
+    public var clearedBySuccess: [ThrottleKey] { [account] + [pair, reauthentication].compactMap { $0 } }
 
     /// What a successful login gives back without clearing: its attempt from this address.
     public var releasedBySuccess: [ThrottleKey] { [address].compactMap { $0 } }
@@ -130,6 +135,17 @@ public struct ThrottlePolicy: Sendable, Equatable {
         let pair = ThrottleKey(scope: .pair, subject: "\(usernameKey)\u{0}\(address)", limit: pairLimit, window: window, digestKey: digestKey)
         let byAddress = ThrottleKey(scope: .address, subject: address, limit: addressLimit, window: window, digestKey: digestKey)
         return ThrottleKeys(account: account, pair: pair, address: byAddress)
+    }
+
+    /// The counter of passwords a signed-in account presents again (`POST /password`,
+    /// `DELETE /me`): ``pairLimit`` failures per window, growing as the username's does,
+    /// whatever the address; a successful login or re-authentication clears it. Apart
+    /// from the login's counters, so a stolen access token's guesses lock no login out.
+    public func reauthenticationKey(userID: UUID) -> ThrottleKey {
+        ThrottleKey(
+            scope: .reauthentication, subject: userID.uuidString.lowercased(), limit: pairLimit, window: window,
+            maxWindow: maxAccountWindow, digestKey: digestKey
+        )
     }
 
     /// The counter a sign-up from `address` takes (nil when the address is unknown): every

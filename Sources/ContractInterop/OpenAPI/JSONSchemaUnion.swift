@@ -64,8 +64,6 @@ public enum JSONSchemaUnion {
         case "array":
             if case .object(let l)? = a["items"], case .object(let r)? = b["items"] {
                 union["items"] = .object(of(l, r))
-            } else if a["prefixItems"] != nil || b["prefixItems"] != nil {
-                union["prefixItems"] = same("prefixItems", a, b)
             }
         default:
             break

@@ -52,9 +52,18 @@ extension Matcher {
             // A request's object lists its keys, no more (the stub refuses others).
             if strict || role == .request { schema["additionalProperties"] = false }
         case .array(let elements):
-            schema = ["type": "array", "minItems": .integer(elements.count), "maxItems": .integer(elements.count)]
-            if !elements.isEmpty {
-                schema["prefixItems"] = .array(elements.map { .object($0.jsonSchema(role: role, strict: strict, variables: variables)) })
+            schema = ["type": "array"]
+            // A request sends the elements written; a response written with some elements
+            // stands for lists of any length (the sessions of another account, say).
+            if role == .request {
+                schema["minItems"] = .integer(elements.count)
+                schema["maxItems"] = .integer(elements.count)
+            }
+            // One schema every element meets (their union), not `prefixItems`: tools that
+            // generate data from a document (schemathesis among them) read it as the older
+            // tuple form of `items` and reject the document.
+            if let items = JSONSchemaUnion.of(elements.map { $0.jsonSchema(role: role, strict: strict, variables: variables) }) {
+                schema["items"] = .object(items)
             }
         case .string(let minLength, let maxLength):
             schema = ["type": "string"]

@@ -79,7 +79,8 @@ struct OpenAPIOperation {
         result += namedParameters(location: "header") { request in
             request.headers.filter { header in
                 let name = header.name.lowercased()
-                return !["content-type", "content-length", "accept", "authorization"].contains(name)
+                // User-Agent describes the client, not the operation.
+                return !["content-type", "content-length", "accept", "authorization", "user-agent"].contains(name)
             }
         }
         return result
