@@ -98,6 +98,19 @@ import Testing
         #expect(id?["description"] == "The value saved as {{note}} by an earlier interaction.")
     }
 
+    /// A literal array: one `items` schema joining its elements (never `prefixItems`, which
+    /// schemathesis misreads), its length kept for a request and not for a response.
+    @Test func aLiteralArrayIsItemsJoiningItsElements() throws {
+        let list = Matcher(.array([Matcher(.literal(.string("a"))), Matcher(.literal(.string("b")))]))
+        let response = list.jsonSchema(role: .response)
+        #expect(response["prefixItems"] == nil)
+        #expect(response["items"] == ["type": "string", "enum": ["a", "b"]])
+        #expect(response["minItems"] == nil && response["maxItems"] == nil)
+        let request = list.jsonSchema(role: .request)
+        #expect(request["minItems"] == 2 && request["maxItems"] == 2)
+        #expect(request["prefixItems"] == nil)
+    }
+
     @Test func responsesCarryTheMatchersAsSchemas() throws {
         let created = try #require(try document()["paths"]?["/notes"]?["post"]?["responses"]?["201"])
         let schema = try #require(created["content"]?["application/json"]?["schema"])
