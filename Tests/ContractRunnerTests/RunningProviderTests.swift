@@ -7,13 +7,14 @@ import Testing
 /// Starting the provider a run replays against, as `contract verify` does, from library code.
 @Suite struct RunningProviderTests {
     /// A provider that needs nothing beyond the system: Python's file server, serving the
-    /// run's scratch folder.
+    /// run's scratch folder. The start-up allowance is generous: this is about starting and
+    /// stopping, and a full test run on two cores once kept it from answering within 30 s.
     static let contractYAML = """
         provider:
           command: python3 -m http.server {{port}} --bind 127.0.0.1 --directory {{scratch}}
           ready: /
           base_url: http://127.0.0.1:{{port}}
-          startup_timeout: 30
+          startup_timeout: 120
         """
 
     @Test func startsTheProviderContractYAMLNamesAndStopsIt() async throws {
