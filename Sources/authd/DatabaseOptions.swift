@@ -19,7 +19,7 @@ struct DatabaseOptions: ParsableArguments {
     /// The database URL given: `--database-url`, else a non-empty `DATABASE_URL`; nil means
     /// the embedded cluster.
     var url: String? {
-        databaseURL ?? ProcessInfo.processInfo.environment["DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        databaseURL ?? Environment.value("DATABASE_URL")
     }
 
     /// Runs `body` with a database configuration; with the embedded default, starts the

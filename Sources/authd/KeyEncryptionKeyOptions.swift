@@ -42,7 +42,7 @@ struct KeyEncryptionKeyOptions: ParsableArguments {
                 throw CLIError("--key-encryption-key-file \(file): \(error)")
             }
         }
-        guard let text = ProcessInfo.processInfo.environment[Self.environmentVariable], !text.isEmpty else { return nil }
+        guard let text = Environment.value(Self.environmentVariable) else { return nil }
         do {
             return try KeyEncryptionKey(base64: text)
         } catch let error as KeyEncryptionKey.Invalid {

@@ -15,7 +15,7 @@ struct PasswordOptions: ParsableArguments {
 
     /// The list given by the option, else by the environment variable (empty means none).
     var breachedPasswordsPath: String? {
-        breachedPasswords ?? ProcessInfo.processInfo.environment["AUTHD_BREACHED_PASSWORDS"].flatMap { $0.isEmpty ? nil : $0 }
+        breachedPasswords ?? Environment.value("AUTHD_BREACHED_PASSWORDS")
     }
 
     /// The built-in rules, with the breached list opened and checked if one is given.

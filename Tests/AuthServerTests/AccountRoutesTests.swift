@@ -184,8 +184,6 @@ extension TestClientProtocol {
 
     /// Signs up `username` as if from `address`, through a trusted proxy's `X-Forwarded-For`.
     func signUp(_ username: String, from address: String) async throws -> TestResponse {
-        var headers: HTTPFields = [.contentType: "application/json"]
-        headers[HTTPField.Name("X-Forwarded-For")!] = address
-        return try await postJSON("/users", #"{"username":"\#(username)","password":"correct horse battery staple"}"#, headers: headers)
+        try await postJSON("/users", #"{"username":"\#(username)","password":"correct horse battery staple"}"#, from: address)
     }
 }

@@ -149,8 +149,13 @@ extension TestClientProtocol {
     /// Logs in as if from `address`, through a trusted proxy's `X-Forwarded-For`.
     func login(_ username: String, _ password: String, from address: String) async throws -> TestResponse {
         let body = try JSONSerialization.data(withJSONObject: ["username": username, "password": password])
+        return try await postJSON("/login", String(decoding: body, as: UTF8.self), from: address)
+    }
+
+    /// POSTs `json` as if from `address`, through a trusted proxy's `X-Forwarded-For`.
+    func postJSON(_ path: String, _ json: String, from address: String) async throws -> TestResponse {
         var headers: HTTPFields = [.contentType: "application/json"]
         headers[HTTPField.Name("X-Forwarded-For")!] = address
-        return try await postJSON("/login", String(decoding: body, as: UTF8.self), headers: headers)
+        return try await postJSON(path, json, headers: headers)
     }
 }

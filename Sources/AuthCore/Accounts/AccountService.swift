@@ -47,11 +47,12 @@ public struct AccountService<Storage: AuthStorage>: Sendable {
     /// let user = try await accounts.signUp(username: "alice", password: "…", origin: origin, throttle: ThrottlePolicy())
     /// ```
     public func signUp(username raw: String, password: String, origin: RequestOrigin, throttle: ThrottlePolicy) async throws -> User {
-        let username = try Username(raw)
+        // A malformed name is refused before it takes a sign-up of the address.
+        _ = try Username(raw)
         if let key = throttle.signupKey(address: origin.clientAddress), let refusal = try await storage.loginAttempts.reserve([key], now: clock.now) {
             throw AuthError.tooManySignUps(retryAfter: refusal.retryAfter)
         }
-        return try await insert(username, try await hashing.hash(password, screenedBy: passwords), origin: origin)
+        return try await create(username: raw, password: password, origin: origin)
     }
 
     /// Sets an account's password and enables it (an operator's reset), and ends every

@@ -131,8 +131,8 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
             try await audit(.loginFailed, user: user, usernameKey: username.key, origin: origin, detail: "password_changed")
             throw AuthError.invalidCredentials
         }
-        if checked.typedForm || hashing.needsRehash(user.passwordHash) {
-            await rehash(user: user, password: checked.presented)
+        if checked.verified.typedForm || hashing.needsRehash(user.passwordHash) {
+            await rehash(user: user, password: checked.verified.presented)
         }
         return grant
     }
@@ -152,20 +152,9 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
         let usernameKey = (try? Username(user.username))?.key ?? user.username
         let key = throttle.reauthenticationKey(userID: user.id)
         if let refusal = try await storage.loginAttempts.reserve([key], now: clock.now) {
-            metrics.throttled()
-            if refusal.isFirst {
-                try await audit(.loginThrottled, user: user, usernameKey: usernameKey, origin: origin, detail: "reauthentication")
-            }
-            throw AuthError.tooManyAttempts(retryAfter: refusal.retryAfter)
+            try await refuse(refusal, user: user, usernameKey: usernameKey, origin: origin, detail: "reauthentication")
         }
-        let presented = PasswordPolicy.normalized(password)
-        var (matches, took) = try await hashing.verify(presented, against: user.passwordHash)
-        if !matches, !PasswordPolicy.sameScalars(presented, password) {
-            let second = try await hashing.verify(password, against: user.passwordHash)
-            (matches, took) = (second.matches, took + second.took)
-        }
-        metrics.hashDuration(took)
-        guard matches else {
+        guard try await verify(password, against: user.passwordHash).matches else {
             try await audit(.loginFailed, user: user, usernameKey: usernameKey, origin: origin, detail: "wrong_password")
             throw AuthError.invalidCredentials
         }
@@ -176,10 +165,7 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
     private struct CheckedPassword {
         let user: User
         let keys: ThrottleKeys
-        /// The password as normalised, the form new hashes get.
-        let presented: String
-        /// Whether it matched the form typed before passwords were normalised.
-        let typedForm: Bool
+        let verified: Verification
     }
 
     /// Reserves the attempt, then checks `password` against the account `username` names
@@ -192,41 +178,64 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
         let keys = throttle.keys(usernameKey: username.key, address: origin.clientAddress)
         let lookup = try await storage.loginLookup(usernameKey: username.key, throttle: keys.all, now: clock.now)
         if let refusal = lookup.refusal {
-            metrics.throttled()
-            // One audit event per exhausted window, not one per refused try.
-            if refusal.isFirst {
-                try await audit(.loginThrottled, user: lookup.user, usernameKey: username.key, origin: origin)
-            }
-            throw AuthError.tooManyAttempts(retryAfter: refusal.retryAfter)
+            try await refuse(refusal, user: lookup.user, usernameKey: username.key, origin: origin)
         }
 
         let user = lookup.user
-        let presented = PasswordPolicy.normalized(password)
         let target = user?.passwordHash ?? dummyHash
-        var (matches, took) = try await hashing.verify(presented, against: target)
+        let verified = try await verify(password, against: target)
+        guard let user, verified.matches else {
+            // As long as the slowest stored hash would have taken: a wrong password for a
+            // strongly hashed account and an unknown username answer alike.
+            let floor = timing.floor * verified.verifications
+            if verified.took < floor { try await Task.sleep(for: floor - verified.took) }
+            try await audit(.loginFailed, user: user, usernameKey: username.key, origin: origin, detail: user == nil ? "unknown_user" : "wrong_password")
+            throw AuthError.invalidCredentials
+        }
+        return CheckedPassword(user: user, keys: keys, verified: verified)
+    }
+
+    /// What checking a presented password against a PHC string found.
+    private struct Verification {
+        let matches: Bool
+        /// The password as normalised, the form new hashes get.
+        let presented: String
+        /// Whether it matched the form typed before passwords were normalised.
+        let typedForm: Bool
+        /// The Argon2id work done: how long, and how many verifications.
+        let took: Duration
+        let verifications: Int
+    }
+
+    /// Checks `password` against `phc` in its normalised form and, when that fails and the
+    /// typed form differs, in the typed form (a hash set before passwords were normalised
+    /// holds that). Whether the second is tried depends on the password alone, never on
+    /// the account, so an unknown username costs the same. Each verification's time is
+    /// folded into ``timing`` and the total into the metrics.
+    private func verify(_ password: String, against phc: String) async throws -> Verification {
+        let presented = PasswordPolicy.normalized(password)
+        var (matches, took) = try await hashing.verify(presented, against: phc)
         var verifications = 1
-        if let parameters = Argon2idHasher.parameters(of: target) { timing.record(took, for: parameters) }
-        // A hash set before passwords were normalised holds the form typed then. Tried only
-        // when the two forms differ, which depends on the password alone, never on the
-        // account, so an unknown username costs the same.
+        if let parameters = Argon2idHasher.parameters(of: phc) { timing.record(took, for: parameters) }
         var typedForm = false
         if !matches, !PasswordPolicy.sameScalars(presented, password) {
-            let second = try await hashing.verify(password, against: target)
+            let second = try await hashing.verify(password, against: phc)
             (matches, typedForm) = (second.matches, second.matches)
             took += second.took
             verifications += 1
         }
         metrics.hashDuration(took)
+        return Verification(matches: matches, presented: presented, typedForm: typedForm, took: took, verifications: verifications)
+    }
 
-        guard let user, matches else {
-            // As long as the slowest stored hash would have taken: a wrong password for a
-            // strongly hashed account and an unknown username answer alike.
-            let floor = timing.floor * verifications
-            if took < floor { try await Task.sleep(for: floor - took) }
-            try await audit(.loginFailed, user: user, usernameKey: username.key, origin: origin, detail: user == nil ? "unknown_user" : "wrong_password")
-            throw AuthError.invalidCredentials
+    /// Answers an attempt throttling refused: counted in the metrics, audited once per
+    /// exhausted window (not once per refused try), 429.
+    private func refuse(_ refusal: ThrottleRefusal, user: User?, usernameKey: String, origin: RequestOrigin, detail: String? = nil) async throws -> Never {
+        metrics.throttled()
+        if refusal.isFirst {
+            try await audit(.loginThrottled, user: user, usernameKey: usernameKey, origin: origin, detail: detail)
         }
-        return CheckedPassword(user: user, keys: keys, presented: presented, typedForm: typedForm)
+        throw AuthError.tooManyAttempts(retryAfter: refusal.retryAfter)
     }
 
     /// Issues a new access token and a new refresh token family for `user`.

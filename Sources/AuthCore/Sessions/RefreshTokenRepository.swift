@@ -46,12 +46,13 @@ public struct RefreshTokenRecord: Sendable, Equatable {
     /// When its session (the family) ends, whatever its rotations.
     public var sessionExpiresAt: Date
 
-    /// Creates a record; `expiresAt` is capped at `sessionExpiresAt`.
     /// Where the session began: the client's address, for its owner's list.
     public var clientAddress: String?
-    /// The `User-Agent` the session began with (at most 256 characters).
+    /// The `User-Agent` the session began with (at most 256 characters, ``Session/bounded(_:)``).
     public var userAgent: String?
 
+    /// Creates a record; `expiresAt` is capped at `sessionExpiresAt`; `origin` says where
+    /// the session began (it matters for the first token of a family only).
     public init(
         tokenHash: String, familyID: UUID, userID: UUID, expiresAt: Date, sessionExpiresAt: Date, origin: RequestOrigin = RequestOrigin()
     ) {

@@ -25,7 +25,8 @@ public final class ConnectionsPerAddress: Sendable {
     }
 
     /// Counts a connection from `address` and returns true, or returns false when the
-    /// address holds `limit` already. An exempt address is always admitted and not counted.
+    /// address holds `limit` already. Exempt addresses are not asked about:
+    /// ``ConnectionsPerAddressHandler`` checks ``exempt`` first.
     public func admit(_ address: String) -> Bool {
         open.withLock { open in
             let count = open[address, default: 0]
@@ -41,11 +42,6 @@ public final class ConnectionsPerAddress: Sendable {
             let count = open[address, default: 0] - 1
             open[address] = count > 0 ? count : nil
         }
-    }
-
-    /// Connections open from `address` now.
-    public func count(_ address: String) -> Int {
-        open.withLock { $0[address, default: 0] }
     }
 }
 

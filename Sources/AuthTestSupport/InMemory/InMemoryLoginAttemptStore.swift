@@ -16,6 +16,11 @@ public final class InMemoryLoginAttemptStore: LoginAttemptStore {
         var windowStart: Date
         var lockouts = 0
         var refusals = 0
+
+        /// When the current window of `key` ends, grown by the lockouts before it.
+        func windowEnd(of key: ThrottleKey) -> Date {
+            windowStart.addingTimeInterval(TimeInterval(key.windowLength(afterLockouts: lockouts)))
+        }
     }
 
     private struct Subject: Hashable {
@@ -36,8 +41,7 @@ public final class InMemoryLoginAttemptStore: LoginAttemptStore {
         counters.withLock { counters in
             for key in keys {
                 var counter = counters[Subject(key)] ?? Counter(windowStart: now)
-                let end = counter.windowStart.addingTimeInterval(TimeInterval(key.windowLength(afterLockouts: counter.lockouts)))
-                if end <= now {
+                if counter.windowEnd(of: key) <= now {
                     let usedUp = counter.attempts >= key.limit && key.maxWindow > key.window
                     counter = Counter(windowStart: now, lockouts: usedUp ? min(counter.lockouts + 1, 20) : 0)
                 }
@@ -51,8 +55,7 @@ public final class InMemoryLoginAttemptStore: LoginAttemptStore {
                     guard var counter = counters[Subject(key)] else { continue }
                     counter.refusals += 1
                     first = first || counter.refusals == 1
-                    let end = counter.windowStart.addingTimeInterval(TimeInterval(key.windowLength(afterLockouts: counter.lockouts)))
-                    wait = max(wait, Int(end.timeIntervalSince(now).rounded(.up)))
+                    wait = max(wait, Int(counter.windowEnd(of: key).timeIntervalSince(now).rounded(.up)))
                     counters[Subject(key)] = counter
                 }
                 return ThrottleRefusal(retryAfter: wait, isFirst: first)
