@@ -42,7 +42,8 @@ import FoundationNetworking
     @Test func revokeSessionsAndAPasswordResetEndRefreshTokens() async throws {
         let database = try await TestCluster.newDatabase()
         let url = ["--database-url", database.url]
-        #expect(try AuthdBinary.run(["user", "add", "alice", "--password-stdin"] + url, input: "correct horse battery staple").status == 0)
+        let added = try AuthdBinary.run(["user", "add", "alice", "--password-stdin"] + url, input: "correct horse battery staple")
+        #expect(added.status == 0, "\(added.stderr)")
         let (server, base) = try await AuthdBinary.serve(url)
         func refresh(_ token: Any?) async throws -> Int {
             try await AuthdBinary.post(base, "token/refresh", ["refresh_token": token as? String ?? ""]).0
