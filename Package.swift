@@ -128,6 +128,8 @@ let package = Package(
             name: "AuthServer",
             dependencies: [
                 "AuthCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                server("AsyncHTTPClient", "async-http-client"),
                 server("Hummingbird", "hummingbird"),
                 server("HummingbirdCore", "hummingbird"),
                 server("HummingbirdTLS", "hummingbird"),
@@ -275,6 +277,7 @@ let package = Package(
                 "AuthTestSupport",
                 "ContractKit",
                 "ContractInterop",
+                "ContractTestSupport",
                 "PostgresEmbedded",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -323,7 +326,7 @@ let package = Package(
         .testTarget(
             name: "authdTests",
             dependencies: [
-                "JOSE", "authd", "AuthCore", "AuthPostgres", "AuthTestSupport", "PostgresEmbedded", "ProcessKit",
+                "JOSE", "authd", "AuthCore", "AuthPostgres", "AuthTestSupport", "ContractTestSupport", "PostgresEmbedded", "ProcessKit",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -371,6 +371,14 @@ public final class Database: Sendable {
         return String(describing: type(of: error))
     }
 
+    /// The constraint a server error names (a unique violation's index), if any.
+    static func constraint(of error: any Error) -> String? {
+        if let transaction = error as? PostgresTransactionError, let inner = transaction.closureError {
+            return constraint(of: inner)
+        }
+        return (error as? PSQLError)?.serverInfo?[.constraintName]
+    }
+
     /// The SQLSTATE of a server error, if `error` is one.
     static func sqlState(of error: any Error) -> String? {
         if let transaction = error as? PostgresTransactionError, let inner = transaction.closureError {

@@ -33,6 +33,7 @@ extension Migration {
         Migration(version: "0010_sealed_signing_keys", bytes: PackageResources._010_sealed_signing_keys_sql),
         Migration(version: "0011_retention_indexes", bytes: PackageResources._011_retention_indexes_sql),
         Migration(version: "0012_session_details", bytes: PackageResources._012_session_details_sql),
+        Migration(version: "0013_account_tokens_and_deliveries", bytes: PackageResources._013_account_tokens_and_deliveries_sql),
     ]
 
     private init(version: String, bytes: [UInt8]) {

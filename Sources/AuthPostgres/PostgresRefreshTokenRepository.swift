@@ -119,21 +119,25 @@ public struct PostgresRefreshTokenRepository: RefreshTokenRepository {
 
     /// Revokes the live families `condition` selects, and their tokens; returns how many
     /// families. The families are locked first, as a rotation locks them.
+    /// Two common table expressions, `families` (the ids of the sessions ended) and
+    /// `tokens`, that end the live sessions matching `condition` and their tokens: spliced
+    /// after `WITH` (alone, or with the statements of a password reset).
+    static func revokeFamilies(where condition: SQL, now: Date) -> SQL {
+        """
+        families AS (
+            UPDATE refresh_families SET revoked_at = \(now)
+            WHERE \(condition) AND revoked_at IS NULL
+            RETURNING id
+        ),
+        tokens AS (
+            UPDATE refresh_tokens SET revoked_at = \(now)
+            WHERE family_id IN (SELECT id FROM families) AND revoked_at IS NULL
+        )
+        """
+    }
+
     private func revokeFamilies(where condition: SQL, now: Date) async throws -> Int {
-        try await database.query(
-            """
-            WITH families AS (
-                     UPDATE refresh_families SET revoked_at = \(now)
-                     WHERE \(condition) AND revoked_at IS NULL
-                     RETURNING id
-                 ),
-                 tokens AS (
-                     UPDATE refresh_tokens SET revoked_at = \(now)
-                     WHERE family_id IN (SELECT id FROM families) AND revoked_at IS NULL
-                 )
-            SELECT count(*)::int8 FROM families
-            """
-        ) { rows in
+        try await database.query("WITH \(Self.revokeFamilies(where: condition, now: now)) SELECT count(*)::int8 FROM families") { rows in
             for try await count in rows.decode(Int.self) { return count }
             return 0
         }

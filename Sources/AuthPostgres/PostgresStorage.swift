@@ -38,6 +38,8 @@ public struct PostgresStorage: AuthStorage {
     public var signingKeys: PostgresSigningKeyRepository { PostgresSigningKeyRepository(database: database) }
     public var readiness: Database { database }
     public var audit: PostgresAuditLog { PostgresAuditLog(database: database) }
+    public var accountTokens: PostgresAccountTokenRepository { PostgresAccountTokenRepository(database: database) }
+    public var outbox: PostgresDeliveryOutbox { PostgresDeliveryOutbox(database: database) }
 
     @discardableResult
     public func migrate() async throws -> [String] {
@@ -60,9 +62,10 @@ public struct PostgresStorage: AuthStorage {
             """
         ) { rows in
             var lookup = LoginLookup(refusal: nil, user: nil)
-            for try await (wait, first, id, username, hash, disabledAt, createdAt) in rows.decode((Int?, Bool?, UUID?, String?, String?, Date?, Date?).self) {
+            for try await (wait, first, id, username, hash, disabledAt, createdAt, email, verifiedAt)
+                in rows.decode((Int?, Bool?, UUID?, String?, String?, Date?, Date?, String?, Date?).self) {
                 lookup.refusal = wait.map { ThrottleRefusal(retryAfter: $0, isFirst: first ?? false) }
-                lookup.user = PostgresUserRepository.user((id, username, hash, disabledAt, createdAt))
+                lookup.user = PostgresUserRepository.user((id, username, hash, disabledAt, createdAt, email, verifiedAt))
             }
             return lookup
         }

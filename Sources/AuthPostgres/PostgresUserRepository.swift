@@ -19,15 +19,18 @@ public struct PostgresUserRepository: UserRepository {
     }
 
     /// The columns every read of an account returns, in the order of ``Row``.
-    static let columns: SQL = "id, username, password_hash, disabled_at, created_at"
+    static let columns: SQL = "id, username, password_hash, disabled_at, created_at, email, email_verified_at"
 
     /// An account's columns; nullable so that an outer join's missing account decodes too.
-    typealias Row = (UUID?, String?, String?, Date?, Date?)
+    typealias Row = (UUID?, String?, String?, Date?, Date?, String?, Date?)
 
     /// The account in `row`, nil when the row holds none.
     static func user(_ row: Row) -> User? {
         guard let id = row.0, let username = row.1, let hash = row.2, let createdAt = row.4 else { return nil }
-        return User(id: id, username: username, passwordHash: hash, isDisabled: row.3 != nil, createdAt: createdAt)
+        return User(
+            id: id, username: username, passwordHash: hash, isDisabled: row.3 != nil, createdAt: createdAt, email: row.5,
+            emailVerifiedAt: row.6
+        )
     }
 
     /// The account whose username key is `key`.
@@ -49,19 +52,19 @@ public struct PostgresUserRepository: UserRepository {
         try await first("SELECT \(Self.columns) FROM users WHERE id = \(id)")
     }
 
-    public func create(username: Username, passwordHash: String, at: Date) async throws -> User {
+    public func create(username: Username, email: EmailAddress?, passwordHash: String, at: Date) async throws -> User {
         do {
             let created = try await first(
                 """
-                INSERT INTO users (id, username, username_key, password_hash, created_at)
-                VALUES (\(UUID()), \(username.value), \(username.key), \(passwordHash), \(at))
+                INSERT INTO users (id, username, username_key, password_hash, created_at, email, email_key)
+                VALUES (\(UUID()), \(username.value), \(username.key), \(passwordHash), \(at), \(email?.value), \(email?.key))
                 RETURNING \(Self.columns)
                 """
             )
             guard let created else { throw PostgresRowError.noRowReturned }
             return created
         } catch where Database.sqlState(of: error) == "23505" {
-            throw RepositoryError.duplicateUsername
+            throw Database.constraint(of: error) == "users_email_key_unique" ? RepositoryError.duplicateEmail : RepositoryError.duplicateUsername
         }
     }
 

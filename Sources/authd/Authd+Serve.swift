@@ -97,6 +97,7 @@ extension Authd {
         @OptionGroup var keyEncryption: KeyEncryptionKeyOptions
         @OptionGroup var hashing: HashOptions
         @OptionGroup var passwords: PasswordOptions
+        @OptionGroup var deliveries: DeliveryOptions
         @OptionGroup var retention: RetentionOptions
         @OptionGroup var logging: LoggingOptions
 
@@ -149,6 +150,7 @@ extension Authd {
             let reload = Duration.seconds(keyReloadInterval)
             let metrics = try metricsListen.map(ListenAddress.init(parsing:))
             let screen = try passwords.screen()
+            let delivery = try deliveries.configuration()
             try await database.withSealedDatabase(keyEncryption, logger: logger) { databaseConfiguration, keyEncryptionKey in
                 var configuration = AppConfiguration()
                 configuration.host = host
@@ -164,6 +166,8 @@ extension Authd {
                 configuration.signUpOpen = signUp == .open
                 configuration.throttle.signupLimit = signUpLimit
                 configuration.throttle.addressLimit = loginLimitPerAddress
+                deliveries.apply(to: &configuration.throttle)
+                configuration.delivery = delivery
                 configuration.logger = logger
                 configuration.tls = tls
                 configuration.trustedProxies = proxies

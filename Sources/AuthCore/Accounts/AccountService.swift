@@ -29,13 +29,14 @@ public struct AccountService<Storage: AuthStorage>: Sendable {
         self.clock = clock
     }
 
-    /// Creates an account.
-    /// - Throws: `invalid_request` (username or password malformed), `weak_password`
-    ///   (refused by ``passwords``), `username_taken`, `service_unavailable`.
+    /// Creates an account, with an (unverified) email address if `email` is given.
+    /// - Throws: `invalid_request` (username, email or password malformed), `weak_password`
+    ///   (refused by ``passwords``), `username_taken`, `email_taken`, `service_unavailable`.
     @discardableResult
-    public func create(username raw: String, password: String, origin: RequestOrigin = RequestOrigin()) async throws -> User {
+    public func create(username raw: String, password: String, email: String? = nil, origin: RequestOrigin = RequestOrigin()) async throws -> User {
+        let address = try email.map(EmailAddress.init)
         let (username, phc) = try await prepare(username: raw, password: password)
-        return try await insert(username, phc, origin: origin)
+        return try await insert(username, phc, email: address, origin: origin)
     }
 
     /// Creates an account for someone signing up: as ``create(username:password:origin:)``,
@@ -44,15 +45,16 @@ public struct AccountService<Storage: AuthStorage>: Sendable {
     /// - Throws: as `create`, and `too_many_attempts` past the address's sign-ups.
     ///
     /// ```swift
-    /// let user = try await accounts.signUp(username: "alice", password: "…", origin: origin, throttle: ThrottlePolicy())
+    /// let user = try await accounts.signUp(username: "alice", password: "…", email: nil, origin: origin, throttle: ThrottlePolicy())
     /// ```
-    public func signUp(username raw: String, password: String, origin: RequestOrigin, throttle: ThrottlePolicy) async throws -> User {
-        // A malformed name is refused before it takes a sign-up of the address.
+    public func signUp(username raw: String, password: String, email: String? = nil, origin: RequestOrigin, throttle: ThrottlePolicy) async throws -> User {
+        // A malformed name or address is refused before it takes a sign-up of the address.
         _ = try Username(raw)
+        _ = try email.map(EmailAddress.init)
         if let key = throttle.signupKey(address: origin.clientAddress), let refusal = try await storage.loginAttempts.reserve([key], now: clock.now) {
             throw AuthError.tooManySignUps(retryAfter: refusal.retryAfter)
         }
-        return try await create(username: raw, password: password, origin: origin)
+        return try await create(username: raw, password: password, email: email, origin: origin)
     }
 
     /// Sets an account's password and enables it (an operator's reset), and ends every
@@ -73,7 +75,7 @@ public struct AccountService<Storage: AuthStorage>: Sendable {
     ) async throws -> (user: User, created: Bool) {
         let (username, phc) = try await prepare(username: raw, password: password)
         do {
-            return (try await insert(username, phc, origin: origin), true)
+            return (try await insert(username, phc, email: nil, origin: origin), true)
         } catch let error as AuthError where error.code == .usernameTaken {
             return (try await replace(username, phc, origin: origin), false)
         }
@@ -128,12 +130,14 @@ public struct AccountService<Storage: AuthStorage>: Sendable {
         return (username, try await hashing.hash(password, screenedBy: passwords))
     }
 
-    private func insert(_ username: Username, _ phc: String, origin: RequestOrigin) async throws -> User {
+    private func insert(_ username: Username, _ phc: String, email: EmailAddress?, origin: RequestOrigin) async throws -> User {
         let user: User
         do {
-            user = try await storage.users.create(username: username, passwordHash: phc, at: clock.now)
+            user = try await storage.users.create(username: username, email: email, passwordHash: phc, at: clock.now)
         } catch let error as RepositoryError where error == .duplicateUsername {
             throw AuthError.usernameTaken
+        } catch let error as RepositoryError where error == .duplicateEmail {
+            throw AuthError.emailTaken
         }
         try await record(.userCreated, user: user, username: username, origin: origin)
         return user

@@ -16,13 +16,22 @@ public struct User: Sendable, Equatable {
     public var isDisabled: Bool
     /// When the account was created.
     public var createdAt: Date
+    /// The account's email address, if it has one (where password resets may be sent).
+    public var email: String?
+    /// When the owner proved the address theirs (`POST /email/verify`); nil until then.
+    public var emailVerifiedAt: Date?
 
     /// Creates a user value.
-    public init(id: UUID, username: String, passwordHash: String, isDisabled: Bool, createdAt: Date) {
+    public init(
+        id: UUID, username: String, passwordHash: String, isDisabled: Bool, createdAt: Date, email: String? = nil,
+        emailVerifiedAt: Date? = nil
+    ) {
         self.id = id
         self.username = username
         self.passwordHash = passwordHash
         self.isDisabled = isDisabled
         self.createdAt = createdAt
+        self.email = email
+        self.emailVerifiedAt = emailVerifiedAt
     }
 }

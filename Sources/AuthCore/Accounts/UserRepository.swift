@@ -14,9 +14,11 @@ public protocol UserRepository: Sendable {
     func user(withKey key: String) async throws -> User?
     /// The user with `id`, if any.
     func user(withID id: UUID) async throws -> User?
-    /// Creates an account created at `at`. Throws ``RepositoryError/duplicateUsername`` when
-    /// the name is taken (case-insensitively).
-    func create(username: Username, passwordHash: String, at: Date) async throws -> User
+    /// Creates an account created at `at`, with an unverified email address if one is
+    /// given. Throws ``RepositoryError/duplicateUsername`` when the name is taken, and
+    /// ``RepositoryError/duplicateEmail`` when the address is another account's (both
+    /// compared case-insensitively).
+    func create(username: Username, email: EmailAddress?, passwordHash: String, at: Date) async throws -> User
     /// Replaces the password hash of `userID` if it is still `old` (a re-hash after login).
     func replacePasswordHash(userID: UUID, old: String, new: String) async throws
     /// Sets the password hash of the user with `usernameKey` and enables the account;
@@ -33,4 +35,11 @@ public protocol UserRepository: Sendable {
     /// The distinct Argon2id parameters of the stored password hashes (hashes of other
     /// kinds left out): what a verification may cost, for ``LoginService``'s timing.
     func passwordHashParameters() async throws -> [Argon2idHasher.Parameters]
+}
+
+extension UserRepository {
+    /// Creates an account without an email address.
+    public func create(username: Username, passwordHash: String, at: Date) async throws -> User {
+        try await create(username: username, email: nil, passwordHash: passwordHash, at: at)
+    }
 }

@@ -40,6 +40,16 @@ public struct SecurityEvent: Sendable, Equatable {
         /// Every session of an account was ended: by a password change or by an operator
         /// (`detail` says which, and how many).
         case sessionsRevoked = "sessions_revoked"
+        /// A password reset was asked (with the username key when asked by name); recorded
+        /// whether or not an account answered, as the request's answer is the same.
+        case passwordResetRequested = "password_reset_requested"
+        /// A reset token was used: the account's password was replaced and its sessions ended.
+        case passwordReset = "password_reset"
+        /// An email address was proved by its verification token.
+        case emailVerified = "email_verified"
+        /// A message was given up on (its token expired before the delivery URL took it;
+        /// `detail` says why it failed last).
+        case deliveryAbandoned = "delivery_abandoned"
     }
 
     /// What happened.

@@ -30,6 +30,7 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
             case serviceUnavailable = "service_unavailable"
             case internalError = "server_error"
             case usernameTaken = "username_taken"
+            case emailTaken = "email_taken"
             case weakPassword = "weak_password"
             case notFound = "not_found"
             case methodNotAllowed = "method_not_allowed"
@@ -56,6 +57,8 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let internalError = Code(base: .internalError)
         /// The username is already registered (compared case-insensitively).
         public static let usernameTaken = Code(base: .usernameTaken)
+        /// The email address belongs to another account (compared case-insensitively).
+        public static let emailTaken = Code(base: .emailTaken)
         /// A password being set is refused by the password policy (too short, common or breached).
         public static let weakPassword = Code(base: .weakPassword)
         /// No such resource (an account, or, from the server, a path).
@@ -119,6 +122,15 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// The username is taken (names are compared case-insensitively).
     public static let usernameTaken = AuthError(.usernameTaken, "This username is already taken.")
+
+    /// The email address belongs to another account (compared case-insensitively).
+    public static let emailTaken = AuthError(.emailTaken, "This email address is already used by another account.")
+
+    /// Too many password resets or verifications from one address or for one account;
+    /// the client should wait `retryAfter` seconds.
+    public static func tooManyRecoveries(retryAfter: Int) -> AuthError {
+        AuthError(.tooManyAttempts, "Too many requests of this kind. Try again later.", retryAfter: max(1, retryAfter))
+    }
 
     /// A password being set is refused by the policy; `description` says why and never
     /// contains the password.

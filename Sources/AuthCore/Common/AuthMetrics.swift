@@ -43,6 +43,23 @@ public struct AuthMetrics: Sendable {
         Counter(label: "authd_retention_deleted_total", dimensions: [("table", table)], factory: factory).increment(by: count)
     }
 
+    /// One attempt to post a message of `kind` ended: `delivered`, `failed` (tried again
+    /// later) or `abandoned` (its token expired first).
+    public func delivery(kind: String, outcome: String) {
+        Counter(label: "authd_deliveries_total", dimensions: [("kind", kind), ("outcome", outcome)], factory: factory).increment()
+    }
+
+    /// Messages waiting in the outbox (as last counted by this instance's sender).
+    public func deliveriesPending(_ count: Int) {
+        Gauge(label: "authd_deliveries_pending", factory: factory).record(count)
+    }
+
+    /// A password reset or email verification was asked or used: `reset_requested`,
+    /// `reset`, `verification_requested`, `verified`, `invalid_token`, `too_many_attempts`.
+    public func recovery(result: String) {
+        Counter(label: "authd_account_recovery_total", dimensions: [("result", result)], factory: factory).increment()
+    }
+
     /// One Argon2id computation took `duration`.
     public func hashDuration(_ duration: Duration) {
         let nanoseconds = duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000

@@ -24,8 +24,8 @@ extension HMAC {
     }
 }
 
-/// Two hex digits per byte.
-private func hexString(_ bytes: some Sequence<UInt8>, uppercase: Bool) -> String {
+/// Two hex digits per byte (the one hex encoder of AuthCore).
+func hexString(_ bytes: some Sequence<UInt8>, uppercase: Bool) -> String {
     let hexDigits = Array((uppercase ? "0123456789ABCDEF" : "0123456789abcdef").utf8)
     var out = [UInt8]()
     for byte in bytes {

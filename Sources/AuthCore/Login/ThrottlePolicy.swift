@@ -24,6 +24,10 @@ public struct ThrottleKey: Sendable, Hashable {
         case signup
         /// Passwords presented again by a signed-in account (a password change, a deletion).
         case reauthentication
+        /// Password resets asked and account tokens presented from one client address.
+        case recovery
+        /// Password resets asked for one username or email address, from every address.
+        case recoveryTarget = "recovery_target"
     }
 
     /// What is counted.
@@ -111,6 +115,14 @@ public struct ThrottlePolicy: Sendable, Equatable {
     public var signupLimit = 10
     /// The window of ``signupLimit``, seconds.
     public var signupWindow = 3_600
+    /// Password resets asked and account tokens presented (reset confirmations, email
+    /// verifications) from one client address within ``recoveryWindow``.
+    public var recoveryLimit = 20
+    /// Password resets asked for one username or email address within ``recoveryWindow``,
+    /// from every address: how many messages an attacker can make authd send one person.
+    public var recoveryTargetLimit = 5
+    /// The window of the recovery limits, seconds.
+    public var recoveryWindow = 3_600
     /// The secret the counters' subjects are digested under (HMAC-SHA256); nil for plain
     /// SHA-256. `buildApplication` derives it from the key-encryption key.
     public var digestKey: SymmetricKey?
@@ -152,5 +164,17 @@ public struct ThrottlePolicy: Sendable, Equatable {
     /// sign-up counts, successful or not.
     public func signupKey(address: String?) -> ThrottleKey? {
         address.map { ThrottleKey(scope: .signup, subject: $0, limit: signupLimit, window: signupWindow, digestKey: digestKey) }
+    }
+
+    /// The counter a password reset request or a presented account token from `address`
+    /// takes (nil when the address is unknown): every one counts.
+    public func recoveryKey(address: String?) -> ThrottleKey? {
+        address.map { ThrottleKey(scope: .recovery, subject: $0, limit: recoveryLimit, window: recoveryWindow, digestKey: digestKey) }
+    }
+
+    /// The counter a password reset request for `target` (a username key, or an email key
+    /// prefixed with `email:`) takes, whoever asks and whether or not the account exists.
+    public func recoveryTargetKey(_ target: String) -> ThrottleKey {
+        ThrottleKey(scope: .recoveryTarget, subject: target, limit: recoveryTargetLimit, window: recoveryWindow, digestKey: digestKey)
     }
 }

@@ -36,9 +36,11 @@ public struct RetentionService<Storage: AuthStorage>: Sendable {
         public var loginCounters = 0
         /// Refresh tokens and sessions together.
         public var sessionRows = 0
+        /// Used or expired account tokens, and messages delivered or given up.
+        public var recoveryRows = 0
 
         /// Whether anything was deleted.
-        public var isEmpty: Bool { auditEvents + loginCounters + sessionRows == 0 }
+        public var isEmpty: Bool { auditEvents + loginCounters + sessionRows + recoveryRows == 0 }
     }
 
     /// One run: each table's old rows, batch by batch, until a batch comes back short or
@@ -55,6 +57,13 @@ public struct RetentionService<Storage: AuthStorage>: Sendable {
         }
         deleted.sessionRows = try await batches(counted: "sessions") { limit in
             try await storage.refreshTokens.deleteEnded(before: now.addingTimeInterval(-TimeInterval(policy.endedSessions)), limit: limit)
+        }
+        // Ended tokens and finished messages are kept as long as ended sessions.
+        deleted.recoveryRows = try await batches(counted: "account_tokens") { limit in
+            try await storage.accountTokens.deleteEnded(before: now.addingTimeInterval(-TimeInterval(policy.endedSessions)), limit: limit)
+        }
+        deleted.recoveryRows += try await batches(counted: "deliveries") { limit in
+            try await storage.outbox.deleteFinished(before: now.addingTimeInterval(-TimeInterval(policy.endedSessions)), limit: limit)
         }
         return deleted
     }

@@ -22,6 +22,10 @@ public protocol AuthStorage: Sendable {
     associatedtype Readiness: ReadinessProbe
     /// The audit log.
     associatedtype Audit: AuditLog
+    /// Password-reset and email-verification tokens.
+    associatedtype AccountTokens: AccountTokenRepository
+    /// Messages waiting for the delivery URL.
+    associatedtype Outbox: DeliveryOutbox
 
     /// Accounts.
     var users: Users { get }
@@ -35,6 +39,10 @@ public protocol AuthStorage: Sendable {
     var readiness: Readiness { get }
     /// Security events.
     var audit: Audit { get }
+    /// Password-reset and email-verification tokens (issued with their messages).
+    var accountTokens: AccountTokens { get }
+    /// The outbox of messages for the delivery URL.
+    var outbox: Outbox { get }
 
     /// Brings the schema up to date; returns what it applied (empty when nothing was due).
     @discardableResult

@@ -20,14 +20,18 @@ public struct AccountController<Storage: AuthStorage>: Sendable {
     public let throttle: ThrottlePolicy
     /// Whether `POST /users` exists (`serve --signup open`); when not, it is a 404.
     public let signUpOpen: Bool
+    /// Sends a verification message after a sign-up with an email address (nil when no
+    /// delivery URL is configured: the address stays unverified).
+    public let recovery: AccountRecoveryService<Storage>?
     /// Largest accepted request body, bytes.
     public let maxBodySize: Int
 
     /// Creates the controller.
     public init(
         login: LoginService<Storage>, sessions: SessionService<Storage>, accounts: AccountService<Storage>,
-        throttle: ThrottlePolicy, signUpOpen: Bool, maxBodySize: Int
+        throttle: ThrottlePolicy, signUpOpen: Bool, recovery: AccountRecoveryService<Storage>? = nil, maxBodySize: Int
     ) {
+        self.recovery = recovery
         self.login = login
         self.sessions = sessions
         self.accounts = accounts
@@ -55,7 +59,10 @@ public struct AccountController<Storage: AuthStorage>: Sendable {
 
     @Sendable func signUp(_ request: Request, context: AuthRequestContext) async throws -> Response {
         let body = try await JSONRequestBody.decode(SignUpRequest.self, from: request, limit: maxBodySize)
-        let user = try await accounts.signUp(username: body.username.value, password: body.password.value, origin: context.origin, throttle: throttle)
+        let user = try await accounts.signUp(
+            username: body.username.value, password: body.password.value, email: body.email?.value, origin: context.origin, throttle: throttle
+        )
+        try await recovery?.requestEmailVerification(for: user, origin: context.origin)
         return JSONResponse.make(status: .created, body: ProfileResponse(user))
     }
 

@@ -1,4 +1,4 @@
-/// The body of `POST /users`: `{"username", "password"}`, both non-empty strings.
+/// The body of `POST /users`: `{"username", "password", "email"?}`, non-empty strings.
 ///
 /// ```swift
 /// let body = try await JSONRequestBody.decode(SignUpRequest.self, from: request, limit: 64 * 1024)
@@ -8,8 +8,11 @@ public struct SignUpRequest: RequestBody {
     public let username: NonEmptyString
     /// The password to set. Never log it.
     public let password: NonEmptyString
+    /// The account's email address, optional: where password resets go, verified by the
+    /// message it is sent when deliveries are configured.
+    public let email: NonEmptyString?
 
     public enum CodingKeys: String, CodingKey, CaseIterable {
-        case username, password
+        case username, password, email
     }
 }

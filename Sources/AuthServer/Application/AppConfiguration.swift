@@ -45,6 +45,9 @@ public struct AppConfiguration: Sendable {
     /// Whether anyone may create an account with `POST /users` (`serve --signup open`); when
     /// not, the route does not exist (404).
     public var signUpOpen = false
+    /// Where password-reset and email-verification messages are delivered; nil (the
+    /// default) leaves the reset and verification routes out (404) and sends nothing.
+    public var delivery: DeliveryConfiguration?
     /// Failed-login limits.
     public var throttle = ThrottlePolicy()
     /// Largest accepted request body, bytes.

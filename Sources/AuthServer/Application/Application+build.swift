@@ -52,9 +52,18 @@ public func buildApplication(
         clock: configuration.clock, metrics: configuration.metrics
     )
     let accounts = AccountService(storage: storage, hashing: hashing, passwords: configuration.passwords, clock: configuration.clock)
+    // Reset and verification exist only with somewhere to deliver their messages.
+    let wake = DeliveryWake(), started = DeliveryWake()
+    let recovery = configuration.delivery.map { delivery in
+        AccountRecoveryService(
+            storage: storage, hashing: hashing, passwords: configuration.passwords, throttle: throttle,
+            sealer: DeliverySealer(keyEncryptionKey: keyEncryptionKey), wake: wake, lifetimes: delivery.lifetimes,
+            clock: configuration.clock, metrics: configuration.metrics
+        )
+    }
     let router = buildRouter(
-        login: login, sessions: sessions, accounts: accounts, issuer: issuer, readiness: storage.readiness, pool: pool,
-        configuration: configuration
+        login: login, sessions: sessions, accounts: accounts, recovery: recovery, issuer: issuer, readiness: storage.readiness,
+        pool: pool, configuration: configuration
     )
     let http1 = HTTPServerBuilder.http1WithJSONErrors(
         requestHeadTimeout: configuration.requestHeadTimeout, idleTimeout: configuration.idleTimeout,
@@ -81,6 +90,14 @@ public func buildApplication(
             await runner.runOnce()
         },
     ]
+    if let delivery = configuration.delivery {
+        let sender = DeliveryService(
+            storage: storage, transport: HTTPDeliveryTransport(url: delivery.url, client: .shared), secret: delivery.secret,
+            sealer: DeliverySealer(keyEncryptionKey: keyEncryptionKey), policy: delivery.policy, clock: configuration.clock,
+            metrics: configuration.metrics
+        )
+        services.append(DeliveryRunner(sender: sender, wake: wake, started: started, logger: logger))
+    }
     if let listen = configuration.metricsListen {
         // Plain HTTP on an address of its own, for the scraper's network only.
         services.append(
@@ -114,6 +131,7 @@ public func buildApplication(
         }
         try await login.measureStoredHashParameters()
         try await issuer.install(try await keys.ensureKey())
+        started.signal()
     }
     return app
 }

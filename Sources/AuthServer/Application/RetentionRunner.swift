@@ -16,7 +16,7 @@ struct RetentionRunner<Storage: AuthStorage>: Sendable {
                 "retention deleted old rows",
                 metadata: [
                     "audit_events": "\(deleted.auditEvents)", "login_failures": "\(deleted.loginCounters)",
-                    "sessions": "\(deleted.sessionRows)",
+                    "sessions": "\(deleted.sessionRows)", "recovery": "\(deleted.recoveryRows)",
                 ]
             )
         } catch {

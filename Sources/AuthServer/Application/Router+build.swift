@@ -5,13 +5,14 @@ import Hummingbird
 /// composition root picks it.
 ///
 /// ```swift
-/// let router = buildRouter(login: login, sessions: sessions, accounts: accounts, issuer: issuer,
+/// let router = buildRouter(login: login, sessions: sessions, accounts: accounts, recovery: nil, issuer: issuer,
 ///                          readiness: storage.readiness, pool: pool, configuration: configuration)
 /// ```
 public func buildRouter<Storage: AuthStorage>(
     login: LoginService<Storage>,
     sessions: SessionService<Storage>,
     accounts: AccountService<Storage>,
+    recovery: AccountRecoveryService<Storage>?,
     issuer: AccessTokenIssuer,
     readiness: some ReadinessProbe,
     pool: BlockingWorkPool,
@@ -36,9 +37,12 @@ public func buildRouter<Storage: AuthStorage>(
     router.addRoutes(
         AccountController(
             login: login, sessions: sessions, accounts: accounts, throttle: login.throttle, signUpOpen: configuration.signUpOpen,
-            maxBodySize: maxBodySize
+            recovery: recovery, maxBodySize: maxBodySize
         ).routes
     )
+    if let recovery {
+        router.addRoutes(RecoveryController(recovery: recovery, maxBodySize: maxBodySize).routes)
+    }
     router.addRoutes(KeyController(issuer: issuer, maxAge: configuration.jwksMaxAge).routes)
     router.addRoutes(
         OperationsController(

@@ -9,7 +9,7 @@ extension AuthError: HTTPResponseError {
         case .invalidRequest: .badRequest
         case .invalidCredentials, .accountDisabled, .invalidToken: .unauthorized
         case .notFound: .notFound
-        case .usernameTaken: .conflict
+        case .usernameTaken, .emailTaken: .conflict
         case .weakPassword: .unprocessableContent
         case .tooManyAttempts: .tooManyRequests
         case .serviceUnavailable: .serviceUnavailable

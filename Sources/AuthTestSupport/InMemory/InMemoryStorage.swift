@@ -15,12 +15,16 @@ public struct InMemoryStorage: AuthStorage {
     public let signingKeys = InMemorySigningKeyRepository()
     public let readiness = AlwaysReady()
     public let audit = InMemoryAuditLog()
+    public let accountTokens: InMemoryAccountTokenRepository
 
     /// Empty storage.
     public init() {
         users = InMemoryUserRepository()
         refreshTokens = InMemoryRefreshTokenRepository(users: users)
+        accountTokens = InMemoryAccountTokenRepository(users: users, refreshTokens: refreshTokens)
     }
+
+    public var outbox: InMemoryDeliveryOutbox { InMemoryDeliveryOutbox(tokens: accountTokens) }
 
     /// Nothing to migrate.
     public func migrate() async throws -> [String] { [] }

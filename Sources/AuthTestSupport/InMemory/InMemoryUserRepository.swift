@@ -23,10 +23,11 @@ public final class InMemoryUserRepository: UserRepository {
         byKey.withLock { $0.values.first { $0.id == id } }
     }
 
-    public func create(username: Username, passwordHash: String, at: Date) async throws -> User {
-        let user = User(id: UUID(), username: username.value, passwordHash: passwordHash, isDisabled: false, createdAt: at)
+    public func create(username: Username, email: EmailAddress?, passwordHash: String, at: Date) async throws -> User {
+        let user = User(id: UUID(), username: username.value, passwordHash: passwordHash, isDisabled: false, createdAt: at, email: email?.value)
         return try byKey.withLock { users in
             guard users[username.key] == nil else { throw RepositoryError.duplicateUsername }
+            if let email, users.values.contains(where: { $0.email?.lowercased() == email.key }) { throw RepositoryError.duplicateEmail }
             users[username.key] = user
             return user
         }
@@ -65,5 +66,20 @@ public final class InMemoryUserRepository: UserRepository {
     public func passwordHashParameters() async throws -> [Argon2idHasher.Parameters] {
         let sets = byKey.withLock { users in users.values.compactMap { Argon2idHasher.parameters(of: $0.passwordHash) } }
         return sets.reduce(into: []) { unique, set in if !unique.contains(set) { unique.append(set) } }
+    }
+
+    /// The first account `predicate` accepts.
+    func first(where predicate: (User) -> Bool) -> User? {
+        byKey.withLock { $0.values.first(where: predicate) }
+    }
+
+    /// Changes the account `id` in place; returns it as it now is.
+    func update(id: UUID, _ change: (inout User) -> Void) -> User? {
+        byKey.withLock { users in
+            guard let key = users.first(where: { $0.value.id == id })?.key, var user = users[key] else { return nil }
+            change(&user)
+            users[key] = user
+            return user
+        }
     }
 }

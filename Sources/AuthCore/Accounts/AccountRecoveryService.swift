@@ -1,0 +1,183 @@
+import Foundation
+
+/// How long the tokens sent out of band work.
+///
+/// ```swift
+/// var lifetimes = RecoveryLifetimes()
+/// lifetimes.passwordReset = 900   // a quarter of an hour
+/// ```
+public struct RecoveryLifetimes: Sendable, Equatable {
+    /// A password-reset token, seconds (30 minutes).
+    public var passwordReset: TimeInterval = 1_800
+    /// An email-verification token, seconds (24 hours).
+    public var emailVerification: TimeInterval = 86_400
+
+    /// The defaults.
+    public init() {}
+
+    /// The lifetime of a token for `purpose`.
+    public func lifetime(of purpose: AccountTokenPurpose) -> TimeInterval {
+        switch purpose {
+        case .passwordReset: passwordReset
+        case .emailVerification: emailVerification
+        }
+    }
+}
+
+/// Password reset and email verification by tokens sent out of band: each request issues a
+/// single-use token (stored as its digest) and queues its message in the outbox in one
+/// write; ``DeliveryService`` sends it. A reset request answers the same way, in the same
+/// time, whether or not the account exists: the work is one statement either way, and
+/// only the message reveals anything — to the address the account holds.
+///
+/// ```swift
+/// let recovery = AccountRecoveryService(storage: storage, hashing: hashing, passwords: screen, throttle: policy,
+///                                       sealer: DeliverySealer(keyEncryptionKey: kek), wake: wake)
+/// try await recovery.requestPasswordReset(username: "alice", email: nil, origin: origin)
+/// // … the mailer receives {"kind":"password_reset","token":…} …
+/// try await recovery.resetPassword(token: token, newPassword: "a new long passphrase", origin: origin)
+/// ```
+public struct AccountRecoveryService<Storage: AuthStorage>: Sendable {
+    /// Tokens, outbox, audit and counters.
+    public let storage: Storage
+    /// Where new passwords are hashed.
+    public let hashing: PasswordHashing
+    /// The policy a new password passes.
+    public let passwords: PasswordScreen
+    /// The recovery limits per address and per target (and the counters' digest key).
+    public let throttle: ThrottlePolicy
+    /// Seals tokens for the outbox.
+    public let sealer: DeliverySealer
+    /// Wakes this instance's sender when a message is queued.
+    public let wake: DeliveryWake
+    /// Token lifetimes.
+    public let lifetimes: RecoveryLifetimes
+    /// The time source.
+    public let clock: any WallClock
+    /// Where requests are counted.
+    public let metrics: AuthMetrics
+
+    /// Creates the service.
+    public init(
+        storage: Storage, hashing: PasswordHashing, passwords: PasswordScreen = PasswordScreen(), throttle: ThrottlePolicy = ThrottlePolicy(),
+        sealer: DeliverySealer, wake: DeliveryWake = DeliveryWake(), lifetimes: RecoveryLifetimes = RecoveryLifetimes(),
+        clock: any WallClock = SystemClock(), metrics: AuthMetrics = AuthMetrics()
+    ) {
+        self.storage = storage
+        self.hashing = hashing
+        self.passwords = passwords
+        self.throttle = throttle
+        self.sealer = sealer
+        self.wake = wake
+        self.lifetimes = lifetimes
+        self.clock = clock
+        self.metrics = metrics
+    }
+
+    /// Asks for a password reset of the account named by `username` or by `email` (exactly
+    /// one): when an enabled account answers to it, a reset token is issued and its message
+    /// queued. Says nothing about whether one did.
+    /// - Throws: `invalid_request` (neither or both given, or malformed), `too_many_attempts`
+    ///   (past the address's or the target's limit, whether or not the account exists),
+    ///   `service_unavailable`.
+    public func requestPasswordReset(username: String?, email: String?, origin: RequestOrigin) async throws {
+        let account: AccountSelector
+        let target: String
+        switch (username, email) {
+        case (let name?, nil):
+            let parsed = try Username(name)
+            (account, target) = (.username(parsed), parsed.key)
+        case (nil, let address?):
+            let parsed = try EmailAddress(address)
+            (account, target) = (.email(parsed), "email:\(parsed.key)")
+        default:
+            throw AuthError.invalidRequest("give either username or email")
+        }
+        try await reserve([throttle.recoveryKey(address: origin.clientAddress), throttle.recoveryTargetKey(target)].compactMap { $0 })
+        try await issue(.passwordReset, for: account)
+        // Recorded whether or not an account answered, so both take the same writes (the
+        // outbox shows what was sent).
+        var event = SecurityEvent(kind: .passwordResetRequested, at: clock.now, origin: origin)
+        if case .username(let name) = account { event.usernameKey = name.key }
+        try await storage.audit.record(event)
+        metrics.recovery(result: "reset_requested")
+    }
+
+    /// Sets a new password with a reset token: the token is used up (and the account's other
+    /// reset tokens with it), every session of the account ends, and the username's failed
+    /// logins are forgotten. A disabled account stays disabled.
+    /// - Returns: the account.
+    /// - Throws: `invalid_token` (unknown, used or expired), `weak_password` (the token stays
+    ///   usable), `invalid_request`, `too_many_attempts`, `service_unavailable`.
+    @discardableResult
+    public func resetPassword(token: String, newPassword: String, origin: RequestOrigin) async throws -> User {
+        try await reserve([throttle.recoveryKey(address: origin.clientAddress)].compactMap { $0 })
+        let digest = OpaqueToken.hash(of: token)
+        // Checked before hashing, so a guessed token costs no hash.
+        guard try await storage.accountTokens.owner(ofTokenHash: digest, purpose: .passwordReset, now: clock.now) != nil else {
+            throw invalidToken()
+        }
+        let phc = try await hashing.hash(newPassword, screenedBy: passwords)
+        guard let (user, revoked) = try await storage.accountTokens.resetPassword(tokenHash: digest, passwordHash: phc, now: clock.now) else {
+            throw invalidToken()
+        }
+        let usernameKey = try Username(user.username).key
+        try await storage.loginAttempts.release([], clearing: [throttle.keys(usernameKey: usernameKey, address: nil).account])
+        try await storage.audit.record(
+            SecurityEvent(
+                kind: .passwordReset, at: clock.now, userID: user.id, usernameKey: usernameKey, origin: origin,
+                detail: "\(revoked) \(revoked == 1 ? "session" : "sessions") ended"
+            )
+        )
+        metrics.recovery(result: "reset")
+        return user
+    }
+
+    /// Queues a verification message to `user`'s email address (after a sign-up with one);
+    /// nothing when the account has none.
+    public func requestEmailVerification(for user: User, origin: RequestOrigin) async throws {
+        guard user.email != nil, try await issue(.emailVerification, for: .id(user.id)) != nil else { return }
+        metrics.recovery(result: "verification_requested")
+    }
+
+    /// Marks the address a verification token was sent to as the account's own.
+    /// - Returns: the account.
+    /// - Throws: `invalid_token` (unknown, used, expired, or the account's address has
+    ///   changed since), `too_many_attempts`, `service_unavailable`.
+    @discardableResult
+    public func verifyEmail(token: String, origin: RequestOrigin) async throws -> User {
+        try await reserve([throttle.recoveryKey(address: origin.clientAddress)].compactMap { $0 })
+        guard let user = try await storage.accountTokens.verifyEmail(tokenHash: OpaqueToken.hash(of: token), now: clock.now) else {
+            throw invalidToken()
+        }
+        try await storage.audit.record(SecurityEvent(kind: .emailVerified, at: clock.now, userID: user.id, origin: origin))
+        metrics.recovery(result: "verified")
+        return user
+    }
+
+    /// Issues a token for `account` with its message, and wakes the sender.
+    @discardableResult
+    private func issue(_ purpose: AccountTokenPurpose, for account: AccountSelector) async throws -> User? {
+        let fresh = OpaqueToken.generate()
+        let now = clock.now
+        let issued = try await storage.accountTokens.issue(
+            AccountTokenIssue(
+                purpose: purpose, account: account, tokenHash: fresh.hash, sealedToken: try sealer.seal(fresh.token, purpose: purpose),
+                createdAt: now, expiresAt: now.addingTimeInterval(lifetimes.lifetime(of: purpose))
+            )
+        )
+        if issued != nil { wake.signal() }
+        return issued
+    }
+
+    private func reserve(_ keys: [ThrottleKey]) async throws {
+        guard !keys.isEmpty, let refusal = try await storage.loginAttempts.reserve(keys, now: clock.now) else { return }
+        metrics.recovery(result: "too_many_attempts")
+        throw AuthError.tooManyRecoveries(retryAfter: refusal.retryAfter)
+    }
+
+    private func invalidToken() -> AuthError {
+        metrics.recovery(result: "invalid_token")
+        return AuthError.invalidToken
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// Storage of single-use account tokens (password reset, email verification) and of the
+/// outbox rows that carry them: a token and its message are written in one step, so a
+/// token is never issued without its message nor a message queued without its token.
+/// Tokens are stored as digests only.
+///
+/// ```swift
+/// if let user = try await storage.accountTokens.issue(issue) { print("queued for", user.id) }
+/// ```
+public protocol AccountTokenRepository: Sendable {
+    /// Stores the token and queues its message (due at once), when ``AccountTokenIssue/account``
+    /// names an enabled account (with an email address, for a verification); returns that
+    /// account, nil (writing nothing) when there is none.
+    func issue(_ issue: AccountTokenIssue) async throws -> User?
+    /// The owner of a token that is unused and unexpired at `now`, nil otherwise.
+    func owner(ofTokenHash tokenHash: String, purpose: AccountTokenPurpose, now: Date) async throws -> UUID?
+    /// Uses a reset token: if it is unused and unexpired, marks it (and the account's other
+    /// reset tokens) used, replaces the account's password hash (an account disabled stays
+    /// disabled) and ends every session; returns the account and how many sessions ended.
+    /// Nil, changing nothing, when the token does not work.
+    func resetPassword(tokenHash: String, passwordHash: String, now: Date) async throws -> (user: User, revoked: Int)?
+    /// Uses a verification token: if it is unused, unexpired, and its address is still the
+    /// account's, marks it used and the address verified; returns the account, nil otherwise.
+    func verifyEmail(tokenHash: String, now: Date) async throws -> User?
+    /// Deletes up to `limit` tokens that expired or were used before `date`; returns how many.
+    func deleteEnded(before date: Date, limit: Int) async throws -> Int
+}

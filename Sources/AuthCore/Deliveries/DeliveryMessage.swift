@@ -1,0 +1,58 @@
+import Foundation
+
+/// The JSON body posted to the delivery URL:
+/// `{"kind", "user_id", "username", "email", "token", "expires_at"}` — what the app's
+/// mailer needs to write the email (a link with the token).
+///
+/// ```swift
+/// let body = try DeliveryMessage(kind: .passwordReset, userID: id, username: "alice", email: "alice@example.com",
+///                                token: token, expiresAt: expiry).encoded()
+/// ```
+public struct DeliveryMessage: Sendable, Equatable, Codable {
+    /// `password_reset` or `email_verification`.
+    public var kind: String
+    /// The account's id.
+    public var userID: UUID
+    /// The account's username.
+    public var username: String
+    /// Where to send it (null when the account has no address: a reset asked by username).
+    public var email: String?
+    /// The single-use token. Never log it.
+    public var token: String
+    /// When the token stops working (RFC 3339, UTC).
+    public var expiresAt: Date
+
+    /// Creates a message.
+    public init(kind: AccountTokenPurpose, userID: UUID, username: String, email: String?, token: String, expiresAt: Date) {
+        self.kind = kind.rawValue
+        self.userID = userID
+        self.username = username
+        self.email = email
+        self.token = token
+        self.expiresAt = expiresAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case kind, username, email, token
+        case userID = "user_id"
+        case expiresAt = "expires_at"
+    }
+
+    /// The body's bytes: keys sorted, `email` written as null when absent, dates in RFC 3339.
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return try encoder.encode(self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(userID.uuidString.lowercased(), forKey: .userID)
+        try container.encode(username, forKey: .username)
+        try container.encode(email, forKey: .email)
+        try container.encode(token, forKey: .token)
+        try container.encode(expiresAt, forKey: .expiresAt)
+    }
+}

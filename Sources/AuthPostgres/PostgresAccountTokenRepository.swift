@@ -1,0 +1,133 @@
+import AuthCore
+import Foundation
+import NIOCore
+import PostgresNIO
+
+/// Account tokens in `account_tokens` and their messages in `deliveries` (migration 0013).
+/// Each operation is one statement, so one transaction: a token is issued with its
+/// message, and a reset uses its token, sets the password and ends the sessions together.
+///
+/// ```swift
+/// let tokens = PostgresAccountTokenRepository(database: database)
+/// let owner = try await tokens.owner(ofTokenHash: digest, purpose: .passwordReset, now: Date())
+/// ```
+public struct PostgresAccountTokenRepository: AccountTokenRepository {
+    /// The database.
+    public let database: Database
+
+    /// Creates the repository.
+    public init(database: Database) {
+        self.database = database
+    }
+
+    /// The condition on `users` that picks the account `selector` names.
+    private static func matching(_ selector: AccountSelector) -> SQL {
+        switch selector {
+        case .username(let name): "username_key = \(name.key)"
+        case .email(let address): "email_key = \(address.key)"
+        case .id(let id): "id = \(id)"
+        }
+    }
+
+    public func issue(_ issue: AccountTokenIssue) async throws -> User? {
+        let needsEmail: Bool = issue.purpose == .emailVerification
+        return try await firstUser(
+            """
+            WITH account AS (
+                     SELECT id, email FROM users
+                     WHERE \(Self.matching(issue.account)) AND disabled_at IS NULL AND (email IS NOT NULL OR NOT \(needsEmail))
+                 ),
+                 token AS (
+                     INSERT INTO account_tokens (token_hash, purpose, user_id, email, created_at, expires_at)
+                     SELECT \(issue.tokenHash), \(issue.purpose.rawValue), id, email, \(issue.createdAt), \(issue.expiresAt) FROM account
+                 ),
+                 message AS (
+                     INSERT INTO deliveries (kind, user_id, email, sealed_token, created_at, expires_at, next_attempt_at)
+                     SELECT \(issue.purpose.rawValue), id, email, \(ByteBuffer(bytes: issue.sealedToken)), \(issue.createdAt),
+                            \(issue.expiresAt), \(issue.createdAt)
+                     FROM account
+                 )
+            SELECT \(PostgresUserRepository.columns) FROM users WHERE id IN (SELECT id FROM account)
+            """
+        )
+    }
+
+    public func owner(ofTokenHash tokenHash: String, purpose: AccountTokenPurpose, now: Date) async throws -> UUID? {
+        try await database.query(
+            """
+            SELECT user_id FROM account_tokens
+            WHERE token_hash = \(tokenHash) AND purpose = \(purpose.rawValue) AND used_at IS NULL AND expires_at > \(now)
+            """
+        ) { rows in
+            for try await id in rows.decode(UUID.self) { return id }
+            return nil
+        }
+    }
+
+    public func resetPassword(tokenHash: String, passwordHash: String, now: Date) async throws -> (user: User, revoked: Int)? {
+        // A second use of the token waits for the first's row lock, then finds it used.
+        try await database.query(
+            """
+            WITH token AS (
+                     UPDATE account_tokens SET used_at = \(now)
+                     WHERE token_hash = \(tokenHash) AND purpose = 'password_reset' AND used_at IS NULL AND expires_at > \(now)
+                     RETURNING user_id
+                 ),
+                 account AS (
+                     UPDATE users SET password_hash = \(passwordHash) WHERE id IN (SELECT user_id FROM token)
+                     RETURNING \(PostgresUserRepository.columns)
+                 ),
+                 others AS (
+                     UPDATE account_tokens SET used_at = \(now)
+                     WHERE user_id IN (SELECT user_id FROM token) AND purpose = 'password_reset' AND used_at IS NULL
+                       AND token_hash <> \(tokenHash)
+                 ),
+                 \(PostgresRefreshTokenRepository.revokeFamilies(where: "user_id IN (SELECT user_id FROM token)", now: now))
+            SELECT account.*, (SELECT count(*)::int8 FROM families) FROM account
+            """
+        ) { rows in
+            for try await (id, username, hash, disabledAt, createdAt, email, verifiedAt, revoked)
+                in rows.decode((UUID?, String?, String?, Date?, Date?, String?, Date?, Int).self) {
+                guard let user = PostgresUserRepository.user((id, username, hash, disabledAt, createdAt, email, verifiedAt)) else { return nil }
+                return (user, revoked)
+            }
+            return nil
+        }
+    }
+
+    public func verifyEmail(tokenHash: String, now: Date) async throws -> User? {
+        try await firstUser(
+            """
+            WITH token AS (
+                     UPDATE account_tokens t SET used_at = \(now)
+                     WHERE token_hash = \(tokenHash) AND purpose = 'email_verification' AND used_at IS NULL AND expires_at > \(now)
+                       AND EXISTS (SELECT 1 FROM users u WHERE u.id = t.user_id AND u.email = t.email)
+                     RETURNING user_id
+                 ),
+                 account AS (
+                     UPDATE users SET email_verified_at = coalesce(email_verified_at, \(now)) WHERE id IN (SELECT user_id FROM token)
+                     RETURNING \(PostgresUserRepository.columns)
+                 )
+            SELECT * FROM account
+            """
+        )
+    }
+
+    public func deleteEnded(before date: Date, limit: Int) async throws -> Int {
+        try await database.deleteCounting(
+            """
+            DELETE FROM account_tokens WHERE token_hash = ANY(ARRAY(
+                SELECT token_hash FROM account_tokens WHERE expires_at < \(date) OR used_at < \(date)
+                LIMIT \(limit) FOR UPDATE SKIP LOCKED
+            ))
+            """
+        )
+    }
+
+    private func firstUser(_ statement: SQL) async throws -> User? {
+        try await database.query(statement) { rows in
+            for try await row in rows.decode(PostgresUserRepository.Row.self) { return PostgresUserRepository.user(row) }
+            return nil
+        }
+    }
+}

@@ -1,0 +1,273 @@
+import AuthCore
+import AuthPostgres
+import AuthServer
+import AuthTestSupport
+import ContractTestSupport
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+
+/// Password reset and email verification through the outbox, on PostgreSQL, with a real
+/// receiver at the delivery URL.
+@Suite struct PasswordResetTests {
+    static let password = "correct horse battery staple"
+    static let newPassword = "a whole new passphrase"
+    static let secret = "a shared secret of the mailer"
+
+    /// The fixture with sign-up open and deliveries to `base`.
+    static func fixture(deliveringTo base: String, clock: TestClock? = nil) async throws -> ServerFixture {
+        var fixture = try await ServerFixture()
+        fixture.configuration.signUpOpen = true
+        var delivery = try DeliveryConfiguration(url: "\(base)/deliveries", secret: Data(secret.utf8))
+        delivery.policy.firstBackoff = 0.2
+        delivery.policy.pollInterval = .milliseconds(100)
+        fixture.configuration.delivery = delivery
+        if let clock { fixture.configuration.clock = clock }
+        return fixture
+    }
+
+    static func json(_ object: [String: String]) -> String {
+        String(decoding: (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data(), as: UTF8.self)
+    }
+
+    @Test func aResetIsDeliveredSignedAndSetsANewPasswordOnce() async throws {
+        let mailbox = TestMailbox()
+        try await EphemeralServer.withRunning(mailbox.router()) { base in
+            let fixture = try await Self.fixture(deliveringTo: base)
+            try await fixture.test { client async throws in
+                let created = try await client.postJSON(
+                    "/users", Self.json(["username": "alice", "password": Self.password, "email": "Alice@Example.com"])
+                )
+                #expect(created.status == .created)
+
+                // The sign-up's verification message: signed, for the address given.
+                let verification = try await mailbox.next(within: .seconds(10))
+                try DeliverySignature.verify(
+                    try #require(verification.headers["authd-signature"]), body: verification.body,
+                    secret: SymmetricKey(data: Data(Self.secret.utf8)), now: Date()
+                )
+                #expect(verification.json["kind"] as? String == "email_verification")
+                #expect(verification.json["email"] as? String == "Alice@Example.com")
+                let verifyToken = try #require(verification.json["token"] as? String)
+                #expect(try await client.postJSON("/email/verify", Self.json(["token": verifyToken])).status == .noContent)
+                let again = try await client.postJSON("/email/verify", Self.json(["token": verifyToken]))
+                #expect(again.status == .unauthorized)
+                #expect(try again.error().code == "invalid_token")
+
+                let login = try await client.login("alice", Self.password).json()
+                let oldRefresh = try #require(login["refresh_token"] as? String)
+
+                // Asked by email, in another case: 202, then the message.
+                let asked = try await client.postJSON("/password/reset", Self.json(["email": "ALICE@example.com"]))
+                #expect(asked.status == .accepted)
+                let reset = try await mailbox.next(within: .seconds(10))
+                #expect(reset.json["kind"] as? String == "password_reset")
+                #expect(reset.json["username"] as? String == "alice")
+                #expect(reset.json["user_id"] as? String == (try created.json()["user_id"] as? String))
+                #expect(reset.headers["authd-delivery-id"] != nil)
+                let expiresAt = try #require((reset.json["expires_at"] as? String).flatMap { try? Date($0, strategy: .iso8601) })
+                #expect(abs(expiresAt.timeIntervalSinceNow - 1_800) < 60)
+                let token = try #require(reset.json["token"] as? String)
+                #expect(token.count == 43)
+
+                // A weak password is refused and the token still works.
+                let weak = try await client.postJSON("/password/reset/confirm", Self.json(["token": token, "new_password": "qwertyuiop"]))
+                #expect(weak.status == .unprocessableContent)
+                let confirmed = try await client.postJSON("/password/reset/confirm", Self.json(["token": token, "new_password": Self.newPassword]))
+                #expect(confirmed.status == .noContent)
+                let reused = try await client.postJSON("/password/reset/confirm", Self.json(["token": token, "new_password": "yet another passphrase"]))
+                #expect(reused.status == .unauthorized)
+                #expect(try reused.error().code == "invalid_token")
+
+                #expect(try await client.postJSON("/token/refresh", Self.json(["refresh_token": oldRefresh])).status == .unauthorized)
+                #expect(try await client.login("alice", Self.password).status == .unauthorized)
+                #expect(try await client.login("alice", Self.newPassword).status == .ok)
+            }
+            let kinds = try await fixture.auditKinds()
+            #expect(kinds.contains("email_verified"))
+            #expect(kinds.contains("password_reset_requested"))
+            #expect(kinds.contains("password_reset"))
+            // Stored: the token's digest only; the delivered message's sealed token erased.
+            let rows = try await fixture.withDatabase { database async throws in
+                var rows: [(String, Bool)] = []
+                for try await row in try await database.client.query(
+                    "SELECT kind, sealed_token IS NULL FROM deliveries WHERE delivered_at IS NOT NULL ORDER BY id"
+                ).decode((String, Bool).self) {
+                    rows.append(row)
+                }
+                return rows
+            }
+            #expect(rows.map(\.0) == ["email_verification", "password_reset"])
+            #expect(rows.allSatisfy { $0.1 })
+        }
+    }
+
+    /// The same answer, body and all, for an account that exists, one that does not, and a
+    /// disabled one; only the first gets a message.
+    @Test func unknownAndDisabledAccountsGetTheSameAnswerAndNoMessage() async throws {
+        let mailbox = TestMailbox()
+        try await EphemeralServer.withRunning(mailbox.router()) { base in
+            let fixture = try await Self.fixture(deliveringTo: base)
+            try await fixture.addUser("bob", password: Self.password)
+            try await fixture.addUser("carol", password: Self.password, disabled: true)
+            try await fixture.test { client async throws in
+                var bodies: [String] = []
+                for name in ["nobody", "carol", "bob"] {
+                    let response = try await client.postJSON("/password/reset", Self.json(["username": name]))
+                    #expect(response.status == .accepted)
+                    bodies.append(String(buffer: response.body))
+                }
+                #expect(Set(bodies).count == 1)
+                let message = try await mailbox.next(within: .seconds(10))
+                #expect(message.json["username"] as? String == "bob")
+                // A reset asked by username for an account without an address still goes out.
+                #expect(message.json["email"] is NSNull)
+                try await Task.sleep(for: .milliseconds(500))
+                #expect(mailbox.messages.count == 1)
+
+                let both = try await client.postJSON("/password/reset", Self.json(["username": "bob", "email": "bob@example.com"]))
+                #expect(both.status == .badRequest)
+                let neither = try await client.postJSON("/password/reset", "{}")
+                #expect(neither.status == .badRequest)
+                let unknownToken = try await client.postJSON("/password/reset/confirm", Self.json(["token": "x", "new_password": Self.newPassword]))
+                #expect(unknownToken.status == .unauthorized)
+            }
+        }
+    }
+
+    /// Requests for one name are limited whether or not it is an account's, and requests
+    /// from one address over every name.
+    @Test func resetRequestsAreThrottledPerTargetAndPerAddress() async throws {
+        let mailbox = TestMailbox()
+        try await EphemeralServer.withRunning(mailbox.router()) { base in
+            var fixture = try await Self.fixture(deliveringTo: base)
+            fixture.configuration.port = 0
+            fixture.configuration.trustedProxies = try TrustedProxies(["127.0.0.0/8", "::1/128"])
+            fixture.configuration.throttle.recoveryTargetLimit = 2
+            fixture.configuration.throttle.recoveryLimit = 4
+            try await fixture.addUser("dave", password: Self.password)
+            let app = try await fixture.application()
+            try await app.test(.live) { client async throws in
+                // From two addresses: the name's limit is over all of them.
+                for name in ["dave", "nobody"] {
+                    #expect(try await client.postJSON("/password/reset", Self.json(["username": name]), from: "203.0.113.7").status == .accepted)
+                    #expect(try await client.postJSON("/password/reset", Self.json(["username": name]), from: "198.51.100.7").status == .accepted)
+                    let third = try await client.postJSON("/password/reset", Self.json(["username": name]), from: "192.0.2.7")
+                    #expect(third.status == .tooManyRequests)
+                    #expect(third.headers[.retryAfter] != nil)
+                }
+                for name in ["p1", "p2", "p3", "p4"] {
+                    #expect(try await client.postJSON("/password/reset", Self.json(["username": name]), from: "203.0.113.8").status == .accepted)
+                }
+                let fifth = try await client.postJSON("/password/reset", Self.json(["username": "p5"]), from: "203.0.113.8")
+                #expect(fifth.status == .tooManyRequests)
+                #expect(try await client.postJSON("/password/reset", Self.json(["username": "p5"]), from: "198.51.100.8").status == .accepted)
+            }
+            #expect(mailbox.messages.count <= 2)
+        }
+    }
+
+    /// A receiver that refuses gets the message again, with backoff; until it takes it, the
+    /// outbox holds the token sealed, and afterwards not at all.
+    @Test func aRefusedMessageIsRetriedAndItsTokenIsSealedMeanwhile() async throws {
+        let mailbox = TestMailbox()
+        mailbox.refuse(true)
+        try await EphemeralServer.withRunning(mailbox.router()) { base in
+            let fixture = try await Self.fixture(deliveringTo: base)
+            try await fixture.addUser("frank", password: Self.password)
+            try await fixture.test { client async throws in
+                #expect(try await client.postJSON("/password/reset", Self.json(["username": "frank"])).status == .accepted)
+                let deadline = ContinuousClock.now + .seconds(10)
+                while mailbox.attempts < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+                #expect(mailbox.attempts >= 2)
+                let (sealed, attempts, lastError) = try await fixture.withDatabase { database async throws in
+                    for try await row in try await database.client.query("SELECT sealed_token, attempts, last_error FROM deliveries")
+                        .decode((ByteBuffer, Int32, String?).self) {
+                        return (Data(buffer: row.0), row.1, row.2)
+                    }
+                    throw TestMailboxTimeout()
+                }
+                #expect(attempts >= 2)
+                #expect(lastError?.contains("503") == true)
+                mailbox.refuse(false)
+                let message = try await mailbox.next(within: .seconds(10))
+                let token = try #require(message.json["token"] as? String)
+                #expect(sealed.range(of: Data(token.utf8)) == nil)
+                #expect(try await client.postJSON("/password/reset/confirm", Self.json(["token": token, "new_password": Self.newPassword])).status == .noContent)
+            }
+            let pending = try await fixture.withDatabase { database async throws in
+                for try await count in try await database.client.query("SELECT count(*)::int8 FROM deliveries WHERE sealed_token IS NOT NULL").decode(Int.self) {
+                    return count
+                }
+                return -1
+            }
+            #expect(pending == 0)
+        }
+    }
+
+    /// A reset token works for its lifetime only; a message not delivered by then is given up.
+    @Test func anExpiredTokenIsRefusedAndItsMessageGivenUp() async throws {
+        let mailbox = TestMailbox()
+        let clock = TestClock()
+        try await EphemeralServer.withRunning(mailbox.router()) { base in
+            let fixture = try await Self.fixture(deliveringTo: base, clock: clock)
+            try await fixture.addUser("gina", password: Self.password)
+            try await fixture.test { client async throws in
+                #expect(try await client.postJSON("/password/reset", Self.json(["username": "gina"])).status == .accepted)
+                let token = try #require(try await mailbox.next(within: .seconds(10)).json["token"] as? String)
+                clock.advance(by: 1_801)
+                let late = try await client.postJSON("/password/reset/confirm", Self.json(["token": token, "new_password": Self.newPassword]))
+                #expect(late.status == .unauthorized)
+
+                mailbox.refuse(true)
+                #expect(try await client.postJSON("/password/reset", Self.json(["username": "gina"])).status == .accepted)
+                let deadline = ContinuousClock.now + .seconds(10)
+                while mailbox.attempts < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+                clock.advance(by: 1_801)
+                try await Task.sleep(for: .seconds(1))
+            }
+            let abandoned = try await fixture.withDatabase { database async throws in
+                for try await count in try await database.client.query(
+                    "SELECT count(*)::int8 FROM deliveries WHERE abandoned_at IS NOT NULL AND sealed_token IS NULL"
+                ).decode(Int.self) {
+                    return count
+                }
+                return -1
+            }
+            #expect(abandoned == 1)
+            #expect(try await fixture.auditKinds().contains("delivery_abandoned"))
+        }
+    }
+
+    /// Sign-up refuses an address another account has (any case), and a malformed one.
+    @Test func signUpRefusesATakenOrMalformedAddress() async throws {
+        let mailbox = TestMailbox()
+        try await EphemeralServer.withRunning(mailbox.router()) { base in
+            let fixture = try await Self.fixture(deliveringTo: base)
+            try await fixture.test { client async throws in
+                let first = try await client.postJSON("/users", Self.json(["username": "hal", "password": Self.password, "email": "hal@example.com"]))
+                #expect(first.status == .created)
+                let taken = try await client.postJSON("/users", Self.json(["username": "ian", "password": Self.password, "email": "HAL@example.com"]))
+                #expect(taken.status == .conflict)
+                #expect(try taken.error().code == "email_taken")
+                let malformed = try await client.postJSON("/users", Self.json(["username": "ian", "password": Self.password, "email": "not an address"]))
+                #expect(malformed.status == .badRequest)
+                #expect(try await client.postJSON("/users", Self.json(["username": "ian", "password": Self.password])).status == .created)
+            }
+        }
+    }
+
+    /// Without a delivery URL the routes do not exist.
+    @Test func withoutADeliveryURLTheRoutesAreNotFound() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.test { client async throws in
+            for path in ["/password/reset", "/password/reset/confirm", "/email/verify"] {
+                #expect(try await client.postJSON(path, #"{"username":"x"}"#).status == .notFound)
+            }
+        }
+    }
+}
