@@ -4,7 +4,7 @@ extension YAMLReader {
     /// One interaction; `defined` holds the variables saved by earlier interactions and
     /// gains this one's.
     mutating func interaction(_ node: Node, defined: inout Set<String>) -> Interaction? {
-        guard let pairs = mapping(node, "an interaction", allowed: ["name", "given", "request", "response", "save"], required: ["name", "request", "response"]) else {
+        guard let pairs = mapping(node, "an interaction", allowed: ["name", "given", "request", "response", "save", "delivers"], required: ["name", "request", "response"]) else {
             return nil
         }
         var values: [String: Node] = [:]
@@ -50,10 +50,14 @@ extension YAMLReader {
             }
         }
         defined.formUnion(save.keys)
+        // A delivery may use what this interaction saved; what it saves is known from the next one on.
+        var deliverySaves = Set<String>()
+        let delivers = values["delivers"].flatMap { deliveries($0, defined: defined, saved: &deliverySaves) } ?? []
+        defined.formUnion(deliverySaves)
         guard diagnostics.count == before, let name, let request, let response else { return nil }
         return Interaction(
             name: name, location: SourceLocation(file: file, line: node.mark?.line ?? 0),
-            given: given, request: request, response: response, save: save
+            given: given, request: request, response: response, save: save, delivers: delivers
         )
     }
 
@@ -176,7 +180,7 @@ extension YAMLReader {
         return matcher
     }
 
-    private mutating func checkVariables(_ names: [String], at node: Node, defined: Set<String>) {
+    mutating func checkVariables(_ names: [String], at node: Node, defined: Set<String>) {
         // `{{env.NAME}}` comes from the environment of the run, not from a save.
         for name in names where !defined.contains(name) && !name.hasPrefix("env.") {
             let known = defined.isEmpty ? "no variable is saved before this interaction" : "saved so far: \(defined.sorted().joined(separator: ", "))"

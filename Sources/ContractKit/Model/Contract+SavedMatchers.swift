@@ -1,8 +1,9 @@
 extension Contract {
     /// What each saved variable holds, as the matcher at its source: `$.refresh_token`
     /// names the response matcher of `refresh_token`, `request.path.id` the matcher of
-    /// `{id}`. A variable saved twice has its last source; one whose source has no matcher
-    /// (a response header the contract does not list) is absent.
+    /// `{id}`, a delivery's `$.token` the matcher of that delivery's `token`. A variable
+    /// saved twice has its last source; one whose source has no matcher (a response header
+    /// the contract does not list) is absent.
     ///
     /// ```swift
     /// contract.savedMatchers["first_refresh"]   // { match: string, min_length: 43, max_length: 43 }
@@ -24,6 +25,11 @@ extension Contract {
                 case .requestHeader(let header): found = request.headers.first { $0.name.lowercased() == header.lowercased() }?.value
                 }
                 matchers[name] = found
+            }
+            for delivery in interaction.delivers {
+                for (name, path) in delivery.save {
+                    matchers[name] = delivery.body.flatMap { path.matcher(in: $0) }
+                }
             }
         }
         return matchers

@@ -35,15 +35,21 @@ public struct Interaction: Sendable, Equatable {
     /// Variables captured from the exchange (the response body by default, or what the
     /// request sent) for later interactions.
     public let save: [String: SaveSource]
+    /// Messages the provider must send elsewhere when it answers (`delivers:`), in order.
+    public let delivers: [Delivery]
 
     /// Creates an interaction.
-    public init(name: String, location: SourceLocation, given: [ProviderStateUse], request: RequestSpec, response: ResponseSpec, save: [String: SaveSource]) {
+    public init(
+        name: String, location: SourceLocation, given: [ProviderStateUse], request: RequestSpec, response: ResponseSpec, save: [String: SaveSource],
+        delivers: [Delivery] = []
+    ) {
         self.name = name
         self.location = location
         self.given = given
         self.request = request
         self.response = response
         self.save = save
+        self.delivers = delivers
     }
 }
 
