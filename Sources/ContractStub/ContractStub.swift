@@ -35,6 +35,15 @@ public final class ContractStub: Sendable {
         public let response: ContractResponse
         /// The interaction that answered, nil when none matched.
         public let interaction: String?
+        /// What the interaction's `delivers:` sent, in order.
+        public let deliveries: [StubDelivery]
+
+        init(request: ContractRequest, response: ContractResponse, interaction: String?, deliveries: [StubDelivery] = []) {
+            self.request = request
+            self.response = response
+            self.interaction = interaction
+            self.deliveries = deliveries
+        }
     }
 
     /// A request nothing matched.
@@ -81,6 +90,8 @@ public final class ContractStub: Sendable {
     private let byRoute: [String: [Int]]
     private let byMethod: [String: [Int]]
     private let state = Mutex(State())
+    /// Where deliveries go (``deliveries``, ``onDelivery(_:)``).
+    let deliveryHub = StubDeliveryHub()
     /// The key that signs the stub's JWTs.
     public let signer: StubSigner
     /// The values of the `{{env.NAME}}` placeholders the requests use, from the environment.
@@ -106,6 +117,7 @@ public final class ContractStub: Sendable {
                 if let activeStates, !interaction.given.allSatisfy({ activeStates.contains($0.state) }) { continue }
                 do {
                     _ = try Self.build(interaction.response, generator: generator)
+                    for delivery in interaction.delivers { _ = try Self.build(delivery, of: interaction.name, generator: generator) }
                 } catch {
                     problems.append("\(interaction.location): \(error)")
                 }
@@ -148,10 +160,29 @@ public final class ContractStub: Sendable {
     /// Forgets saved values and recordings.
     public func reset() {
         state.withLock { $0 = State() }
+        deliveryHub.clear()
     }
 
     /// Answers `request`.
     public func respond(to request: ContractRequest) -> ContractResponse {
+        exchange(request).response
+    }
+
+    /// Answers `request` and returns the whole exchange, with the deliveries the answering
+    /// interaction sent (also on ``deliveries`` and to the ``onDelivery(_:)`` handlers,
+    /// which run before this returns).
+    ///
+    /// ```swift
+    /// let exchange = stub.exchange(ContractRequest(method: "POST", target: "/password/reset", body: body))
+    /// exchange.deliveries.first?.json?["token"]
+    /// ```
+    public func exchange(_ request: ContractRequest) -> Exchange {
+        let exchange = answer(request)
+        deliveryHub.publish(exchange.deliveries)
+        return exchange
+    }
+
+    private func answer(_ request: ContractRequest) -> Exchange {
         let parsed = ParsedRequest(request)
         return state.withLock { state in
             var best: (entry: Entry, score: Int, distance: Int)?
@@ -184,8 +215,9 @@ public final class ContractStub: Sendable {
                 )
                 let response = Self.notStubbed(unmatched)
                 state.unmatched.append(unmatched)
-                state.exchanges.append(Exchange(request: request, response: response, interaction: nil))
-                return response
+                let exchange = Exchange(request: request, response: response, interaction: nil)
+                state.exchanges.append(exchange)
+                return exchange
             }
             let response: ContractResponse
             let file = best.entry.contract.file
@@ -201,10 +233,41 @@ public final class ContractStub: Sendable {
             }
             let captured = best.entry.interaction.captures(request: nil, response: response).values
             state.variables[file, default: [:]].merge(captured) { _, new in new }
+            let deliveries = deliver(best.entry.interaction, in: file, state: &state)
             state.lastAnswered[file] = best.entry.index
-            state.exchanges.append(Exchange(request: request, response: response, interaction: best.entry.interaction.name))
-            return response
+            let exchange = Exchange(request: request, response: response, interaction: best.entry.interaction.name, deliveries: deliveries)
+            state.exchanges.append(exchange)
+            return exchange
         }
+    }
+
+    /// The deliveries `interaction` sends, built with the file's saved values; what they
+    /// `save` joins those values (so a later request can carry a delivered token back).
+    private func deliver(_ interaction: Interaction, in file: String, state: inout State) -> [StubDelivery] {
+        var deliveries: [StubDelivery] = []
+        for delivery in interaction.delivers {
+            let spec = delivery.resolved(with: state.variables[file] ?? [:]).delivery
+            // Checked when the stub was made, as the answers are.
+            guard let built = try? Self.build(spec, of: interaction.name, generator: ResponseGenerator(signer: signer)) else { continue }
+            state.variables[file, default: [:]].merge(spec.captures(from: built.request).values) { _, new in new }
+            deliveries.append(built)
+        }
+        return deliveries
+    }
+
+    private static func build(_ delivery: Delivery, of interaction: String, generator: ResponseGenerator) throws -> StubDelivery {
+        var headers: [(name: String, value: String)] = []
+        for name in delivery.headers.keys.sorted() {
+            guard let matcher = delivery.headers[name] else { continue }
+            let value = try generator.value(for: matcher, at: "delivery header \(name)")
+            if case .string(let text) = value { headers.append((name, text)) } else { headers.append((name, value.description)) }
+        }
+        var body = Data()
+        if let matcher = delivery.body {
+            body = Data(try generator.value(for: matcher, at: "delivery $").description.utf8)
+            if !headers.contains(where: { $0.name == "content-type" }) { headers.append(("content-type", "application/json")) }
+        }
+        return StubDelivery(method: delivery.method, path: delivery.path.text, headers: headers, body: body, interaction: interaction)
     }
 
     /// What the stub knows in `file`: its saved values and the environment's.
