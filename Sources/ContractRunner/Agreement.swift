@@ -50,7 +50,7 @@ public enum Agreement {
 
     /// `declared` is nil for full comparison, `.some(matcher)` to follow only what a
     /// matcher declares (`.some(nil)`: nothing declared below here).
-    private static func shape(_ live: JSONValue, _ stub: JSONValue, at path: String, declared: Matcher??) -> [Mismatch] {
+    static func shape(_ live: JSONValue, _ stub: JSONValue, at path: String, declared: Matcher??) -> [Mismatch] {
         if case .some(nil) = declared { return [] }
         guard kind(live) == kind(stub) else {
             return [Mismatch(path: path, expected: "\(kind(live)) (live)", actual: "\(kind(stub)) (stub)")]
@@ -105,13 +105,18 @@ public enum Agreement {
 public struct StubTransport: ContractTransport {
     /// The stub.
     public let stub: ContractStub
+    /// Where the deliveries of the stub's answers go, if anywhere.
+    public let deliveries: DeliveryInbox?
 
-    /// Wraps `stub`.
-    public init(stub: ContractStub) {
+    /// Wraps `stub`; what its answers deliver is recorded in `deliveries`.
+    public init(stub: ContractStub, deliveries: DeliveryInbox? = nil) {
         self.stub = stub
+        self.deliveries = deliveries
     }
 
     public func send(_ request: ContractRequest) async throws -> ContractResponse {
-        stub.respond(to: request)
+        let exchange = stub.exchange(request)
+        for delivery in exchange.deliveries { deliveries?.record(delivery.request) }
+        return exchange.response
     }
 }

@@ -24,13 +24,17 @@ public struct ContractVerifier: Sendable {
     public let concurrency: Int
     /// Values for `{{env.NAME}}`: the process environment by default.
     public let environment: [String: JSONValue]
+    /// Where the live provider's deliveries arrive (a ``DeliveryReceiver``'s inbox); nil:
+    /// an interaction that declares `delivers:` cannot be checked live.
+    public let deliveries: DeliveryInbox?
 
     /// Creates a verifier; pass at least one of `live` and `stub`.
     public init(
         live: (any ContractTransport)?, stub: ContractStub? = nil, states: ProviderStates?, agreement: AgreementMode = .full, concurrency: Int = 4,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = ProcessInfo.processInfo.environment, deliveries: DeliveryInbox? = nil
     ) {
         self.environment = Template.environmentVariables(environment)
+        self.deliveries = deliveries
         self.live = live
         self.stub = stub
         self.states = states
@@ -70,8 +74,10 @@ public struct ContractVerifier: Sendable {
         var check: CheckResult = .held
         var request: ContractRequest?
         var response: ContractResponse?
-        /// What the interaction's `save` captured from the exchange.
+        /// What the interaction's `save` captured from the exchange, and its deliveries' `save`.
         var saved: [String: JSONValue] = [:]
+        /// The delivery claimed for each of the interaction's `delivers`, nil where none was.
+        var deliveries: [ContractRequest?] = []
     }
 
     /// Runs one file's interactions in order, each side with its own saved values.
@@ -85,16 +91,22 @@ public struct ContractVerifier: Sendable {
             var liveSide: SideResult?
             var stubSide: SideResult?
             if let live {
-                liveSide = await run(interaction, on: live, variables: liveVariables, setUpStates: true)
+                liveSide = await run(interaction, on: live, variables: liveVariables, setUpStates: true, inbox: deliveries)
                 liveVariables.merge(liveSide?.saved ?? [:]) { _, new in new }
             }
             if let stub {
-                stubSide = await run(interaction, on: StubTransport(stub: stub), variables: stubVariables, setUpStates: false)
+                // The stub's deliveries are all there once it answered: a complete inbox of this exchange's own.
+                let inbox = DeliveryInbox(complete: true)
+                stubSide = await run(interaction, on: StubTransport(stub: stub, deliveries: inbox), variables: stubVariables, setUpStates: false, inbox: inbox)
                 stubVariables.merge(stubSide?.saved ?? [:]) { _, new in new }
             }
             var agreement: CheckResult?
             if let liveResponse = liveSide?.response, let stubResponse = stubSide?.response {
-                let differences = Agreement.compare(live: liveResponse, stub: stubResponse, spec: interaction.response, mode: self.agreement)
+                let differences =
+                    Agreement.compare(live: liveResponse, stub: stubResponse, spec: interaction.response, mode: self.agreement)
+                    + Agreement.compare(
+                        liveDeliveries: liveSide?.deliveries ?? [], stubDeliveries: stubSide?.deliveries ?? [], specs: interaction.delivers, mode: self.agreement
+                    )
                 agreement = differences.isEmpty ? .held : .failed(differences)
             }
             let primary = liveSide ?? stubSide
@@ -130,7 +142,7 @@ public struct ContractVerifier: Sendable {
         guard let live else { throw ReplayError(description: "no live provider to replay on") }
         var variables = environment
         for interaction in interactions {
-            let side = await run(interaction, on: live, variables: variables, setUpStates: true)
+            let side = await run(interaction, on: live, variables: variables, setUpStates: true, inbox: deliveries)
             switch side.check {
             case .held: break
             case .failed(let mismatches):
@@ -144,7 +156,9 @@ public struct ContractVerifier: Sendable {
         return variables
     }
 
-    private func run(_ interaction: Interaction, on transport: any ContractTransport, variables: [String: JSONValue], setUpStates: Bool) async -> SideResult {
+    private func run(
+        _ interaction: Interaction, on transport: any ContractTransport, variables: [String: JSONValue], setUpStates: Bool, inbox: DeliveryInbox?
+    ) async -> SideResult {
         var side = SideResult()
         if setUpStates {
             do {
@@ -169,6 +183,7 @@ public struct ContractVerifier: Sendable {
             return side
         }
         side.request = request
+        let sentAt = ContinuousClock.now
         let response: ContractResponse
         do {
             response = try await transport.send(request)
@@ -186,7 +201,17 @@ public struct ContractVerifier: Sendable {
             side.check = .error(VerificationError(.undefinedVariable, "the response expects '{{\(name)}}': an earlier interaction did not save it"))
             return side
         }
-        let mismatches = spec.mismatches(in: response) + captured.missing
+        var mismatches = spec.mismatches(in: response) + captured.missing
+        if !interaction.delivers.isEmpty {
+            guard let inbox else {
+                side.check = .error(VerificationError(.noDeliveryReceiver, "the interaction declares deliveries and this run has no receiver for them"))
+                return side
+            }
+            let delivered = await claimDeliveries(of: interaction, from: inbox, sentAt: sentAt, variables: variables.merging(captured.values) { _, new in new })
+            mismatches += delivered.mismatches
+            side.saved.merge(delivered.saved) { _, new in new }
+            side.deliveries = delivered.claimed
+        }
         side.check = mismatches.isEmpty ? .held : .failed(mismatches)
         return side
     }

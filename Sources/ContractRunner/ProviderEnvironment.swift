@@ -4,8 +4,9 @@ import ProcessKit
 
 /// The variables every `contract.yaml` text may use, prepared once per run:
 /// `{{env.NAME}}` (the environment), `{{scratch}}` (a fresh folder, removed by
-/// ``remove()``) and `{{bin.NAME}}` (each SwiftPM product of `swift_products`, built first).
-/// The provider adds `{{port}}`.
+/// ``remove()``), `{{bin.NAME}}` (each SwiftPM product of `swift_products`, built first) and
+/// `{{delivery_url}}` (the ``DeliveryReceiver`` started here, before the provider, for the
+/// contracts' `delivers:`). The provider adds `{{port}}`.
 ///
 /// ```swift
 /// let environment = try await ProviderEnvironment.prepare(suite.provider, contractsDirectory: "contracts")
@@ -19,10 +20,18 @@ public struct ProviderEnvironment: Sendable {
         public let description: String
     }
 
-    /// `env.*`, `scratch` and `bin.*`.
+    /// `env.*`, `scratch`, `delivery_url` and `bin.*`.
     public let variables: [String: JSONValue]
     /// The scratch folder.
     public let scratch: URL
+    /// The receiver of deliveries, at `{{delivery_url}}`; closed by ``remove()``.
+    public let deliveryReceiver: DeliveryReceiver?
+
+    init(variables: [String: JSONValue], scratch: URL, deliveryReceiver: DeliveryReceiver? = nil) {
+        self.variables = variables
+        self.scratch = scratch
+        self.deliveryReceiver = deliveryReceiver
+    }
 
     /// Where `{{bin.NAME}}` comes from.
     public enum Products: Sendable, Equatable {
@@ -51,7 +60,15 @@ public struct ProviderEnvironment: Sendable {
             throw PrepareError(description: "cannot create a scratch folder in \(FileManager.default.temporaryDirectory.path): \(error.localizedDescription)")
         }
         variables["scratch"] = .string(scratch.path)
-        let environment = ProviderEnvironment(variables: variables, scratch: scratch)
+        let receiver: DeliveryReceiver
+        do {
+            receiver = try await DeliveryReceiver.start()
+        } catch {
+            try? FileManager.default.removeItem(at: scratch)
+            throw PrepareError(description: "cannot start the delivery receiver on 127.0.0.1: \(error)")
+        }
+        variables["delivery_url"] = .string(receiver.url)
+        let environment = ProviderEnvironment(variables: variables, scratch: scratch, deliveryReceiver: receiver)
         guard let configuration, !configuration.swiftProducts.isEmpty else { return environment }
         do {
             let binaries: [String: String]
@@ -66,7 +83,7 @@ public struct ProviderEnvironment: Sendable {
             }
             var withBinaries = variables
             for (name, path) in binaries { withBinaries["bin.\(name)"] = .string(path) }
-            return ProviderEnvironment(variables: withBinaries, scratch: scratch)
+            return ProviderEnvironment(variables: withBinaries, scratch: scratch, deliveryReceiver: receiver)
         } catch {
             environment.remove()
             throw error
@@ -78,8 +95,9 @@ public struct ProviderEnvironment: Sendable {
         variables.merging(["port": .string(String(port))]) { _, new in new }
     }
 
-    /// Removes the scratch folder and what the run left in it.
+    /// Removes the scratch folder and what the run left in it, and stops the delivery receiver.
     public func remove() {
+        deliveryReceiver?.close()
         try? FileManager.default.removeItem(at: scratch)
     }
 

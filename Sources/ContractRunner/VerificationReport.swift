@@ -13,6 +13,7 @@ public struct VerificationError: Error, Sendable, Equatable, CustomStringConvert
             case stateSetup = "state_setup"
             case undefinedVariable = "undefined_variable"
             case noAnswer = "no_answer"
+            case noDeliveryReceiver = "no_delivery_receiver"
         }
 
         private let base: Base
@@ -23,8 +24,10 @@ public struct VerificationError: Error, Sendable, Equatable, CustomStringConvert
         public static let undefinedVariable = Code(base: .undefinedVariable)
         /// The provider did not answer (refused, reset, timed out).
         public static let noAnswer = Code(base: .noAnswer)
+        /// The interaction declares deliveries and the run has no receiver for them.
+        public static let noDeliveryReceiver = Code(base: .noDeliveryReceiver)
 
-        /// `state_setup`, `undefined_variable` or `no_answer`.
+        /// `state_setup`, `undefined_variable`, `no_answer` or `no_delivery_receiver`.
         public var description: String { base.rawValue }
     }
 
