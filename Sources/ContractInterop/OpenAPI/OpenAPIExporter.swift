@@ -13,6 +13,7 @@ import Foundation
 /// - `Authorization: Bearer {{token}}` becomes an HTTP bearer security scheme.
 /// - A path and method answered only 404 or 405 (a contract showing what the router
 ///   refuses) is not an operation.
+/// - Deliveries (`delivers:`) are `webhooks` (``OpenAPIWebhooks`` says why not `callbacks`).
 ///
 /// ```swift
 /// let suite = ContractLoader.load(directory: "contracts")
@@ -73,6 +74,8 @@ public struct OpenAPIExporter: Sendable {
             "paths": .object(paths),
         ]
         if !components.isEmpty { document["components"] = .object(components) }
+        let webhooks = OpenAPIWebhooks.of(contracts)
+        if !webhooks.isEmpty { document["webhooks"] = .object(webhooks) }
         return .object(document)
     }
 

@@ -62,6 +62,13 @@ public struct PactExporter: Sendable {
                 let (value, messages) = Self.interaction(interaction, of: contract, description: description, saved: saved)
                 interactions.append(value)
                 notes += messages.map { PactNote(file: contract.file, interaction: interaction.name, message: $0) }
+                // A Pact HTTP interaction has one request and one response: nothing carries a side message.
+                notes += interaction.delivers.map { delivery in
+                    PactNote(
+                        file: contract.file, interaction: interaction.name,
+                        message: "delivers \(delivery.summary) dropped: a Pact HTTP interaction cannot carry a delivery to another receiver (contract verify still checks it)"
+                    )
+                }
             }
         }
         let document: JSONValue = [
