@@ -84,6 +84,7 @@ public struct ContractProber: Sendable {
         var variables = environment
         var requests: [Result<ContractRequest, ProbeReport.NotProbed>] = []
         var unanswered: [String] = []
+        var deliverySaved = Set<String>()
         let replayDeadline = deadline * Self.replayDeadlineFactor
         for interaction in interactions {
             do {
@@ -107,9 +108,14 @@ public struct ContractProber: Sendable {
                     break
                 }
             } catch {
-                let earlier = unanswered.isEmpty ? "" : " (\(unanswered.joined(separator: "; ")))"
+                var earlier = unanswered.isEmpty ? "" : " (\(unanswered.joined(separator: "; ")))"
+                // Probe does not wait for deliveries (delivers:), so what they save is unknown here.
+                if let undefined = error as? Template.UndefinedVariable, deliverySaved.contains(undefined.name) {
+                    earlier += " (saved from a delivery: probe does not wait for deliveries)"
+                }
                 requests.append(.failure(ProbeReport.NotProbed("\(error)\(earlier)")))
             }
+            deliverySaved.formUnion(interaction.delivers.flatMap(\.save.keys))
         }
         return requests
     }

@@ -36,7 +36,9 @@ extension ContractCommand {
             let running = try await RunningProvider.start(suite, directory: directory, options: providerOptions)
             defer { running.close() }
             guard let provider = running.process else { throw ContractCommand.Status.providerUnavailable }
-            let verifier = ContractVerifier(live: HTTPTransport(baseURL: provider.baseURL), states: running.states(suite))
+            let verifier = ContractVerifier(
+                live: HTTPTransport(baseURL: provider.baseURL), states: running.states(suite), deliveries: running.environment.deliveryReceiver?.inbox
+            )
             let handler = PactStateChange(contracts: suite.contracts, verifier: verifier)
             let host = self.host
             let target = URLComponents(string: provider.baseURL)

@@ -4,7 +4,8 @@ import ContractStubServer
 import Foundation
 
 extension ContractCommand {
-    /// `contract stub DIR --port P`: serve the stub over HTTP until SIGINT or SIGTERM.
+    /// `contract stub DIR --port P [--deliver-to URL]`: serve the stub over HTTP until SIGINT
+    /// or SIGTERM, posting the contracts' deliveries to `URL` + their path.
     struct Stub: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Serve a stub built from the contracts, for manual use and non-Swift clients.")
 
@@ -20,6 +21,20 @@ extension ContractCommand {
         @Option(name: .customLong("state"), help: "A provider state to activate (repeatable); default: all.")
         var states: [String] = []
 
+        @Option(
+            name: .customLong("deliver-to"),
+            help: "POST each delivery the contracts declare (delivers:) to this base URL + the delivery's path; a failed post is logged to standard error."
+        )
+        var deliverTo: String?
+
+        func validate() throws {
+            if let deliverTo {
+                guard let url = URL(string: deliverTo), let scheme = url.scheme, ["http", "https"].contains(scheme.lowercased()), url.host != nil else {
+                    throw ValidationError("--deliver-to must be an http(s) URL, not '\(deliverTo)'.")
+                }
+            }
+        }
+
         func run() async throws {
             let suite = try load(directory)
             let stub: ContractStub
@@ -28,6 +43,9 @@ extension ContractCommand {
             } catch {
                 FileHandle.standardError.write(Data("the stub cannot be built from these contracts:\n\(error)\n".utf8))
                 throw ContractCommand.Status.brokenContracts
+            }
+            if let deliverTo, let url = URL(string: deliverTo) {
+                stub.forwardDeliveries(to: url)
             }
             let host = self.host
             try await ContractStubServer.run(stub, host: host, port: port, gracefulShutdownSignals: true) { port in

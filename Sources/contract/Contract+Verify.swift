@@ -69,9 +69,16 @@ extension ContractCommand {
             defer { running.close() }
             let provider = running.process
             let states = running.states(suite)
+            let receiver = running.environment.deliveryReceiver
+            if let receiver, provider != nil, providerOptions.baseURL != nil, suite.contracts.contains(where: { $0.interactions.contains { !$0.delivers.isEmpty } }) {
+                // contract.yaml did not start this provider, so it cannot have passed it {{delivery_url}}.
+                FileHandle.standardError.write(
+                    Data("deliveries: the contracts expect deliveries; configure the provider at \(providerOptions.baseURL ?? "") to deliver to \(receiver.url)\n".utf8)
+                )
+            }
             let verifier = ContractVerifier(
                 live: provider.map { HTTPTransport(baseURL: $0.baseURL) }, stub: stub, states: states, agreement: agreement,
-                concurrency: jobs
+                concurrency: jobs, deliveries: receiver?.inbox
             )
             let report = await verifier.verify(suite.contracts, filter: filter, state: filterState)
 

@@ -113,3 +113,17 @@ import Testing
         #expect(try Template("--delivery-url {{delivery_url}}").render(environment.variables(port: 1)) == "--delivery-url \(receiver.url)")
     }
 }
+
+/// `contract probe` on a contract with `delivers:`: the variants run, deliveries are not awaited.
+@Suite struct DeliveryProbeTests {
+    @Test func probeRunsAndSaysWhyAValueSavedFromADeliveryIsMissing() async throws {
+        let contract = try loadContract(ToyProvider.resetContract())
+        let report = try await ToyProvider.withRunning { url in
+            await ContractProber(live: HTTPTransport(baseURL: url), contracts: [contract], states: nil, deadline: .seconds(30)).probe()
+        }
+        #expect(report.interactions.count == 2)
+        #expect(!report.interactions[0].variants.isEmpty)
+        #expect(report.interactions[1].note?.contains("undefined variable 'reset'") == true)
+        #expect(report.interactions[1].note?.contains("saved from a delivery: probe does not wait for deliveries") == true)
+    }
+}
