@@ -1,9 +1,9 @@
 /// `contract.yaml`: how to build, start and reach the provider, and how to set up each
 /// provider state. Texts may use `{{port}}` (a free port the verifier picks), `{{scratch}}`
 /// (a fresh folder for this run, removed afterwards), `{{bin.NAME}}` (the path of a
-/// SwiftPM product listed in `swift_products`, built first), `{{env.NAME}}` (an
-/// environment variable; `{{env.NAME:-default}}` when it may be unset) and, in states,
-/// the state's parameters.
+/// SwiftPM product listed in `swift_products`, built first), `{{delivery_url}}` (the
+/// receiver of the contracts' `delivers:`), `{{env.NAME}}` (an environment variable;
+/// `{{env.NAME:-default}}` when it may be unset) and, in states, the state's parameters.
 ///
 /// ```yaml
 /// provider:
