@@ -3,8 +3,8 @@ import Hummingbird
 import Synchronization
 
 /// A delivery URL for tests of authd's outbox: `POST /deliveries` records each message
-/// (headers and body) and answers 204, or 503 while it is told to refuse. Served by
-/// ``EphemeralServer``.
+/// (headers and body) and answers 204; or 503 while it is told to refuse; or nothing while
+/// it is told to hang (until it is told otherwise, then 503). Served by ``EphemeralServer``.
 ///
 /// ```swift
 /// let mailbox = TestMailbox()
@@ -31,6 +31,7 @@ public final class TestMailbox: Sendable {
         var messages: [Message] = []
         var taken = 0
         var refusing = false
+        var hanging = false
         var attempts = 0
     }
 
@@ -42,6 +43,12 @@ public final class TestMailbox: Sendable {
     /// Makes the mailbox answer 503 (and record nothing) while `refusing`.
     public func refuse(_ refusing: Bool) {
         state.withLock { $0.refusing = refusing }
+    }
+
+    /// Makes the mailbox hold each request unanswered while `hanging` (a receiver that
+    /// stopped mid-request).
+    public func hang(_ hanging: Bool) {
+        state.withLock { $0.hanging = hanging }
     }
 
     /// Requests that reached the mailbox, refused or not.
@@ -57,9 +64,14 @@ public final class TestMailbox: Sendable {
             let body = try await request.body.collect(upTo: 1 << 20)
             var headers: [String: String] = [:]
             for field in request.headers { headers[field.name.canonicalName] = field.value }
+            state.withLock { $0.attempts += 1 }
+            var held = false
+            while state.withLock({ $0.hanging }) {
+                held = true
+                try await Task.sleep(for: .milliseconds(50))
+            }
             let accepted = state.withLock { state -> Bool in
-                state.attempts += 1
-                guard !state.refusing else { return false }
+                guard !state.refusing, !held else { return false }
                 state.messages.append(Message(headers: headers, body: Data(buffer: body)))
                 return true
             }

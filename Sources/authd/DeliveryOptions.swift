@@ -24,6 +24,12 @@ struct DeliveryOptions: ParsableArguments {
     )
     var deliverySecretFile: String?
 
+    @Option(
+        name: .customLong("delivery-timeout"),
+        help: "Seconds one post to the delivery URL may take; a message whose sender died is sent again after three times this."
+    )
+    var deliveryTimeout = Int(DeliveryPolicy().timeout)
+
     @Option(name: .customLong("reset-token-ttl"), help: "Password-reset token lifetime in seconds.")
     var resetTokenLifetime = Int(RecoveryLifetimes().passwordReset)
 
@@ -34,8 +40,8 @@ struct DeliveryOptions: ParsableArguments {
     var recoveryTargetLimit = ThrottlePolicy().recoveryTargetLimit
 
     func validate() throws {
-        guard resetTokenLifetime > 0, recoveryLimit > 0, recoveryTargetLimit > 0 else {
-            throw ValidationError("--reset-token-ttl, --recovery-limit and --recovery-limit-per-account must be positive.")
+        guard deliveryTimeout > 0, resetTokenLifetime > 0, recoveryLimit > 0, recoveryTargetLimit > 0 else {
+            throw ValidationError("--delivery-timeout, --reset-token-ttl, --recovery-limit and --recovery-limit-per-account must be positive.")
         }
     }
 
@@ -57,6 +63,7 @@ struct DeliveryOptions: ParsableArguments {
         do {
             var configuration = try DeliveryConfiguration(url: url, secret: secret)
             configuration.lifetimes.passwordReset = TimeInterval(resetTokenLifetime)
+            configuration.policy.timeout = TimeInterval(deliveryTimeout)
             return configuration
         } catch let error as DeliveryConfigurationError {
             throw CLIError(error.description)

@@ -271,3 +271,70 @@ import Testing
         }
     }
 }
+
+/// The outbox's guarantees on PostgreSQL without the HTTP routes: a message whose sender
+/// died after claiming it is sent once its lease runs out, and a reset costs the same
+/// whether or not the account exists.
+@Suite struct OutboxTests {
+    @Test func aMessageWhoseSenderDiedIsSentAfterItsLease() async throws {
+        let mailbox = TestMailbox()
+        let fixture = try await ServerFixture()
+        let user = try await fixture.addUser("ida", password: PasswordResetTests.password)
+        let kek = KeyEncryptionKey.generate()
+        let clock = TestClock()
+        let storage = PostgresStorage(configuration: fixture.testDatabase.configuration, timeout: TestCluster.operationTimeout, logger: TestCluster.logger)
+        try await storage.withRunning { storage in
+            let hashing = PasswordHashing(hasher: Argon2idHasher(parameters: .testLight), pool: BlockingWorkPool(width: 1, queueLimit: 4))
+            let recovery = AccountRecoveryService(storage: storage, hashing: hashing, sealer: DeliverySealer(keyEncryptionKey: kek), clock: clock)
+            try await recovery.requestPasswordReset(username: "ida", email: nil, origin: RequestOrigin())
+            // A sender claims the message and dies before posting it.
+            let claimed = try await storage.outbox.claim(limit: 10, now: clock.now, leaseUntil: clock.now.addingTimeInterval(30))
+            #expect(claimed.map(\.userID) == [user.id])
+
+            try await EphemeralServer.withRunning(mailbox.router()) { base in
+                let transport = HTTPDeliveryTransport(url: try #require(URL(string: "\(base)/deliveries")), client: .shared)
+                let sender = DeliveryService(
+                    storage: storage, transport: transport, secret: SymmetricKey(data: Data(PasswordResetTests.secret.utf8)),
+                    sealer: DeliverySealer(keyEncryptionKey: kek), clock: clock
+                )
+                #expect(try await sender.runOnce().claimed == 0)   // still leased
+                clock.advance(by: 31)
+                #expect(try await sender.runOnce().delivered == 1)
+                let message = try await mailbox.next(within: .seconds(5))
+                #expect(message.json["username"] as? String == "ida")
+                #expect(try await sender.runOnce().claimed == 0)   // delivered once
+            }
+        }
+    }
+
+    /// Median times of 40 reset requests for an account and 40 for unknown names agree
+    /// within 25 %: the answer does not tell them apart by its time.
+    @Test func aResetTakesAsLongForAnUnknownAccount() async throws {
+        let mailbox = TestMailbox()
+        try await EphemeralServer.withRunning(mailbox.router()) { base in
+            var fixture = try await PasswordResetTests.fixture(deliveringTo: base)
+            fixture.configuration.throttle.recoveryTargetLimit = 1_000
+            fixture.configuration.throttle.recoveryLimit = 1_000
+            try await fixture.addUser("jo", password: PasswordResetTests.password)
+            try await fixture.test { client async throws in
+                var known: [Duration] = [], unknown: [Duration] = []
+                let clock = ContinuousClock()
+                for round in 0..<42 {
+                    for (name, times) in [("jo", 0), ("nobody\(round)", 1)] {
+                        let took = try await clock.measure {
+                            let response = try await client.postJSON("/password/reset", PasswordResetTests.json(["username": name]))
+                            #expect(response.status == .accepted)
+                        }
+                        // The first rounds warm up connections and caches.
+                        if round >= 2 {
+                            if times == 0 { known.append(took) } else { unknown.append(took) }
+                        }
+                    }
+                }
+                let median = { (values: [Duration]) in values.sorted()[values.count / 2] }
+                let ratio = median(known) / median(unknown)
+                #expect(ratio > 0.75 && ratio < 1.33, "known \(median(known)), unknown \(median(unknown))")
+            }
+        }
+    }
+}

@@ -80,6 +80,6 @@ enum AuthdBinary {
         request.httpBody = try JSONSerialization.data(withJSONObject: body)
         let (data, response) = try await URLSession.shared.data(for: request)
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        return (status, (try JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:])
+        return (status, data.isEmpty ? [:] : (try JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:])
     }
 }

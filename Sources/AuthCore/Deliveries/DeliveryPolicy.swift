@@ -13,11 +13,11 @@ import Foundation
 public struct DeliveryPolicy: Sendable, Equatable {
     /// Messages one pass claims.
     public var batchSize = 10
-    /// How long a claim holds its messages, seconds: longer than ``timeout``, so a message
-    /// is sent again only if its sender died.
-    public var lease: TimeInterval = 30
-    /// How long one post may take, seconds.
+    /// How long one post may take, seconds; a claim holds its messages three times as long
+    /// (``lease``), so a message is sent again only if its sender died.
     public var timeout: TimeInterval = 10
+    /// How long a claim holds its messages, seconds.
+    public var lease: TimeInterval { timeout * 3 }
     /// The wait after the first failure, seconds.
     public var firstBackoff: TimeInterval = 1
     /// The longest wait between attempts, seconds.

@@ -36,7 +36,8 @@ public final class DeliveryWake: Sendable {
     /// cancelled, whichever comes first. One sender waits at a time.
     public func wait(atMost duration: Duration) async {
         let timer = Task { [weak self] in
-            try? await Task.sleep(for: duration)
+            // A timer cancelled because a signal came first must not leave one pending.
+            guard (try? await Task.sleep(for: duration)) != nil else { return }
             self?.signal()
         }
         defer { timer.cancel() }
