@@ -48,6 +48,7 @@ public struct ContractProber: Sendable {
         let shapes = ErrorShapes(contracts)
         let stub = try? ContractStub(contracts: contracts)
         var tried = Set<String>()
+        let optional = ProbeVariant.optionalFields(in: contracts)
         var results: [ProbeReport.InteractionProbe] = []
         for contract in contracts {
             let selected = contract.interactions.filter { ContractVerifier.selects(filter, state: nil, contract, $0) }
@@ -61,7 +62,8 @@ public struct ContractProber: Sendable {
                     results.append(probe)
                     continue
                 }
-                let variants = ProbeVariant.derive(from: request, limits: limits)
+                let route = "\(interaction.request.method.uppercased()) \(interaction.request.path)"
+                let variants = ProbeVariant.derive(from: request, limits: limits, optional: optional[route] ?? [])
                 if variants.isEmpty { probe.note = "no request body: nothing to vary" }
                 for variant in variants {
                     guard tried.insert(Self.key(variant.request)).inserted else {

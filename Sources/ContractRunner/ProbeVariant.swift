@@ -30,8 +30,9 @@ public struct ProbeVariant: Sendable {
     /// The variants of `request`: for a JSON object body, each field (at any depth, not
     /// inside arrays) missing, `null`, of another type, empty and too long where it is a
     /// string, and an unknown extra field; for any body, one that is not JSON, a wrong
-    /// `Content-Type` and one that is too large. A request without a body has none.
-    public static func derive(from request: ContractRequest, limits: Limits = Limits()) -> [ProbeVariant] {
+    /// `Content-Type` and one that is too large. A request without a body has none. The
+    /// top-level fields in `optional` (``optionalFields(in:)``) get no "missing" variant.
+    public static func derive(from request: ContractRequest, limits: Limits = Limits(), optional: Set<String> = []) -> [ProbeVariant] {
         guard let body = request.body else { return [] }
         var variants: [ProbeVariant] = []
         func with(_ name: String, body: Data, contentType: String? = nil) {
@@ -49,7 +50,8 @@ public struct ProbeVariant: Sendable {
                 func replaced(_ replacement: JSONValue?) -> Data {
                     Data(setting(path[...], to: replacement, in: .object(object)).description.utf8)
                 }
-                with("\(label) missing", body: replaced(nil))
+                // A field the contracts show the route accepting without is not bad input when missing.
+                if !(path.count == 1 && optional.contains(label)) { with("\(label) missing", body: replaced(nil)) }
                 if value != .null { with("\(label) null", body: replaced(.null)) }
                 let (otherName, other) = otherType(than: value)
                 with("\(label) \(otherName)", body: replaced(other))
@@ -119,5 +121,35 @@ public struct ProbeVariant: Sendable {
             return Data(JSONValue.object(grown).description.utf8)
         }
         return Data(repeating: UInt8(ascii: "x"), count: size)
+    }
+
+    /// The top-level request fields each route (`METHOD path`) takes optionally: those that
+    /// one interaction of the route sends and another, answered with a 2xx, leaves out —
+    /// `POST /users` with and without `email`. Leaving such a field out is not bad input.
+    ///
+    /// ```swift
+    /// let optional = ProbeVariant.optionalFields(in: contracts)
+    /// optional["POST /users"]   // ["email"]
+    /// ```
+    public static func optionalFields(in contracts: [Contract]) -> [String: Set<String>] {
+        var sent: [String: Set<String>] = [:]
+        var acceptedWithout: [String: [Set<String>]] = [:]
+        for interaction in contracts.flatMap(\.interactions) {
+            guard case .json(let matcher) = interaction.request.body else { continue }
+            let fields: Set<String>
+            switch matcher.kind {
+            case .object(let members): fields = Set(members.keys)
+            case .literal(.object(let members)): fields = Set(members.keys)
+            default: continue
+            }
+            let route = "\(interaction.request.method.uppercased()) \(interaction.request.path)"
+
+            sent[route, default: []].formUnion(fields)
+            if (200..<300).contains(interaction.response.status) { acceptedWithout[route, default: []].append(fields) }
+        }
+        return sent.mapValues { _ in Set<String>() }.reduce(into: [:]) { optional, entry in
+            let accepted = acceptedWithout[entry.key, default: []]
+            optional[entry.key] = Set((sent[entry.key] ?? []).filter { field in accepted.contains { !$0.contains(field) } })
+        }
     }
 }

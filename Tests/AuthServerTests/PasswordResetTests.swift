@@ -256,6 +256,12 @@ import Testing
                 #expect(try taken.error().code == "email_taken")
                 let malformed = try await client.postJSON("/users", Self.json(["username": "ian", "password": Self.password, "email": "not an address"]))
                 #expect(malformed.status == .badRequest)
+                // An optional field sent as null is refused, not taken as absent.
+                let null = try await client.postJSON("/users", #"{"username":"ian","password":"correct horse battery staple","email":null}"#)
+                #expect(null.status == .badRequest)
+                #expect(try null.error().description == "email must not be null")
+                let nullReset = try await client.postJSON("/password/reset", #"{"username":"hal","email":null}"#)
+                #expect(nullReset.status == .badRequest)
                 #expect(try await client.postJSON("/users", Self.json(["username": "ian", "password": Self.password])).status == .created)
             }
         }

@@ -40,6 +40,38 @@ import Testing
         #expect(ProbeVariant.derive(from: ContractRequest(method: "GET", target: "/x")).isEmpty)
     }
 
+    /// A field one interaction of a route sends and another, answered 2xx, leaves out is
+    /// optional: no "missing" variant (still a null one); a field every 2xx sends, or one
+    /// only refused requests leave out, is required.
+    @Test func aFieldTheContractsShowAcceptedWithoutIsNotProbedMissing() throws {
+        let contract = try loadContract(
+            """
+            name: Sign-up
+            interactions:
+              - name: with an address
+                request: { method: POST, path: /users, json: { username: a, password: p, email: a@example.com } }
+                response: { status: 201 }
+              - name: without one
+                request: { method: POST, path: /users, json: { username: b, password: p } }
+                response: { status: 201 }
+              - name: without a password
+                request: { method: POST, path: /users, json: { username: c } }
+                response: { status: 400 }
+            """
+        )
+        let optional = ProbeVariant.optionalFields(in: [contract])
+        #expect(optional["POST /users"] == ["email"])
+        let request = ContractRequest(
+            method: "POST", target: "/users", headers: [("Content-Type", "application/json")],
+            body: Data(#"{"username": "a", "password": "p", "email": "a@example.com"}"#.utf8)
+        )
+        let names = ProbeVariant.derive(from: request, optional: optional["POST /users"] ?? []).map(\.name)
+        #expect(!names.contains("email missing"))
+        #expect(names.contains("email null"))
+        #expect(names.contains("password missing"))
+        #expect(names.contains("username missing"))
+    }
+
     @Test func declaredErrorShapesAreKeysAndTypes() throws {
         let contract = try loadContract(NotesProvider.contract)
         let shapes = ErrorShapes([contract])

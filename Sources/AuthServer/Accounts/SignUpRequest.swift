@@ -15,4 +15,11 @@ public struct SignUpRequest: RequestBody {
     public enum CodingKeys: String, CodingKey, CaseIterable {
         case username, password, email
     }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        username = try container.decode(NonEmptyString.self, forKey: .username)
+        password = try container.decode(NonEmptyString.self, forKey: .password)
+        email = try container.decodeUnlessAbsent(NonEmptyString.self, forKey: .email)
+    }
 }

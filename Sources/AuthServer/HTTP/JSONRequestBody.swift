@@ -176,3 +176,15 @@ public struct NonEmptyString: Decodable, Sendable, Equatable {
         self.value = value
     }
 }
+
+extension KeyedDecodingContainer {
+    /// An optional field: nil when the key is absent, but a `null` is refused ("… must not
+    /// be null"), as the schema says the field is a string when present.
+    ///
+    /// ```swift
+    /// email = try container.decodeUnlessAbsent(NonEmptyString.self, forKey: .email)
+    /// ```
+    public func decodeUnlessAbsent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        contains(key) ? try decode(type, forKey: key) : nil
+    }
+}

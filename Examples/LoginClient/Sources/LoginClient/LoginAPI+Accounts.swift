@@ -23,15 +23,19 @@ public struct ActiveSession: Sendable, Equatable {
 }
 
 extension LoginAPI {
-    /// Creates an account (the server must run with `--signup open`).
-    /// - Throws: ``LoginError/usernameTaken``, ``LoginError/weakPassword(_:)``,
+    /// Creates an account (the server must run with `--signup open`), with an email address
+    /// where password resets can be sent if one is given (the server then sends it a
+    /// verification message: see ``verifyEmail(token:)``).
+    /// - Throws: ``LoginError/usernameTaken``, ``LoginError/emailTaken``, ``LoginError/weakPassword(_:)``,
     ///   ``LoginError/tooManyAttempts(retryAfter:)``, ``LoginError/invalidRequest(_:)``.
     ///
     /// ```swift
     /// let account = try await api.signUp(username: "nina", password: "correct horse battery staple")
     /// ```
-    public func signUp(username: String, password: String) async throws -> Account {
-        let (data, http) = try await send(try request("POST", "users", json: ["username": username, "password": password]))
+    public func signUp(username: String, password: String, email: String? = nil) async throws -> Account {
+        var fields = ["username": username, "password": password]
+        fields["email"] = email
+        let (data, http) = try await send(try request("POST", "users", json: fields))
         guard http.statusCode == 201 else { throw Self.error(http, data) }
         guard let body = try? JSONDecoder().decode(AccountBody.self, from: data) else { throw LoginError.malformedResponse }
         return Account(id: body.userID, username: body.username)
@@ -50,6 +54,44 @@ extension LoginAPI {
         return entries.map { ActiveSession(id: $0.id, userAgent: $0.userAgent, isCurrent: $0.current) }
     }
 
+    /// Asks for a password reset of the account with this username or email address. The
+    /// server answers the same whether or not one exists; the token goes to the account's
+    /// mailer, never to this client.
+    /// - Throws: ``LoginError/tooManyAttempts(retryAfter:)``, ``LoginError/invalidRequest(_:)``.
+    ///
+    /// ```swift
+    /// try await api.requestPasswordReset(email: "pat@example.com")
+    /// ```
+    public func requestPasswordReset(username: String? = nil, email: String? = nil) async throws {
+        var fields: [String: String] = [:]
+        fields["username"] = username
+        fields["email"] = email
+        let (data, http) = try await send(try request("POST", "password/reset", json: fields))
+        guard http.statusCode == 202 else { throw Self.error(http, data) }
+    }
+
+    /// Sets a new password with the token of a reset message (from the link the user opened).
+    /// - Throws: ``LoginError/invalidToken`` (unknown, used or expired), ``LoginError/weakPassword(_:)``.
+    ///
+    /// ```swift
+    /// try await api.resetPassword(token: tokenFromTheLink, newPassword: "a whole new passphrase")
+    /// ```
+    public func resetPassword(token: String, newPassword: String) async throws {
+        let (data, http) = try await send(try request("POST", "password/reset/confirm", json: ["token": token, "new_password": newPassword]))
+        guard http.statusCode == 204 else { throw Self.error(http, data) }
+    }
+
+    /// Confirms the account's email address with the token of its verification message.
+    /// - Throws: ``LoginError/invalidToken``.
+    ///
+    /// ```swift
+    /// try await api.verifyEmail(token: tokenFromTheLink)
+    /// ```
+    public func verifyEmail(token: String) async throws {
+        let (data, http) = try await send(try request("POST", "email/verify", json: ["token": token]))
+        guard http.statusCode == 204 else { throw Self.error(http, data) }
+    }
+
     private func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         let (data, response) = try await session.data(for: request)
         guard let http = response as? HTTPURLResponse else { throw LoginError.malformedResponse }
@@ -64,6 +106,7 @@ extension LoginAPI {
         guard let error = try? JSONDecoder().decode(ErrorBody.self, from: data) else { return .unexpectedStatus(http.statusCode) }
         switch error.error {
         case "username_taken": return .usernameTaken
+        case "email_taken": return .emailTaken
         case "weak_password": return .weakPassword(error.errorDescription)
         case "invalid_token": return .invalidToken
         case "invalid_credentials": return .invalidCredentials

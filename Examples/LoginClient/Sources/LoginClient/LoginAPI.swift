@@ -26,6 +26,8 @@ public enum LoginError: Error, Equatable {
     case tooManyAttempts(retryAfter: Int?)
     /// Sign-up: the username is taken.
     case usernameTaken
+    /// Sign-up: the email address is another account's.
+    case emailTaken
     /// Sign-up or a password change: the password is refused; the server says why.
     case weakPassword(String)
     /// The access token is not (or no longer) accepted.

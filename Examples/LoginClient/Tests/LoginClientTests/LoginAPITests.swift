@@ -61,6 +61,45 @@ let authdContracts = URL(fileURLWithPath: #filePath)
         }
     }
 
+    /// The whole reset flow against the stub: the stub delivers what authd would deliver to
+    /// the app's mailer (the sign-up's verification, the reset's token), the test takes the
+    /// token from `stub.deliveries` as the mailer would, and the stub accepts only that token.
+    @Test func signsUpVerifiesTheAddressAndResetsThePasswordWithTheDeliveredToken() async throws {
+        let account = try await api.signUp(username: "pat", password: "correct horse battery staple", email: "pat@example.com")
+        let verification = try #require(await stub.deliveries.first { $0.json?["kind"] == "email_verification" })
+        guard case .string(let verificationToken)? = verification.json?["token"] else { throw LoginError.malformedResponse }
+        #expect(verification.json?["user_id"] == .string(account.id))
+        try await api.verifyEmail(token: verificationToken)
+        await #expect(throws: LoginError.invalidToken) { try await api.verifyEmail(token: verificationToken) }
+
+        _ = try await api.login(username: "pat", password: "correct horse battery staple")
+        try await api.requestPasswordReset(email: "pat@example.com")
+        let mail = try #require(await stub.deliveries.first { $0.json?["kind"] == "password_reset" })
+        #expect(mail.path == "/deliveries")
+        #expect(mail.header("Authd-Signature")?.hasPrefix("t=") == true)
+        guard case .string(let token)? = mail.json?["token"] else { throw LoginError.malformedResponse }
+
+        do {
+            try await api.resetPassword(token: token, newPassword: "qwertyuiop")
+            Issue.record("a common password was accepted")
+        } catch LoginError.weakPassword {}
+        try await api.resetPassword(token: token, newPassword: "a whole new passphrase")
+        await #expect(throws: LoginError.invalidToken) { try await api.resetPassword(token: token, newPassword: "yet another passphrase") }
+        await #expect(throws: LoginError.invalidCredentials) {
+            try await api.login(username: "pat", password: "correct horse battery staple")
+        }
+        _ = try await api.login(username: "pat", password: "a whole new passphrase")
+        #expect(stub.unmatched.isEmpty)
+    }
+
+    /// A token the stub did not deliver is refused, as authd refuses it.
+    @Test func aTokenTheStubDidNotDeliverIsNotAccepted() async throws {
+        _ = try await api.signUp(username: "pat", password: "correct horse battery staple", email: "pat@example.com")
+        try await api.requestPasswordReset(email: "pat@example.com")
+        #expect(stub.delivered.count == 2)
+        await #expect(throws: (any Error).self) { try await api.resetPassword(token: String(repeating: "x", count: 43), newPassword: "a whole new passphrase") }
+    }
+
     /// The phone and the laptop each log in with their own User-Agent; the phone lists
     /// both sessions and knows which is its own.
     @Test func listsTheSessionsWithTheCurrentOneMarked() async throws {
