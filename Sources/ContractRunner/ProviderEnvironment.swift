@@ -43,12 +43,14 @@ public struct ProviderEnvironment: Sendable {
         case none
     }
 
-    /// Makes the scratch folder and provides the products `configuration` lists, telling
-    /// `log` about each build (a failed build's output is in the error).
+    /// Makes the scratch folder, starts the delivery receiver (on `deliveryPort`, 0 for a free
+    /// one) and provides the products `configuration` lists, telling `log` about each build
+    /// (a failed build's output is in the error).
     public static func prepare(
         _ configuration: ProviderConfiguration?,
         contractsDirectory: String,
         products: Products = .build,
+        deliveryPort: Int = 0,
         log: @Sendable (String) -> Void = { _ in }
     ) async throws -> ProviderEnvironment {
         var variables = Template.environmentVariables()
@@ -62,10 +64,10 @@ public struct ProviderEnvironment: Sendable {
         variables["scratch"] = .string(scratch.path)
         let receiver: DeliveryReceiver
         do {
-            receiver = try await DeliveryReceiver.start()
+            receiver = try await DeliveryReceiver.start(port: deliveryPort)
         } catch {
             try? FileManager.default.removeItem(at: scratch)
-            throw PrepareError(description: "cannot start the delivery receiver on 127.0.0.1: \(error)")
+            throw PrepareError(description: "cannot start the delivery receiver on 127.0.0.1:\(deliveryPort): \(error)")
         }
         variables["delivery_url"] = .string(receiver.url)
         let environment = ProviderEnvironment(variables: variables, scratch: scratch, deliveryReceiver: receiver)

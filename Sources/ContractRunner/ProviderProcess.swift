@@ -98,8 +98,12 @@ public final class ProviderProcess: Sendable {
     /// What the provider printed so far.
     public var output: String { child?.standardOutput ?? "" }
 
-    /// A TCP port nothing listens on right now.
-    static func freePort() throws -> Int {
+    /// A TCP port on 127.0.0.1 nothing listens on right now.
+    ///
+    /// ```swift
+    /// let port = try ProviderProcess.freePort()   // e.g. 43117
+    /// ```
+    public static func freePort() throws -> Int {
         #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else

@@ -32,12 +32,12 @@ public struct RunningProvider: Sendable {
     /// builds and starts nothing. `log` hears the build's progress.
     public static func start(
         _ suite: ContractSuite, directory: String, products: ProviderEnvironment.Products = .build,
-        baseURL: String? = nil, live: Bool = true, log: @Sendable (String) -> Void = { _ in }
+        baseURL: String? = nil, deliveryPort: Int = 0, live: Bool = true, log: @Sendable (String) -> Void = { _ in }
     ) async throws(StartError) -> RunningProvider {
         let environment: ProviderEnvironment
         do {
             environment = try await ProviderEnvironment.prepare(
-                suite.provider, contractsDirectory: directory, products: live ? products : .none, log: log
+                suite.provider, contractsDirectory: directory, products: live ? products : .none, deliveryPort: deliveryPort, log: log
             )
         } catch {
             throw StartError(description: "\(error)")

@@ -14,6 +14,16 @@ struct ProviderOptions: ParsableArguments {
         help: "Build no swift_products: use those beside this contract executable (as swift build left them)."
     )
     var noBuild = false
+
+    @Option(
+        name: .customLong("delivery-port"),
+        help: "Port of the receiver of the contracts' deliveries on 127.0.0.1 ({{delivery_url}}); 0 picks a free one. Fix it to point a provider of --base-url at it."
+    )
+    var deliveryPort = 0
+
+    func validate() throws {
+        guard (0...65535).contains(deliveryPort) else { throw ValidationError("--delivery-port must be between 0 and 65535.") }
+    }
 }
 
 extension RunningProvider {
@@ -25,7 +35,7 @@ extension RunningProvider {
             options.noBuild ? .prebuilt(folder: executable.resolvingSymlinksInPath().deletingLastPathComponent().path) : .build
         do {
             return try await start(
-                suite, directory: directory, products: products, baseURL: options.baseURL, live: live,
+                suite, directory: directory, products: products, baseURL: options.baseURL, deliveryPort: options.deliveryPort, live: live,
                 log: { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
             )
         } catch {

@@ -1,3 +1,4 @@
+import ContractRunner
 import ContractTestSupport
 import Foundation
 import ProcessKit
@@ -39,7 +40,7 @@ import Testing
         """
     }
 
-    func verify(deliverTo: String, contract: String = reset) throws -> (status: Int32, stdout: String, stderr: String) {
+    func verify(deliverTo: String, contract: String = reset, arguments: [String] = []) throws -> (status: Int32, stdout: String, stderr: String) {
         let served = try TemporaryFolder("contract-deliveries-served", files: ["reset.yaml": Self.reset, "health.yaml": Self.health])
         defer { served.remove() }
         let contracts = try TemporaryFolder("contract-deliveries", files: ["contract.yaml": Self.provider(deliverTo: deliverTo), "reset.yaml": contract])
@@ -48,7 +49,7 @@ import Testing
         environment["CONTRACT_TEST_ROOT"] = served.url.path
         environment["CONTRACT"] = try ContractCLITests.binary("contract")
         let child = try ChildProcess(
-            executable: try ContractCLITests.binary("contract"), arguments: ["verify", contracts.url.path, "--no-color"], environment: environment
+            executable: try ContractCLITests.binary("contract"), arguments: ["verify", contracts.url.path, "--no-color"] + arguments, environment: environment
         )
         let status = child.wait()
         return (status, child.standardOutput, child.standardError)
@@ -59,6 +60,15 @@ import Testing
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("✓ a reset is requested  [live ✓ stub ✓ agreement ✓]"))
         #expect(result.stdout.contains("✓ the delivered token resets the password  [live ✓ stub ✓ agreement ✓]"))
+    }
+
+    /// A fixed `--delivery-port`, for a provider configured before verify starts (one of
+    /// `--base-url`): the receiver listens there.
+    @Test func theReceiverListensOnTheDeliveryPortGiven() throws {
+        let port = try ProviderProcess.freePort()
+        let result = try verify(deliverTo: "http://127.0.0.1:\(port)", arguments: ["--delivery-port", String(port)])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("✓ a reset is requested  [live ✓ stub ✓ agreement ✓]"))
     }
 
     @Test func deliveriesSentElsewhereFailLive() throws {
