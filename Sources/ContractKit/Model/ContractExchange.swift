@@ -140,16 +140,7 @@ extension ResponseSpec {
         if response.status != status {
             found.append(Mismatch(path: "status", expected: String(status), actual: String(response.status)))
         }
-        for name in headers.keys.sorted() {
-            guard let matcher = headers[name] else { continue }
-            guard let value = response.header(name) else {
-                found.append(Mismatch(path: "header \(name)", expected: matcher.summary, actual: "no such header"))
-                continue
-            }
-            found += matcher.mismatches(in: .string(value)).map {
-                Mismatch(path: "header \(name)", expected: $0.expected, actual: $0.actual)
-            }
-        }
+        found += Matcher.headerMismatches(headers, in: response.header)
         switch body {
         case .unspecified:
             break
@@ -163,6 +154,30 @@ extension ResponseSpec {
         case .text(let matcher):
             found += matcher.mismatches(in: .string(String(decoding: response.body, as: UTF8.self))).map {
                 Mismatch(path: "body", expected: $0.expected, actual: $0.actual)
+            }
+        }
+        return found
+    }
+}
+
+extension Matcher {
+    /// Every way the headers `lookup` finds (by name, case-insensitively) break `expected`:
+    /// one mismatch for a header that is absent, one per way a present one fails its matcher,
+    /// each at `header NAME`; names in order. A response's and a delivery's check.
+    ///
+    /// ```swift
+    /// Matcher.headerMismatches(["Cache-Control": Matcher(.literal(.string("no-store")))], in: response.header)
+    /// ```
+    public static func headerMismatches(_ expected: [String: Matcher], in lookup: (String) -> String?) -> [Mismatch] {
+        var found: [Mismatch] = []
+        for name in expected.keys.sorted() {
+            guard let matcher = expected[name] else { continue }
+            guard let value = lookup(name) else {
+                found.append(Mismatch(path: "header \(name)", expected: matcher.summary, actual: "no such header"))
+                continue
+            }
+            found += matcher.mismatches(in: .string(value)).map {
+                Mismatch(path: "header \(name)", expected: $0.expected, actual: $0.actual)
             }
         }
         return found

@@ -39,16 +39,7 @@ extension Delivery {
         if receivedPath != path.text {
             found.append(Mismatch(path: "path", expected: path.text, actual: receivedPath))
         }
-        for name in headers.keys.sorted() {
-            guard let matcher = headers[name] else { continue }
-            guard let value = received.header(name) else {
-                found.append(Mismatch(path: "header \(name)", expected: matcher.summary, actual: "no such header"))
-                continue
-            }
-            found += matcher.mismatches(in: .string(value)).map {
-                Mismatch(path: "header \(name)", expected: $0.expected, actual: $0.actual)
-            }
-        }
+        found += Matcher.headerMismatches(headers, in: received.header)
         if let body {
             guard let data = received.body, !data.isEmpty, let json = try? JSONValue(parsing: data) else {
                 let text = String(decoding: (received.body ?? Data()).prefix(80), as: UTF8.self)
