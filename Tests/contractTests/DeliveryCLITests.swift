@@ -16,6 +16,7 @@ import Testing
             delivers:
               - path: /deliveries
                 json: { kind: password_reset, token: { match: string, min_length: 32 }, username: alice }
+                within: 30
                 save: { reset: $.token }
           - name: the delivered token resets the password
             request: { method: POST, path: /password/reset/confirm, json: { token: "{{reset}}", new_password: a new passphrase } }
@@ -40,7 +41,8 @@ import Testing
         """
     }
 
-    func verify(deliverTo: String, contract: String = reset, arguments: [String] = []) throws -> (status: Int32, stdout: String, stderr: String) {
+    /// Runs `contract verify`, waiting for it without holding a thread (a verify takes seconds).
+    func verify(deliverTo: String, contract: String = reset, arguments: [String] = []) async throws -> (status: Int32, stdout: String, stderr: String) {
         let served = try TemporaryFolder("contract-deliveries-served", files: ["reset.yaml": Self.reset, "health.yaml": Self.health])
         defer { served.remove() }
         let contracts = try TemporaryFolder("contract-deliveries", files: ["contract.yaml": Self.provider(deliverTo: deliverTo), "reset.yaml": contract])
@@ -51,12 +53,12 @@ import Testing
         let child = try ChildProcess(
             executable: try ContractCLITests.binary("contract"), arguments: ["verify", contracts.url.path, "--no-color"] + arguments, environment: environment
         )
-        let status = child.wait()
+        let status = await child.waitForExit()
         return (status, child.standardOutput, child.standardError)
     }
 
-    @Test func theStubServerDeliversToTheVerifiersReceiver() throws {
-        let result = try verify(deliverTo: "{{delivery_url}}")
+    @Test func theStubServerDeliversToTheVerifiersReceiver() async throws {
+        let result = try await verify(deliverTo: "{{delivery_url}}")
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("✓ a reset is requested  [live ✓ stub ✓ agreement ✓]"))
         #expect(result.stdout.contains("✓ the delivered token resets the password  [live ✓ stub ✓ agreement ✓]"))
@@ -64,28 +66,28 @@ import Testing
 
     /// A fixed `--delivery-port`, for a provider configured before verify starts (one of
     /// `--base-url`): the receiver listens there.
-    @Test func theReceiverListensOnTheDeliveryPortGiven() throws {
+    @Test func theReceiverListensOnTheDeliveryPortGiven() async throws {
         let port = try ProviderProcess.freePort()
-        let result = try verify(deliverTo: "http://127.0.0.1:\(port)", arguments: ["--delivery-port", String(port)])
+        let result = try await verify(deliverTo: "http://127.0.0.1:\(port)", arguments: ["--delivery-port", String(port)])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("✓ a reset is requested  [live ✓ stub ✓ agreement ✓]"))
     }
 
-    @Test func deliveriesSentElsewhereFailLive() throws {
+    @Test func deliveriesSentElsewhereFailLive() async throws {
         // Port 9 (discard): the stub server's post fails, which it logs and survives.
-        let contract = Self.reset.replacingOccurrences(of: "save: { reset: $.token }", with: "within: 1\n        save: { reset: $.token }")
-        let result = try verify(deliverTo: "http://127.0.0.1:9", contract: contract)
+        let contract = Self.reset.replacingOccurrences(of: "within: 30", with: "within: 1")
+        let result = try await verify(deliverTo: "http://127.0.0.1:9", contract: contract)
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("✗ a reset is requested  [live ✗ stub ✓ agreement ✓]"))
         #expect(result.stdout.contains("live delivery POST /deliveries\n        - expected: a delivery within 1 s\n        + actual:   no delivery to POST /deliveries within 1 s"))
     }
 
-    @Test func lintReportsABrokenDelivery() throws {
-        let folder = try TemporaryFolder("contract-deliveries-lint", files: ["r.yaml": Self.reset.replacingOccurrences(of: "- path: /deliveries", with: "- path: /deliveries\n        within: 0")])
+    @Test func lintReportsABrokenDelivery() async throws {
+        let folder = try TemporaryFolder("contract-deliveries-lint", files: ["r.yaml": Self.reset.replacingOccurrences(of: "within: 30", with: "within: 0")])
         defer { folder.remove() }
         let child = try ChildProcess(executable: try ContractCLITests.binary("contract"), arguments: ["lint", folder.url.path])
-        #expect(child.wait() == 2)
-        #expect(child.standardError.contains("r.yaml:8:"))
+        #expect(await child.waitForExit() == 2)
+        #expect(child.standardError.contains("r.yaml:9:"))
         #expect(child.standardError.contains("within must be a positive number of seconds, not 0"))
     }
 }
