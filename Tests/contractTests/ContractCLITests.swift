@@ -151,24 +151,26 @@ import FoundationNetworking
         .appendingPathComponent("contracts")
 
     /// Runs the built `contract` with an environment that names no authd data folder or
-    /// database, so contract.yaml starts authd on a throwaway cluster of its own.
-    static func contract(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    /// database, so contract.yaml starts authd on a throwaway cluster of its own. Waits on a
+    /// thread of its own: a run takes many seconds, which a blocked thread of the pool (two
+    /// on two cores) would take from every other test.
+    static func contract(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
         var environment = ProcessInfo.processInfo.environment
         environment["AUTHD_DATA"] = nil
         environment["DATABASE_URL"] = nil
         let child = try ChildProcess(executable: try ContractCLITests.binary("contract"), arguments: arguments, environment: environment)
-        let status = child.wait()
+        let status = await child.waitForExit()
         return (status, child.standardOutput, child.standardError)
     }
 
     /// `contract verify DIR` as contract.yaml says, except that authd is the one built
     /// beside the tests (`--no-build`: `swift test` holds the build folder).
-    func verify(_ directory: URL, _ extra: [String] = []) throws -> (status: Int32, stdout: String, stderr: String) {
-        try Self.contract(["verify", directory.path, "--no-color", "--no-build"] + extra)
+    func verify(_ directory: URL, _ extra: [String] = []) async throws -> (status: Int32, stdout: String, stderr: String) {
+        try await Self.contract(["verify", directory.path, "--no-color", "--no-build"] + extra)
     }
 
-    @Test func authdAnswersEveryBadInputWithADeclaredError() throws {
-        let result = try Self.contract(["probe", Self.contracts.path, "--no-color", "--no-build"])
+    @Test func authdAnswersEveryBadInputWithADeclaredError() async throws {
+        let result = try await Self.contract(["probe", Self.contracts.path, "--no-color", "--no-build"])
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
         let lines = result.stdout.split(separator: "\n")
         let passed = lines.filter { $0.hasPrefix("    ✓ ") }.count
@@ -177,8 +179,8 @@ import FoundationNetworking
         #expect(lines.contains("    ✓ an unknown extra field → 400 invalid_request  [no contract describes it]"))
     }
 
-    @Test func authdKeepsItsContracts() throws {
-        let result = try verify(Self.contracts, ["--json", jsonReport.path])
+    @Test func authdKeepsItsContracts() async throws {
+        let result = try await verify(Self.contracts, ["--json", jsonReport.path])
         defer { try? FileManager.default.removeItem(at: jsonReport) }
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
         // Every interaction was checked live, against the stub, and the two compared.
@@ -193,7 +195,7 @@ import FoundationNetworking
 
     let jsonReport = FileManager.default.temporaryDirectory.appendingPathComponent("authd-contracts-\(UUID().uuidString.prefix(8)).json")
 
-    @Test func aContractThatDisagreesWithAuthdFailsWithADiff() throws {
+    @Test func aContractThatDisagreesWithAuthdFailsWithADiff() async throws {
         let temporary = try TemporaryFolder("authd-contracts-copy")
         defer { temporary.remove() }
         let copy = temporary.appending("contracts")
@@ -203,7 +205,7 @@ import FoundationNetworking
         try text.replacingOccurrences(of: "        token_type: Bearer\n", with: "        token_type: bearer\n")
             .write(to: login, atomically: true, encoding: .utf8)
 
-        let result = try verify(copy)
+        let result = try await verify(copy)
         #expect(result.status == 1)
         #expect(result.stdout.contains("✗ valid credentials return a bearer token pair  [live ✗ stub ✓ agreement ✓]  (\(login.path):3)"))
         #expect(result.stdout.contains("      live $.token_type\n        - expected: \"bearer\"\n        + actual:   string \"Bearer\""))

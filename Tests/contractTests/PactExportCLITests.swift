@@ -28,7 +28,7 @@ enum PactVerifier {
 /// replays against a live authd, with `contract pact-states` as its state-change URL.
 @Suite struct PactExportCLITests {
     @Test(.enabled(if: PactVerifier.path != nil, "the Pact verifier could not be installed from PyPI (pip install pact-python-cli)"))
-    func authdsContractsPassThePactVerifier() throws {
+    func authdsContractsPassThePactVerifier() async throws {
         let pact = try #require(PactVerifier.path)
         let temporary = try TemporaryFolder("pact-export")
         defer { temporary.remove() }
@@ -36,7 +36,7 @@ enum PactVerifier {
         let file = folder.appendingPathComponent("ios-app-authd.json")
         let contracts = AuthdContractTests.contracts.path
 
-        let exported = try AuthdContractTests.contract(["export", "pact", contracts, "--consumer", "ios-app", "--provider", "authd", "--out", file.path])
+        let exported = try await AuthdContractTests.contract(["export", "pact", contracts, "--consumer", "ios-app", "--provider", "authd", "--out", file.path])
         #expect(exported.status == 0, "\(exported.stderr)")
         // What Pact cannot check is said, per interaction.
         #expect(exported.stderr.contains(":/me answers with the account the access token names: response $.user_id must equal the value saved as {{sub}}: Pact checks its shape only\n"))
@@ -56,14 +56,14 @@ enum PactVerifier {
         for _ in 0..<240 where states.poll() == nil {
             lines = states.standardOutput.split(separator: "\n").map(String.init)
             if lines.count >= 3 { break }
-            Thread.sleep(forTimeInterval: 0.5)
+            try await Task.sleep(for: .milliseconds(500))
         }
         let stderr = states.standardError
         let provider = try #require(URLComponents(string: lines.first { $0.hasPrefix("provider: ") }?.dropFirst(10).description ?? ""), "\(stderr)")
         let stateURL = try #require(lines.first { $0.hasPrefix("state change URL: ") }?.dropFirst(18).description, "\(stderr)")
         #expect(lines.contains { $0.hasPrefix("pact verifier --file PACT.json --hostname 127.0.0.1 --port \(provider.port ?? 0) --state-change-url ") })
 
-        func verify(_ file: URL, _ extra: [String] = []) throws -> (status: Int32, output: String) {
+        func verify(_ file: URL, _ extra: [String] = []) async throws -> (status: Int32, output: String) {
             let arguments = [
                 "verifier", "--file", file.path, "--hostname", provider.host ?? "127.0.0.1", "--port", String(provider.port ?? 0),
                 "--state-change-url", stateURL, "--no-colour",
@@ -72,10 +72,10 @@ enum PactVerifier {
                 "--request-timeout", "30000",
             ]
             let child = try ChildProcess(executable: pact, arguments: arguments + extra, mergeErrors: true)
-            return (child.wait(), child.standardOutput)
+            return (await child.waitForExit(), child.standardOutput)
         }
 
-        let verified = try verify(file)
+        let verified = try await verify(file)
         #expect(verified.status == 0, "\(verified.output)\n\(states.standardError)")
         #expect(!verified.output.contains("FAILED"))
         #expect(verified.output.contains("Verifying a pact between ios-app and authd"))
@@ -93,7 +93,7 @@ enum PactVerifier {
         document["interactions"] = interactions
         let broken = folder.appendingPathComponent("broken.json")
         try JSONSerialization.data(withJSONObject: document).write(to: broken)
-        let refused = try verify(broken, ["--filter-description", "a refresh token is exchanged for a new pair"])
+        let refused = try await verify(broken, ["--filter-description", "a refresh token is exchanged for a new pair"])
         #expect(refused.status != 0)
         #expect(refused.output.contains("has status code 201\n           expected 201 but was 200"), "\(refused.output)")
     }

@@ -10,16 +10,16 @@ import ProcessKit
     static let pacts = ["ios-app-authd.json", "web-app-authd.json", "legacy-app-authd.json"]
         .map { root.appendingPathComponent("Examples/pacts/\($0)").path }
 
-    func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        try AuthdContractTests.contract(arguments)
+    func run(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+        try await AuthdContractTests.contract(arguments)
     }
 
-    @Test func consumersPactsBecomeContractsThatVerifyAgainstAuthd() throws {
+    @Test func consumersPactsBecomeContractsThatVerifyAgainstAuthd() async throws {
         let temporary = try TemporaryFolder("pact-import")
         defer { temporary.remove() }
         let out = temporary.appending("out")
 
-        let imported = try run(["import", "pact"] + Self.pacts + ["--out", out.path])
+        let imported = try await run(["import", "pact"] + Self.pacts + ["--out", out.path])
         #expect(imported.status == 0, "\(imported.stderr)")
         // One file per consumer, and the states contract.yaml must define.
         #expect(imported.stdout.contains("ios-app.yaml: 3 interactions of ios-app → authd from"))
@@ -33,19 +33,19 @@ import ProcessKit
         try FileManager.default.copyItem(
             at: AuthdContractTests.contracts.appendingPathComponent("contract.yaml"), to: out.appendingPathComponent("contract.yaml")
         )
-        let again = try run(["import", "pact"] + Self.pacts + ["--out", out.path])
+        let again = try await run(["import", "pact"] + Self.pacts + ["--out", out.path])
         #expect(!again.stdout.contains("Provider states to define"))
 
-        let verified = try run(["verify", out.path, "--no-color", "--no-build"])
+        let verified = try await run(["verify", out.path, "--no-color", "--no-build"])
         #expect(verified.status == 0, "\(verified.stdout)\n\(verified.stderr)")
         #expect(verified.stdout.contains("7 interactions: live 7/7, stub 7/7, agreement 7/7\n7 passed, 0 failed\n"))
     }
 
-    @Test func aFileThatIsNotAPactExits2() throws {
+    @Test func aFileThatIsNotAPactExits2() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-pact-\(UUID().uuidString.prefix(8)).json")
         try Data(#"{"consumer": {"name": "x"}}"#.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let result = try run(["import", "pact", file.path, "--out", FileManager.default.temporaryDirectory.path])
+        let result = try await run(["import", "pact", file.path, "--out", FileManager.default.temporaryDirectory.path])
         #expect(result.status == 2)
         #expect(result.stderr == "\(file.path): not a Pact file: it has no 'interactions' list\n")
     }

@@ -94,12 +94,15 @@ public struct AccountRecoveryService<Storage: AuthStorage>: Sendable {
             throw AuthError.invalidRequest("give either username or email")
         }
         try await reserve([throttle.recoveryKey(address: origin.clientAddress), throttle.recoveryTargetKey(target)].compactMap { $0 })
-        try await issue(.passwordReset, for: account)
-        // Recorded whether or not an account answered, so both take the same writes (the
-        // outbox shows what was sent).
-        var event = SecurityEvent(kind: .passwordResetRequested, at: clock.now, origin: origin)
-        if case .username(let name) = account { event.usernameKey = name.key }
-        try await storage.audit.record(event)
+        let user = try await issue(.passwordReset, for: account)
+        // Recorded whether or not an account answered, so both take the same writes; it
+        // names the account only when there is one (what was typed for none is not kept).
+        try await storage.audit.record(
+            SecurityEvent(
+                kind: .passwordResetRequested, at: clock.now, userID: user?.id, usernameKey: try user.map { try Username($0.username).key },
+                origin: origin
+            )
+        )
         metrics.recovery(result: "reset_requested")
     }
 

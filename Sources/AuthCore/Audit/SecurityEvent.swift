@@ -40,8 +40,8 @@ public struct SecurityEvent: Sendable, Equatable {
         /// Every session of an account was ended: by a password change or by an operator
         /// (`detail` says which, and how many).
         case sessionsRevoked = "sessions_revoked"
-        /// A password reset was asked (with the username key when asked by name); recorded
-        /// whether or not an account answered, as the request's answer is the same.
+        /// A password reset was asked; recorded whether or not an account answered (as the
+        /// request's answer is the same), with the account only when one did.
         case passwordResetRequested = "password_reset_requested"
         /// A reset token was used: the account's password was replaced and its sessions ended.
         case passwordReset = "password_reset"
