@@ -28,10 +28,11 @@ enum AuthdBinary {
         return environment.merging(extra) { _, new in new }
     }
 
-    /// Runs `authd arguments` to completion.
-    static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = environment()) throws -> (status: Int32, stdout: String, stderr: String) {
+    /// Runs `authd arguments` to completion, waiting on a thread of its own: a blocked thread
+    /// of the pool (two on two cores) would stall every other test of the run.
+    static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = environment()) async throws -> (status: Int32, stdout: String, stderr: String) {
         let child = try ChildProcess(executable: try path, arguments: arguments, environment: environment, input: input)
-        let status = child.wait()
+        let status = await child.waitForExit()
         return (status, child.standardOutput, child.standardError)
     }
 

@@ -10,13 +10,13 @@ import FoundationNetworking
 #endif
 
 @Suite struct AuthdCommandTests {
-    @Test func helpListsTheCommands() throws {
-        let result = try AuthdBinary.run(["--help"])
+    @Test func helpListsTheCommands() async throws {
+        let result = try await AuthdBinary.run(["--help"])
         #expect(result.status == 0)
         for command in ["serve", "migrate", "user"] {
             #expect(result.stdout.contains(command))
         }
-        let user = try AuthdBinary.run(["user", "--help"])
+        let user = try await AuthdBinary.run(["user", "--help"])
         for command in ["add", "disable", "list"] {
             #expect(user.stdout.contains(command))
         }
@@ -30,8 +30,8 @@ import FoundationNetworking
         (["serve", "--database-url", "mysql://x@y/z"], "must start with postgres://"),
         (["serve", "--breached-passwords", "no-such-breached-list.txt"], "no-such-breached-list.txt"),
     ])
-    func badArgumentsFailWithAOneLineError(arguments: [String], message: String) throws {
-        let result = try AuthdBinary.run(arguments)
+    func badArgumentsFailWithAOneLineError(arguments: [String], message: String) async throws {
+        let result = try await AuthdBinary.run(arguments)
         #expect(result.status != 0)
         let firstLine = result.stderr.split(separator: "\n").first.map(String.init) ?? ""
         #expect(firstLine.hasPrefix("Error: "))
@@ -42,7 +42,7 @@ import FoundationNetworking
     @Test func revokeSessionsAndAPasswordResetEndRefreshTokens() async throws {
         let database = try await TestCluster.newDatabase()
         let url = ["--database-url", database.url]
-        let added = try AuthdBinary.run(["user", "add", "alice", "--password-stdin"] + url, input: "correct horse battery staple")
+        let added = try await AuthdBinary.run(["user", "add", "alice", "--password-stdin"] + url, input: "correct horse battery staple")
         #expect(added.status == 0, "\(added.stderr)")
         let (server, base) = try await AuthdBinary.serve(url)
         func refresh(_ token: Any?) async throws -> Int {
@@ -51,27 +51,27 @@ import FoundationNetworking
         let first = try await AuthdBinary.login(base, "alice", "correct horse battery staple").1["refresh_token"]
         let second = try await AuthdBinary.login(base, "alice", "correct horse battery staple").1["refresh_token"]
         // authd sessions list shows them, newest first, with where they began.
-        let listed = try AuthdBinary.run(["sessions", "list", "alice"] + url)
+        let listed = try await AuthdBinary.run(["sessions", "list", "alice"] + url)
         #expect(listed.status == 0)
         let lines = listed.stdout.split(separator: "\n")
         #expect(lines.first?.hasPrefix("ID ") == true)
         #expect(lines.count == 4)
         #expect(lines.dropFirst().prefix(2).allSatisfy { $0.contains("127.0.0.1") })
         #expect(lines.last == "2 sessions of alice")
-        #expect(try AuthdBinary.run(["sessions", "list", "nobody"] + url).stderr.contains("no user named 'nobody'"))
-        let ended = try AuthdBinary.run(["user", "revoke-sessions", "ALICE"] + url)
+        #expect(try await AuthdBinary.run(["sessions", "list", "nobody"] + url).stderr.contains("no user named 'nobody'"))
+        let ended = try await AuthdBinary.run(["user", "revoke-sessions", "ALICE"] + url)
         #expect(ended.status == 0)
         #expect(ended.stdout == "ended 2 sessions of alice\n")
         #expect(try await refresh(first) == 401)
         #expect(try await refresh(second) == 401)
-        #expect(try AuthdBinary.run(["sessions", "list", "alice"] + url).stdout.hasSuffix("0 sessions of alice\n"))
-        #expect(try AuthdBinary.run(["user", "revoke-sessions", "nobody"] + url).stderr.contains("no user named 'nobody'"))
+        #expect(try await AuthdBinary.run(["sessions", "list", "alice"] + url).stdout.hasSuffix("0 sessions of alice\n"))
+        #expect(try await AuthdBinary.run(["user", "revoke-sessions", "nobody"] + url).stderr.contains("no user named 'nobody'"))
 
         let stolen = try await AuthdBinary.login(base, "alice", "correct horse battery staple").1["refresh_token"]
-        let reset = try AuthdBinary.run(["user", "add", "alice", "--password-stdin", "--update-existing"] + url, input: "another good password")
+        let reset = try await AuthdBinary.run(["user", "add", "alice", "--password-stdin", "--update-existing"] + url, input: "another good password")
         #expect(reset.status == 0)
         #expect(try await refresh(stolen) == 401)
-        let kinds = try AuthdBinary.run(["audit", "--user", "alice", "--limit", "3"] + url).stdout
+        let kinds = try await AuthdBinary.run(["audit", "--user", "alice", "--limit", "3"] + url).stdout
         #expect(kinds.contains("sessions_revoked") && kinds.contains("password set: 1 session"))
         #expect(try await AuthdBinary.stop(server) == 0)
     }
@@ -83,15 +83,15 @@ import FoundationNetworking
         let database = try await TestCluster.newDatabase()
         let url = ["--database-url", database.url]
         let sly = "eve\u{202E}gnp\u{200B}.exe"
-        let added = try AuthdBinary.run(["user", "add", sly, "--password-stdin"] + url, input: "correct horse battery staple")
+        let added = try await AuthdBinary.run(["user", "add", sly, "--password-stdin"] + url, input: "correct horse battery staple")
         #expect(added.status == 0, "\(added.stderr)")
         let (server, base) = try await AuthdBinary.serve(url)
         #expect(try await AuthdBinary.login(base, sly, "wrong password").0 == 401)
         #expect(try await AuthdBinary.login(base, "hunter2-typed-as-a-name", "wrong password").0 == 401)
         #expect(try await AuthdBinary.stop(server) == 0)
 
-        let audit = try AuthdBinary.run(["audit"] + url).stdout
-        let listed = try AuthdBinary.run(["user", "list"] + url).stdout
+        let audit = try await AuthdBinary.run(["audit"] + url).stdout
+        let listed = try await AuthdBinary.run(["user", "list"] + url).stdout
         for output in [audit, listed] {
             #expect(output.contains(#"eve\u{202E}gnp\u{200B}.exe"#), "\(output)")
             #expect(!output.unicodeScalars.contains { $0.value == 0x202E || $0.value == 0x200B })
@@ -121,7 +121,7 @@ import FoundationNetworking
         let (_, other) = try await URLSession.shared.data(from: URL(string: "/health/live", relativeTo: metrics)!)
         #expect((other as? HTTPURLResponse)?.statusCode == 404)
         #expect(try await AuthdBinary.stop(server) == 0)
-        #expect(try AuthdBinary.run(["serve", "--metrics-listen", "9090"]).stderr.contains("--metrics-listen: '9090' is not HOST:PORT"))
+        #expect(try await AuthdBinary.run(["serve", "--metrics-listen", "9090"]).stderr.contains("--metrics-listen: '9090' is not HOST:PORT"))
     }
 
     /// Runs a Python socket script against `port` and returns what it printed.
@@ -241,16 +241,16 @@ import FoundationNetworking
         let url = ["--database-url", database.url]
         let password = "correct horse battery staple"
 
-        let added = try AuthdBinary.run(["user", "add", "Alice", "--password-stdin"] + url, input: password + "\n")
+        let added = try await AuthdBinary.run(["user", "add", "Alice", "--password-stdin"] + url, input: password + "\n")
         #expect(added.status == 0)
         #expect(added.stdout.hasPrefix("created user Alice ("))
 
-        let duplicate = try AuthdBinary.run(["user", "add", "alice", "--password-stdin"] + url, input: password)
+        let duplicate = try await AuthdBinary.run(["user", "add", "alice", "--password-stdin"] + url, input: password)
         #expect(duplicate.status == 1)
         #expect(duplicate.stderr.contains("Error: a user named 'alice' already exists"))
 
-        #expect(try AuthdBinary.run(["user", "disable", "alice"] + url).status == 0)
-        let updated = try AuthdBinary.run(["user", "add", "ALICE", "--password-stdin", "--update-existing"] + url, input: "another good password")
+        #expect(try await AuthdBinary.run(["user", "disable", "alice"] + url).status == 0)
+        let updated = try await AuthdBinary.run(["user", "add", "ALICE", "--password-stdin", "--update-existing"] + url, input: "another good password")
         #expect(updated.status == 0)
         #expect(updated.stdout == "updated user ALICE\n")
         let (server, base) = try await AuthdBinary.serve(url)
@@ -258,42 +258,42 @@ import FoundationNetworking
         #expect(try await AuthdBinary.login(base, "alice", password).0 == 401)
         #expect(try await AuthdBinary.stop(server) == 0)
 
-        let weak = try AuthdBinary.run(["user", "add", "bob", "--password-stdin"] + url, input: "short\n")
+        let weak = try await AuthdBinary.run(["user", "add", "bob", "--password-stdin"] + url, input: "short\n")
         #expect(weak.status == 1)
         #expect(weak.stderr.contains("password must be at least 8 characters"))
 
-        let listed = try AuthdBinary.run(["user", "list"] + url)
+        let listed = try await AuthdBinary.run(["user", "list"] + url)
         #expect(listed.status == 0)
         #expect(listed.stdout.contains("Alice"))
         #expect(listed.stdout.contains("active"))
         #expect(!listed.stdout.contains("bob"))
 
-        #expect(try AuthdBinary.run(["user", "disable", "ALICE"] + url).status == 0)
-        #expect(try AuthdBinary.run(["user", "list"] + url).stdout.contains("disabled"))
-        let missing = try AuthdBinary.run(["user", "disable", "nobody"] + url)
+        #expect(try await AuthdBinary.run(["user", "disable", "ALICE"] + url).status == 0)
+        #expect(try await AuthdBinary.run(["user", "list"] + url).stdout.contains("disabled"))
+        let missing = try await AuthdBinary.run(["user", "disable", "nobody"] + url)
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("no user named 'nobody'"))
 
         // Account changes are in the audit log, newest first.
-        #expect(try AuthdBinary.run(["user", "enable", "alice"] + url).status == 0)
-        let audit = try AuthdBinary.run(["audit", "--user", "alice"] + url)
+        #expect(try await AuthdBinary.run(["user", "enable", "alice"] + url).status == 0)
+        let audit = try await AuthdBinary.run(["audit", "--user", "alice"] + url)
         #expect(audit.status == 0)
         let kinds = audit.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: " ", omittingEmptySubsequences: true)[1] }
         #expect(kinds.prefix(3) == ["user_enabled", "user_disabled", "login_failed"])
         #expect(kinds.contains("user_disabled") && kinds.contains("login_succeeded"))
-        #expect(try AuthdBinary.run(["audit", "--limit", "0"] + url).stderr.contains("--limit must be between 1 and 10000"))
+        #expect(try await AuthdBinary.run(["audit", "--limit", "0"] + url).stderr.contains("--limit must be between 1 and 10000"))
         #expect(audit.stdout.contains("password_set") && audit.stdout.contains("user_created"))
 
         // Deleting an account keeps its events, with its id only.
-        let deleted = try AuthdBinary.run(["user", "delete", "ALICE"] + url)
+        let deleted = try await AuthdBinary.run(["user", "delete", "ALICE"] + url)
         #expect(deleted.status == 0)
         #expect(deleted.stdout.hasPrefix("deleted user Alice ("))
-        #expect(!(try AuthdBinary.run(["user", "list"] + url).stdout.contains("Alice")))
-        #expect(try AuthdBinary.run(["user", "delete", "alice"] + url).stderr.contains("no user named 'alice'"))
-        let afterDeletion = try AuthdBinary.run(["audit", "--limit", "1"] + url)
+        #expect(!(try await AuthdBinary.run(["user", "list"] + url).stdout.contains("Alice")))
+        #expect(try await AuthdBinary.run(["user", "delete", "alice"] + url).stderr.contains("no user named 'alice'"))
+        let afterDeletion = try await AuthdBinary.run(["audit", "--limit", "1"] + url)
         #expect(afterDeletion.stdout.contains("user_deleted"))
-        #expect(try AuthdBinary.run(["audit", "--user", "alice"] + url).stdout.split(separator: "\n").count == 1, "the header only")
-        #expect(!(try AuthdBinary.run(["audit", "--limit", "100"] + url).stdout.lowercased().contains("alice")))
+        #expect(try await AuthdBinary.run(["audit", "--user", "alice"] + url).stdout.split(separator: "\n").count == 1, "the header only")
+        #expect(!(try await AuthdBinary.run(["audit", "--limit", "100"] + url).stdout.lowercased().contains("alice")))
 
         // No secret is ever printed.
         for output in [added, duplicate, weak, listed].flatMap({ [$0.stdout, $0.stderr] }) {
@@ -308,10 +308,10 @@ import FoundationNetworking
     @Test func userAddRefusesCommonAndBreachedPasswords() async throws {
         let database = try await TestCluster.newDatabase()
         let url = ["--database-url", database.url]
-        #expect(try AuthdBinary.run(["user", "add", "alice", "--password-stdin"] + url, input: "correct horse battery staple").status == 0)
+        #expect(try await AuthdBinary.run(["user", "add", "alice", "--password-stdin"] + url, input: "correct horse battery staple").status == 0)
         for weak in ["password", "12345678", "qwertyuiop"] {
             for arguments in [["bob"], ["alice", "--update-existing"]] {
-                let refused = try AuthdBinary.run(["user", "add"] + arguments + ["--password-stdin"] + url, input: weak + "\n")
+                let refused = try await AuthdBinary.run(["user", "add"] + arguments + ["--password-stdin"] + url, input: weak + "\n")
                 #expect(refused.status == 1)
                 #expect(refused.stderr.hasPrefix("Error: password is one of the 10,000 most common passwords"))
                 #expect(!refused.stderr.contains("'\(weak)'") && !refused.stdout.contains(weak))
@@ -323,18 +323,18 @@ import FoundationNetworking
         defer { folder.remove() }
         let list = folder.appending("pwned.txt").path
         let breached = "Error: password appears in a list of breached passwords"
-        let byOption = try AuthdBinary.run(["user", "add", "carol", "--password-stdin", "--breached-passwords", list] + url, input: leaked)
+        let byOption = try await AuthdBinary.run(["user", "add", "carol", "--password-stdin", "--breached-passwords", list] + url, input: leaked)
         #expect(byOption.status == 1 && byOption.stderr.hasPrefix(breached))
-        let byEnvironment = try AuthdBinary.run(
+        let byEnvironment = try await AuthdBinary.run(
             ["user", "add", "carol", "--password-stdin"] + url, input: leaked, environment: AuthdBinary.environment(["AUTHD_BREACHED_PASSWORDS": list])
         )
         #expect(byEnvironment.status == 1 && byEnvironment.stderr.hasPrefix(breached))
         let missing = folder.appending("missing.txt").path
-        let badList = try AuthdBinary.run(["user", "add", "carol", "--password-stdin", "--breached-passwords", missing] + url, input: leaked)
+        let badList = try await AuthdBinary.run(["user", "add", "carol", "--password-stdin", "--breached-passwords", missing] + url, input: leaked)
         #expect(badList.status == 1 && badList.stderr.hasPrefix("Error: cannot open the breached-password list \(missing)"))
 
-        #expect(try AuthdBinary.run(["user", "add", "carol", "--password-stdin"] + url, input: leaked).status == 0)
-        let listed = try AuthdBinary.run(["user", "list"] + url).stdout
+        #expect(try await AuthdBinary.run(["user", "add", "carol", "--password-stdin"] + url, input: leaked).status == 0)
+        let listed = try await AuthdBinary.run(["user", "list"] + url).stdout
         #expect(listed.contains("alice") && listed.contains("carol") && !listed.contains("bob"))
     }
 
@@ -345,7 +345,7 @@ import FoundationNetworking
         }
         let last = try #require(Migration.all.last).version
         for child in children {
-            #expect(child.wait() == 0, "\(child.standardError)")
+            #expect(await child.waitForExit() == 0, "\(child.standardError)")
             #expect(child.standardOutput.contains("schema up to date: \(last) (\(Migration.all.count) migrations)"))
         }
     }
@@ -353,7 +353,7 @@ import FoundationNetworking
     @Test func serveAnswersLoginsAndStopsOnSIGTERM() async throws {
         let database = try await TestCluster.newDatabase()
         let password = "correct horse battery staple"
-        #expect(try AuthdBinary.run(["user", "add", "alice", "--password-stdin", "--database-url", database.url], input: password).status == 0)
+        #expect(try await AuthdBinary.run(["user", "add", "alice", "--password-stdin", "--database-url", database.url], input: password).status == 0)
         let (server, base) = try await AuthdBinary.serve(["--database-url", database.url])
         let (status, body) = try await AuthdBinary.login(base, "alice", password)
         #expect(status == 200)
@@ -377,7 +377,7 @@ import FoundationNetworking
         let dataDirectory = ["--data-dir", folder.path]
         let (server, base) = try await AuthdBinary.serve(dataDirectory)
         // A second command on the same folder uses the running cluster and leaves it running.
-        let added = try AuthdBinary.run(["user", "add", "alice", "--password-stdin"] + dataDirectory, input: "correct horse battery staple")
+        let added = try await AuthdBinary.run(["user", "add", "alice", "--password-stdin"] + dataDirectory, input: "correct horse battery staple")
         #expect(added.status == 0, "\(added.stderr)")
         #expect(try await AuthdBinary.login(base, "alice", "correct horse battery staple").0 == 200)
 
@@ -387,11 +387,11 @@ import FoundationNetworking
         #expect(FileManager.default.fileExists(atPath: cluster.dataDirectory + "/PG_VERSION"))
     }
 
-    @Test func saysHowToInstallPostgreSQLWhenItIsMissing() throws {
+    @Test func saysHowToInstallPostgreSQLWhenItIsMissing() async throws {
         let temporary = try TemporaryFolder("authd-nopg")
         defer { temporary.remove() }
         let folder = temporary.appending("folder")
-        let result = try AuthdBinary.run(
+        let result = try await AuthdBinary.run(
             ["serve", "--data-dir", folder.path],
             environment: AuthdBinary.environment(["AUTHD_POSTGRES_BIN": "/nonexistent"])
         )

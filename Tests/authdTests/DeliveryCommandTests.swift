@@ -22,16 +22,17 @@ import Testing
             let light = ["--argon2-memory", "1024", "--argon2-iterations", "1"]
             let serve = url + light + ["--delivery-url", "\(base)/deliveries", "--delivery-timeout", "1"]
             let environment = AuthdBinary.environment(["AUTHD_DELIVERY_SECRET": "a shared secret of the mailer"])
-            #expect(try AuthdBinary.run(["user", "add", "kim", "--password-stdin"] + url + light, input: Self.password).status == 0)
+            #expect(try await AuthdBinary.run(["user", "add", "kim", "--password-stdin"] + url + light, input: Self.password).status == 0)
 
             let (first, firstBase) = try await AuthdBinary.serve(serve, environment: environment)
             let (status, _) = try await AuthdBinary.post(firstBase, "password/reset", ["username": "kim"])
             #expect(status == 202)
             let deadline = ContinuousClock.now + .seconds(60)
             while mailbox.attempts == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
-            #expect(mailbox.attempts == 1, "authd did not start posting the message")
+            // It has posted (and, with --delivery-timeout 1, perhaps posted again): never answered.
+            #expect(mailbox.attempts >= 1, "authd did not start posting the message")
             first.send(SIGKILL)
-            #expect(first.wait() == 128 + SIGKILL)
+            #expect(await first.waitForExit() == 128 + SIGKILL)
             mailbox.hang(false)
             #expect(mailbox.messages.isEmpty)
 
@@ -53,10 +54,10 @@ import Testing
     /// A delivery URL without a secret, or with a short one, stops authd before it listens.
     @Test func aDeliveryURLNeedsASecret() async throws {
         let database = try await TestCluster.newDatabase()
-        let without = try AuthdBinary.run(["serve", "--database-url", database.url, "--delivery-url", "http://127.0.0.1:9/deliveries"])
+        let without = try await AuthdBinary.run(["serve", "--database-url", database.url, "--delivery-url", "http://127.0.0.1:9/deliveries"])
         #expect(without.status != 0)
         #expect(without.stderr.contains("needs a signing secret"))
-        let short = try AuthdBinary.run(
+        let short = try await AuthdBinary.run(
             ["serve", "--database-url", database.url, "--delivery-url", "http://127.0.0.1:9/deliveries"],
             environment: AuthdBinary.environment(["AUTHD_DELIVERY_SECRET": "short"])
         )

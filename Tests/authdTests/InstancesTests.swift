@@ -20,8 +20,8 @@ import FoundationNetworking
         let url = ["--database-url", database.url]
         // A light hash: this test is about sharing, and the suite runs beside it on 2 cores.
         let light = ["--argon2-memory", "1024", "--argon2-iterations", "1"]
-        #expect(try AuthdBinary.run(["user", "add", "alice", "--password-stdin"] + url + light, input: Self.password).status == 0)
-        #expect(try AuthdBinary.run(["user", "add", "mallory", "--password-stdin"] + url + light, input: Self.password).status == 0)
+        #expect(try await AuthdBinary.run(["user", "add", "alice", "--password-stdin"] + url + light, input: Self.password).status == 0)
+        #expect(try await AuthdBinary.run(["user", "add", "mallory", "--password-stdin"] + url + light, input: Self.password).status == 0)
         let (a, baseA) = try await AuthdBinary.serve(url + light + ["--key-reload-interval", "1", "--trusted-proxy", "127.0.0.1/32"])
         let (b, baseB) = try await AuthdBinary.serve(url + light + ["--key-reload-interval", "1"])
 
@@ -58,7 +58,7 @@ import FoundationNetworking
         // A key rotated by the CLI signs and is published on both within the reload interval.
         let before = try await HTTP.json(baseA, "GET", "/.well-known/jwks.json")
         let oldKid = try #require(((before.body["keys"] as? [[String: Any]])?.first)?["kid"] as? String)
-        let rotated = try AuthdBinary.run(["keys", "rotate"] + url)
+        let rotated = try await AuthdBinary.run(["keys", "rotate"] + url)
         #expect(rotated.status == 0, "\(rotated.stderr)")
         let newKid = try #require(rotated.stdout.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
         for base in [baseA, baseB] {
@@ -80,7 +80,7 @@ import FoundationNetworking
         // Tokens of the previous key still verify; the new key's tokens verify on the other instance.
         #expect(try await HTTP.json(baseB, "GET", "/me", bearer: oldAccess).status == 200)
         #expect(try await HTTP.json(baseA, "GET", "/me", bearer: freshAccess).status == 200)
-        let listed = try AuthdBinary.run(["keys", "list"] + url)
+        let listed = try await AuthdBinary.run(["keys", "list"] + url)
         #expect(listed.stdout.contains("\(newKid)"))
         #expect(listed.stdout.split(separator: "\n").first { $0.contains(newKid) }?.contains("current") == true)
         #expect(listed.stdout.split(separator: "\n").first { $0.contains(oldKid) }?.contains("published") == true)
@@ -97,7 +97,7 @@ import FoundationNetworking
         #expect(try await AuthdBinary.stop(b) == 0)
 
         // The audit log has every event, with addresses and request ids, and no secret.
-        let audit = try AuthdBinary.run(["audit", "--limit", "200"] + url)
+        let audit = try await AuthdBinary.run(["audit", "--limit", "200"] + url)
         #expect(audit.status == 0, "\(audit.stderr)")
         for kind in ["login_succeeded", "login_failed", "login_throttled", "token_refreshed", "refresh_reuse_detected", "key_rotated"] {
             #expect(audit.stdout.contains(kind), "\(kind)")
@@ -106,7 +106,7 @@ import FoundationNetworking
         let requestB = try #require(viaB.headers["X-Request-Id"])
         #expect(audit.stdout.split(separator: "\n").first { $0.contains(requestA) }?.contains("203.0.113.9") == true)
         #expect(audit.stdout.split(separator: "\n").first { $0.contains(requestB) }?.contains("127.0.0.1") == true)
-        let mallory = try AuthdBinary.run(["audit", "--user", "Mallory", "--limit", "5"] + url)
+        let mallory = try await AuthdBinary.run(["audit", "--user", "Mallory", "--limit", "5"] + url)
         let rows = mallory.stdout.split(separator: "\n").dropFirst()
         #expect(rows.count == 5)
         #expect(rows.allSatisfy { $0.contains("mallory") })

@@ -20,20 +20,20 @@ import FoundationNetworking
         var noKEK = AuthdBinary.environment()
         noKEK["AUTHD_KEY_ENCRYPTION_KEY"] = nil
         for command in [["keys", "list"], ["keys", "rotate"], ["serve", "--port", "0"]] {
-            let refused = try AuthdBinary.run(command + url, environment: noKEK)
+            let refused = try await AuthdBinary.run(command + url, environment: noKEK)
             #expect(refused.status == 1, "\(command)")
             #expect(refused.stderr.hasPrefix("Error: no key-encryption key") && refused.stderr.contains("head -c 32 /dev/urandom | base64"))
             #expect(refused.stderr.contains("--key-encryption-key-file") && refused.stderr.contains("AUTHD_KEY_ENCRYPTION_KEY"))
         }
 
-        let rotated = try AuthdBinary.run(["keys", "rotate"] + url)
+        let rotated = try await AuthdBinary.run(["keys", "rotate"] + url)
         #expect(rotated.status == 0, "\(rotated.stderr)")
         // The same KEK as a file of 32 raw bytes opens the keys.
         let folder = try TemporaryFolder("authd-kek")
         defer { folder.remove() }
         let raw = folder.appending("raw.kek")
         try Data(base64Encoded: AuthdBinary.keyEncryptionKey)?.write(to: raw)
-        let listed = try AuthdBinary.run(["keys", "list", "--key-encryption-key-file", raw.path] + url, environment: noKEK)
+        let listed = try await AuthdBinary.run(["keys", "list", "--key-encryption-key-file", raw.path] + url, environment: noKEK)
         #expect(listed.status == 0 && listed.stdout.contains("current"), "\(listed.stderr)")
 
         let otherFile = folder.appending("other.kek")
@@ -41,12 +41,12 @@ import FoundationNetworking
         let right = try KeyEncryptionKey(base64: AuthdBinary.keyEncryptionKey).fingerprint
         let wrong = try KeyEncryptionKey(fileContents: try Data(contentsOf: otherFile)).fingerprint
         for command in [["keys", "list"], ["keys", "rotate"], ["keys", "rotate", "--revoke-current"], ["serve", "--port", "0"]] {
-            let refused = try AuthdBinary.run(command + url + ["--key-encryption-key-file", otherFile.path])
+            let refused = try await AuthdBinary.run(command + url + ["--key-encryption-key-file", otherFile.path])
             #expect(refused.status == 1, "\(command)")
             #expect(refused.stderr.contains("sealed under key-encryption key \(right), but the one given is \(wrong)"), "\(refused.stderr)")
             #expect(refused.stderr.contains("--revoke-all"))
         }
-        #expect(try AuthdBinary.run(["keys", "list"] + url).stdout.split(separator: "\n").count == 2)
+        #expect(try await AuthdBinary.run(["keys", "list"] + url).stdout.split(separator: "\n").count == 2)
     }
 
     @Test func theEmbeddedClusterKeepsItsKEKInItsFolder() async throws {
@@ -55,7 +55,7 @@ import FoundationNetworking
         let dataDirectory = ["--data-dir", temporary.appending("folder").path]
         var noKEK = AuthdBinary.environment()
         noKEK["AUTHD_KEY_ENCRYPTION_KEY"] = nil
-        let rotated = try AuthdBinary.run(["keys", "rotate"] + dataDirectory, environment: noKEK)
+        let rotated = try await AuthdBinary.run(["keys", "rotate"] + dataDirectory, environment: noKEK)
         #expect(rotated.status == 0, "\(rotated.stderr)")
         // In the cluster's folder, beside data/ (a folder of its own under the temporary
         // directory when PostgreSQL's account cannot reach the one asked for).
@@ -71,12 +71,12 @@ import FoundationNetworking
         #expect(text.count == 45 && text.hasSuffix("\n"))
         let kek = try KeyEncryptionKey(base64: text)
 
-        let listed = try AuthdBinary.run(["keys", "list"] + dataDirectory, environment: noKEK)
+        let listed = try await AuthdBinary.run(["keys", "list"] + dataDirectory, environment: noKEK)
         #expect(listed.status == 0 && listed.stdout.contains("current"), "\(listed.stderr)")
         #expect(!listed.stderr.contains("created the key-encryption key file"))
         #expect(try String(contentsOfFile: String(file), encoding: .utf8) == text)
         // Given one, the embedded cluster takes it instead of its file.
-        let refused = try AuthdBinary.run(["keys", "list"] + dataDirectory)
+        let refused = try await AuthdBinary.run(["keys", "list"] + dataDirectory)
         #expect(refused.status == 1 && refused.stderr.contains("sealed under key-encryption key \(kek.fingerprint)"))
         for output in [rotated.stdout, rotated.stderr, listed.stdout, listed.stderr, refused.stderr] {
             #expect(!output.contains(text.trimmingCharacters(in: .newlines)))
@@ -89,7 +89,7 @@ import FoundationNetworking
         let database = try await TestCluster.newDatabase()
         let url = ["--database-url", database.url]
         let light = ["--argon2-memory", "1024", "--argon2-iterations", "1"]
-        #expect(try AuthdBinary.run(["user", "add", "alice", "--password-stdin"] + url + light, input: Self.password).status == 0)
+        #expect(try await AuthdBinary.run(["user", "add", "alice", "--password-stdin"] + url + light, input: Self.password).status == 0)
         let (server, base) = try await AuthdBinary.serve(url + light + ["--key-reload-interval", "1"])
         defer { server.send(SIGKILL) }
         let (status, login) = try await AuthdBinary.login(base, "alice", Self.password)
@@ -98,7 +98,7 @@ import FoundationNetworking
         let leakedKid = try #require(InstancesTests.kid(of: leakedToken))
         #expect(try await HTTP.json(base, "GET", "/me", bearer: leakedToken).status == 200)
 
-        let revoked = try AuthdBinary.run(["keys", "rotate", "--revoke-current"] + url)
+        let revoked = try await AuthdBinary.run(["keys", "rotate", "--revoke-current"] + url)
         #expect(revoked.status == 0, "\(revoked.stderr)")
         #expect(revoked.stdout.contains("revoked and deleted signing key \(leakedKid)"))
 
@@ -115,7 +115,7 @@ import FoundationNetworking
         let freshToken = try #require(fresh["access_token"] as? String)
         #expect(InstancesTests.kid(of: freshToken) == kids.first)
         #expect(try await HTTP.json(base, "GET", "/me", bearer: freshToken).status == 200)
-        let audit = try AuthdBinary.run(["audit"] + url).stdout
+        let audit = try await AuthdBinary.run(["audit"] + url).stdout
         #expect(audit.contains("key_revoked") && audit.contains(leakedKid))
         #expect(try await AuthdBinary.stop(server) == 0)
     }

@@ -13,9 +13,9 @@ import FoundationNetworking
         try #require(BuiltExecutable.path(named: name), "\(name) is not built beside the test runner")
     }
 
-    func run(_ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+    func run(_ arguments: [String], environment: [String: String]? = nil) async throws -> (status: Int32, stdout: String, stderr: String) {
         let child = try ChildProcess(executable: try Self.binary("contract"), arguments: arguments, environment: environment)
-        let status = child.wait()
+        let status = await child.waitForExit()
         return (status, child.standardOutput, child.standardError)
     }
 
@@ -58,7 +58,7 @@ import FoundationNetworking
 
     /// Runs `body` with a folder for the provider to serve and the environment naming it
     /// (per child process: tests run in parallel).
-    func withServedRoot<T>(_ body: ([String: String]) throws -> T) throws -> T {
+    func withServedRoot<T>(_ body: ([String: String]) async throws -> T) async throws -> T {
         let root = try directory([
             "served.yaml": """
                 name: Served
@@ -72,16 +72,16 @@ import FoundationNetworking
         var environment = ProcessInfo.processInfo.environment
         environment["CONTRACT_TEST_ROOT"] = root.path
         environment["CONTRACT"] = try Self.binary("contract")
-        return try body(environment)
+        return try await body(environment)
     }
 
-    @Test func verifyPassesAndWritesReports() throws {
-        try withServedRoot { environment in
+    @Test func verifyPassesAndWritesReports() async throws {
+        try await withServedRoot { environment in
             let contracts = try directory(["contract.yaml": Self.provider, "static.yaml": Self.passing])
             defer { try? FileManager.default.removeItem(at: contracts) }
             let junit = contracts.appendingPathComponent("out.xml").path
             let json = contracts.appendingPathComponent("out.json").path
-            let result = try run(["verify", contracts.path, "--junit", junit, "--json", json], environment: environment)
+            let result = try await run(["verify", contracts.path, "--junit", junit, "--json", json], environment: environment)
             #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
             #expect(result.stdout.contains("✓ health is ok"))
             #expect(result.stdout.hasSuffix("1 passed, 0 failed\n"))
@@ -90,11 +90,11 @@ import FoundationNetworking
         }
     }
 
-    @Test func verifyFailsWithADiff() throws {
-        try withServedRoot { environment in
+    @Test func verifyFailsWithADiff() async throws {
+        try await withServedRoot { environment in
             let contracts = try directory(["contract.yaml": Self.provider, "static.yaml": Self.failing])
             defer { try? FileManager.default.removeItem(at: contracts) }
-            let result = try run(["verify", contracts.path], environment: environment)
+            let result = try await run(["verify", contracts.path], environment: environment)
             #expect(result.status == 1)
             #expect(result.stdout.contains("$.status"))
             #expect(result.stdout.contains(#"- expected: "ready""#))
@@ -105,14 +105,14 @@ import FoundationNetworking
         }
     }
 
-    @Test func brokenContractsExit2WithEveryLine() throws {
+    @Test func brokenContractsExit2WithEveryLine() async throws {
         let contracts = try directory([
             "a.yaml": "name: A\ninteractions:\n  - name: x\n    request: { method: GET, path: nope }\n    response: { status: 200, json: { a: { match: strng } } }\n",
             "b.yaml": "name: [\n",
         ])
         defer { try? FileManager.default.removeItem(at: contracts) }
         for command in ["verify", "lint"] {
-            let result = try run([command, contracts.path])
+            let result = try await run([command, contracts.path])
             #expect(result.status == 2)
             #expect(result.stderr.contains("a.yaml:4:"))
             #expect(result.stderr.contains("a.yaml:5:"))
@@ -121,24 +121,24 @@ import FoundationNetworking
         }
     }
 
-    @Test func anUnstartableProviderExits3() throws {
+    @Test func anUnstartableProviderExits3() async throws {
         let contracts = try directory([
             "contract.yaml": "provider:\n  command: sh -c 'exit 7'\n  base_url: http://127.0.0.1:{{port}}\n  startup_timeout: 5\n",
             "static.yaml": Self.passing,
         ])
         defer { try? FileManager.default.removeItem(at: contracts) }
-        let result = try run(["verify", contracts.path])
+        let result = try await run(["verify", contracts.path])
         #expect(result.status == 3)
         #expect(result.stderr.contains("the provider exited with status 7"))
 
-        let unreachable = try run(["verify", contracts.path, "--base-url", "http://127.0.0.1:9"])
+        let unreachable = try await run(["verify", contracts.path, "--base-url", "http://127.0.0.1:9"])
         #expect(unreachable.status == 3)
     }
 
-    @Test func lintCountsWhatItChecked() throws {
+    @Test func lintCountsWhatItChecked() async throws {
         let contracts = try directory(["contract.yaml": Self.provider, "static.yaml": Self.failing])
         defer { try? FileManager.default.removeItem(at: contracts) }
-        let result = try run(["lint", contracts.path])
+        let result = try await run(["lint", contracts.path])
         #expect(result.status == 0)
         #expect(result.stdout == "1 contracts, 2 interactions: OK\n")
     }
@@ -227,36 +227,36 @@ import FoundationNetworking
               json: { status: ok }
         """
 
-    @Test func jobsAndStateFiltersAreChecked() throws {
+    @Test func jobsAndStateFiltersAreChecked() async throws {
         let cli = ContractCLITests()
         let contracts = try cli.directory(["contract.yaml": ContractCLITests.provider, "static.yaml": ContractCLITests.passing])
         defer { try? FileManager.default.removeItem(at: contracts) }
-        let zero = try cli.run(["verify", contracts.path, "--stub-only", "--jobs", "0"])
+        let zero = try await cli.run(["verify", contracts.path, "--stub-only", "--jobs", "0"])
         #expect(zero.status != 0)
         #expect(zero.stderr.contains("--jobs must be at least 1"))
-        let one = try cli.run(["verify", contracts.path, "--stub-only", "--jobs", "1"])
+        let one = try await cli.run(["verify", contracts.path, "--stub-only", "--jobs", "1"])
         #expect(one.status == 0)
         #expect(one.stdout.hasSuffix("1 interaction: live not run, stub 1/1, agreement not run\n1 passed, 0 failed\n"))
-        let none = try cli.run(["verify", contracts.path, "--stub-only", "--filter-state", "user exists"])
+        let none = try await cli.run(["verify", contracts.path, "--stub-only", "--filter-state", "user exists"])
         #expect(none.status == 1)
         #expect(none.stderr.contains("no interaction matched --filter-state user exists"))
     }
 
-    @Test func fullAgreementCatchesAFieldTheContractLeavesOut() throws {
+    @Test func fullAgreementCatchesAFieldTheContractLeavesOut() async throws {
         let cli = ContractCLITests()
-        try cli.withServedRoot { environment in
+        try await cli.withServedRoot { environment in
             let contracts = try cli.directory(["contract.yaml": ContractCLITests.provider, "static.yaml": Self.lenient])
             defer { try? FileManager.default.removeItem(at: contracts) }
-            let full = try cli.run(["verify", contracts.path], environment: environment)
+            let full = try await cli.run(["verify", contracts.path], environment: environment)
             #expect(full.status == 1)
             #expect(full.stdout.contains("agreement $.uptime\n        - expected: present (live)\n        + actual:   missing (stub)"))
 
-            #expect(try cli.run(["verify", contracts.path, "--agreement", "declared"], environment: environment).status == 0)
-            #expect(try cli.run(["verify", contracts.path, "--live-only"], environment: environment).status == 0)
-            let stubOnly = try cli.run(["verify", contracts.path, "--stub-only"], environment: environment)
+            #expect(try await cli.run(["verify", contracts.path, "--agreement", "declared"], environment: environment).status == 0)
+            #expect(try await cli.run(["verify", contracts.path, "--live-only"], environment: environment).status == 0)
+            let stubOnly = try await cli.run(["verify", contracts.path, "--stub-only"], environment: environment)
             #expect(stubOnly.status == 0)
             #expect(stubOnly.stdout.hasSuffix("1 passed, 0 failed\n"))
-            #expect(try cli.run(["verify", contracts.path, "--stub-only", "--live-only"], environment: environment).status != 0)
+            #expect(try await cli.run(["verify", contracts.path, "--stub-only", "--live-only"], environment: environment).status != 0)
         }
     }
 }
