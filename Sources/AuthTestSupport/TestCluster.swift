@@ -41,7 +41,9 @@ public enum TestCluster {
 
     private static let cluster: Result<EmbeddedPostgres, any Error> = Result {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("authd-tests-\(getpid())")
-        let cluster = try EmbeddedPostgres(directory: directory, durable: false, settings: ["max_connections": "400"])
+        // Every test holds pools of its own at once (8 connections each, an authd child its
+        // default), more of them since the tests wait for children off the pool.
+        let cluster = try EmbeddedPostgres(directory: directory, durable: false, settings: ["max_connections": "1000"])
         try cluster.start()
         atexit {
             if case .success(let cluster) = TestCluster.cluster {
