@@ -62,8 +62,7 @@ public struct ContractProber: Sendable {
                     results.append(probe)
                     continue
                 }
-                let route = "\(interaction.request.method.uppercased()) \(interaction.request.path)"
-                let variants = ProbeVariant.derive(from: request, limits: limits, optional: optional[route] ?? [])
+                let variants = ProbeVariant.derive(from: request, limits: limits, optional: optional[ProbeVariant.route(of: interaction)] ?? [])
                 if variants.isEmpty { probe.note = "no request body: nothing to vary" }
                 for variant in variants {
                     guard tried.insert(Self.key(variant.request)).inserted else {

@@ -133,7 +133,7 @@ public struct ProbeVariant: Sendable {
     /// ```
     public static func optionalFields(in contracts: [Contract]) -> [String: Set<String>] {
         var sent: [String: Set<String>] = [:]
-        var acceptedWithout: [String: [Set<String>]] = [:]
+        var accepted: [String: [Set<String>]] = [:]
         for interaction in contracts.flatMap(\.interactions) {
             guard case .json(let matcher) = interaction.request.body else { continue }
             let fields: Set<String>
@@ -142,14 +142,22 @@ public struct ProbeVariant: Sendable {
             case .literal(.object(let members)): fields = Set(members.keys)
             default: continue
             }
-            let route = "\(interaction.request.method.uppercased()) \(interaction.request.path)"
-
+            let route = route(of: interaction)
             sent[route, default: []].formUnion(fields)
-            if (200..<300).contains(interaction.response.status) { acceptedWithout[route, default: []].append(fields) }
+            if (200..<300).contains(interaction.response.status) { accepted[route, default: []].append(fields) }
         }
-        return sent.mapValues { _ in Set<String>() }.reduce(into: [:]) { optional, entry in
-            let accepted = acceptedWithout[entry.key, default: []]
-            optional[entry.key] = Set((sent[entry.key] ?? []).filter { field in accepted.contains { !$0.contains(field) } })
+        return sent.reduce(into: [:]) { optional, entry in
+            let acceptedFields = accepted[entry.key, default: []]
+            optional[entry.key] = entry.value.filter { field in acceptedFields.contains { !$0.contains(field) } }
         }
+    }
+
+    /// The key of ``optionalFields(in:)``: `METHOD path`, the path as the contract writes it.
+    ///
+    /// ```swift
+    /// ProbeVariant.route(of: interaction)   // "POST /users"
+    /// ```
+    public static func route(of interaction: Interaction) -> String {
+        "\(interaction.request.method.uppercased()) \(interaction.request.path)"
     }
 }

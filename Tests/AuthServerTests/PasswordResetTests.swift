@@ -9,6 +9,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import PostgresNIO
 import Testing
 
 /// Password reset and email verification through the outbox, on PostgreSQL, with a real
@@ -205,13 +206,7 @@ import Testing
                 #expect(sealed.range(of: Data(token.utf8)) == nil)
                 #expect(try await client.postJSON("/password/reset/confirm", Self.json(["token": token, "new_password": Self.newPassword])).status == .noContent)
             }
-            let pending = try await fixture.withDatabase { database async throws in
-                for try await count in try await database.client.query("SELECT count(*)::int8 FROM deliveries WHERE sealed_token IS NOT NULL").decode(Int.self) {
-                    return count
-                }
-                return -1
-            }
-            #expect(pending == 0)
+            #expect(try await Self.count("SELECT count(*)::int8 FROM deliveries WHERE sealed_token IS NOT NULL", in: fixture) == 0)
         }
     }
 
@@ -246,22 +241,18 @@ import Testing
 
     /// Messages whose last attempt failed and that wait for another.
     static func failedAttempts(in fixture: ServerFixture) async throws -> Int {
-        try await fixture.withDatabase { database async throws in
-            for try await count in try await database.client.query(
-                "SELECT count(*)::int8 FROM deliveries WHERE last_error IS NOT NULL AND abandoned_at IS NULL AND delivered_at IS NULL"
-            ).decode(Int.self) {
-                return count
-            }
-            return -1
-        }
+        try await count("SELECT count(*)::int8 FROM deliveries WHERE last_error IS NOT NULL AND abandoned_at IS NULL AND delivered_at IS NULL", in: fixture)
     }
 
     /// Messages given up, their sealed tokens erased.
     static func abandoned(in fixture: ServerFixture) async throws -> Int {
+        try await count("SELECT count(*)::int8 FROM deliveries WHERE abandoned_at IS NOT NULL AND sealed_token IS NULL", in: fixture)
+    }
+
+    /// The one number `query` (a `SELECT count(*)::int8 …`) answers on the fixture's database.
+    static func count(_ query: PostgresQuery, in fixture: ServerFixture) async throws -> Int {
         try await fixture.withDatabase { database async throws in
-            for try await count in try await database.client.query(
-                "SELECT count(*)::int8 FROM deliveries WHERE abandoned_at IS NOT NULL AND sealed_token IS NULL"
-            ).decode(Int.self) {
+            for try await count in try await database.client.query(query).decode(Int.self) {
                 return count
             }
             return -1

@@ -52,7 +52,7 @@ public struct DeliveryService<Storage: AuthStorage>: Sendable {
         /// Messages given up.
         public var abandoned = 0
 
-        /// Whether the pass claimed a whole batch (more may be due).
+        /// Messages the pass claimed; a whole batch means more may be due.
         public var claimed: Int { delivered + failed + abandoned }
     }
 

@@ -81,6 +81,6 @@ public struct AccountController<Storage: AuthStorage>: Sendable {
         let body = try await JSONRequestBody.decode(AccountDeletionRequest.self, from: request, limit: maxBodySize)
         try await login.confirmPassword(of: user, password: body.password.value, origin: context.origin)
         try await accounts.delete(username: user.username, origin: context.origin)
-        return Response(status: .noContent, headers: [.cacheControl: "no-store"])
+        return JSONResponse.noContent()
     }
 }

@@ -40,13 +40,13 @@ public struct RecoveryController<Storage: AuthStorage>: Sendable {
     @Sendable func confirmReset(_ request: Request, context: AuthRequestContext) async throws -> Response {
         let body = try await JSONRequestBody.decode(PasswordResetConfirmation.self, from: request, limit: maxBodySize)
         try await recovery.resetPassword(token: body.token.value, newPassword: body.newPassword.value, origin: context.origin)
-        return Response(status: .noContent, headers: [.cacheControl: "no-store"])
+        return JSONResponse.noContent()
     }
 
     @Sendable func verifyEmail(_ request: Request, context: AuthRequestContext) async throws -> Response {
         let body = try await JSONRequestBody.decode(EmailVerificationRequest.self, from: request, limit: maxBodySize)
         try await recovery.verifyEmail(token: body.token.value, origin: context.origin)
-        return Response(status: .noContent, headers: [.cacheControl: "no-store"])
+        return JSONResponse.noContent()
     }
 }
 

@@ -8,6 +8,16 @@ import Hummingbird
 /// JSONResponse.make(status: .ok, body: ["status": "ok"])
 /// ```
 public enum JSONResponse {
+    /// 204 with no body and `Cache-Control: no-store`: what an account or session change
+    /// answers.
+    ///
+    /// ```swift
+    /// return JSONResponse.noContent()
+    /// ```
+    public static func noContent() -> Response {
+        Response(status: .noContent, headers: [.cacheControl: "no-store"])
+    }
+
     /// A response whose body is `body` encoded as JSON.
     public static func make(status: HTTPResponse.Status, body: some Encodable, headers: HTTPFields = [:]) -> Response {
         var headers = headers

@@ -45,7 +45,7 @@ public struct SessionController<Storage: AuthStorage>: Sendable {
             throw AuthError.notFound("no such session")
         }
         try await sessions.endSession(id, accessToken: token, origin: context.origin)
-        return Response(status: .noContent, headers: [.cacheControl: "no-store"])
+        return JSONResponse.noContent()
     }
 
     @Sendable func endAll(_ request: Request, context: AuthRequestContext) async throws -> Response {
@@ -57,7 +57,7 @@ public struct SessionController<Storage: AuthStorage>: Sendable {
         default: throw AuthError.invalidRequest("all must be true or false")
         }
         try await sessions.endSessions(accessToken: token, all: all, origin: context.origin)
-        return Response(status: .noContent, headers: [.cacheControl: "no-store"])
+        return JSONResponse.noContent()
     }
 
     @Sendable func refresh(_ request: Request, context: AuthRequestContext) async throws -> Response {
@@ -69,6 +69,6 @@ public struct SessionController<Storage: AuthStorage>: Sendable {
     @Sendable func logOut(_ request: Request, context: AuthRequestContext) async throws -> Response {
         let body = try await JSONRequestBody.decode(RefreshTokenRequest.self, from: request, limit: maxBodySize)
         try await sessions.logout(refreshToken: body.refreshToken.value, origin: context.origin)
-        return Response(status: .noContent, headers: [.cacheControl: "no-store"])
+        return JSONResponse.noContent()
     }
 }
