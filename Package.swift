@@ -321,7 +321,7 @@ let package = Package(
         ),
         .testTarget(
             name: "contractTests",
-            dependencies: ["contract", "authd", "ContractRunner", "ProcessKit", "ContractTestSupport"]
+            dependencies: ["contract", "authd", "AuthCore", "ContractRunner", "ProcessKit", "ContractTestSupport"]
         ),
         .testTarget(
             name: "authdTests",

@@ -1,3 +1,4 @@
+import AuthCore
 import ContractTestSupport
 import Foundation
 import ProcessKit
@@ -150,17 +151,24 @@ import FoundationNetworking
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("contracts")
 
+    /// Two runs of `contract` on authd's contracts at a time, each started and waited for on
+    /// a thread of this pool, not of the tasks' pool: each run starts a PostgreSQL cluster
+    /// and an authd that hashes passwords, and more of them at once on two cores make the
+    /// rest of the suite miss its deadlines.
+    static let runs = BlockingWorkPool(width: 2, queueLimit: 64, niceness: 0)
+
     /// Runs the built `contract` with an environment that names no authd data folder or
-    /// database, so contract.yaml starts authd on a throwaway cluster of its own. Waits on a
-    /// thread of its own: a run takes many seconds, which a blocked thread of the pool (two
-    /// on two cores) would take from every other test.
+    /// database, so contract.yaml starts authd on a throwaway cluster of its own (in ``runs``).
     static func contract(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
         var environment = ProcessInfo.processInfo.environment
         environment["AUTHD_DATA"] = nil
         environment["DATABASE_URL"] = nil
-        let child = try ChildProcess(executable: try ContractCLITests.binary("contract"), arguments: arguments, environment: environment)
-        let status = await child.waitForExit()
-        return (status, child.standardOutput, child.standardError)
+        let (executable, settings) = (try ContractCLITests.binary("contract"), environment)
+        return try await runs.run {
+            let child = try ChildProcess(executable: executable, arguments: arguments, environment: settings)
+            let status = child.wait()
+            return (status, child.standardOutput, child.standardError)
+        }
     }
 
     /// `contract verify DIR` as contract.yaml says, except that authd is the one built
