@@ -45,6 +45,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/swift-extras/swift-extras-base64.git", from: "1.0.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -133,6 +135,9 @@ let package = Package(
                 server("Hummingbird", "hummingbird"),
                 server("HummingbirdCore", "hummingbird"),
                 server("HummingbirdTLS", "hummingbird"),
+                // TOTP codes and key URIs (SecondFactors/HummingbirdTOTP).
+                server("HummingbirdOTP", "hummingbird-auth"),
+                server("ExtrasBase64", "swift-extras-base64"),
                 server("NIOSSL", "swift-nio-ssl"),
                 server("Prometheus", "swift-prometheus"),
                 server("CoreMetrics", "swift-metrics"),

@@ -34,6 +34,7 @@ extension Migration {
         Migration(version: "0011_retention_indexes", bytes: PackageResources._011_retention_indexes_sql),
         Migration(version: "0012_session_details", bytes: PackageResources._012_session_details_sql),
         Migration(version: "0013_account_tokens_and_deliveries", bytes: PackageResources._013_account_tokens_and_deliveries_sql),
+        Migration(version: "0014_second_factors", bytes: PackageResources._014_second_factors_sql),
     ]
 
     private init(version: String, bytes: [UInt8]) {

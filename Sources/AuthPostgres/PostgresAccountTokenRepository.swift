@@ -114,7 +114,7 @@ public struct PostgresAccountTokenRepository: AccountTokenRepository {
     }
 
     public func deleteEnded(before date: Date, limit: Int) async throws -> Int {
-        try await database.deleteCounting(
+        try await database.countingChanges(
             """
             DELETE FROM account_tokens WHERE token_hash = ANY(ARRAY(
                 SELECT token_hash FROM account_tokens WHERE expires_at < \(date) OR used_at < \(date)

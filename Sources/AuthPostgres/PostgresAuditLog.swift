@@ -35,7 +35,7 @@ public struct PostgresAuditLog: AuditLog {
     }
 
     public func deleteEvents(before date: Date, limit: Int) async throws -> Int {
-        try await database.deleteCounting(
+        try await database.countingChanges(
             "DELETE FROM audit_events WHERE id = ANY(ARRAY(SELECT id FROM audit_events WHERE at < \(date) ORDER BY at LIMIT \(limit)))"
         )
     }

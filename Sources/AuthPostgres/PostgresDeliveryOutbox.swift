@@ -75,7 +75,7 @@ public struct PostgresDeliveryOutbox: DeliveryOutbox {
     }
 
     public func deleteFinished(before date: Date, limit: Int) async throws -> Int {
-        try await database.deleteCounting(
+        try await database.countingChanges(
             """
             DELETE FROM deliveries WHERE id = ANY(ARRAY(
                 SELECT id FROM deliveries WHERE delivered_at < \(date) OR abandoned_at < \(date)

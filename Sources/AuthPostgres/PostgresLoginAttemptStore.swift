@@ -57,7 +57,7 @@ public struct PostgresLoginAttemptStore: LoginAttemptStore {
 
     public func deleteCounters(startedBefore date: Date, limit: Int) async throws -> Int {
         // A counter a login holds is skipped, not waited for: the next run takes it.
-        try await database.deleteCounting(
+        try await database.countingChanges(
             """
             DELETE FROM login_failures WHERE ctid = ANY(ARRAY(
                 SELECT ctid FROM login_failures WHERE window_start < \(date) LIMIT \(limit) FOR UPDATE SKIP LOCKED

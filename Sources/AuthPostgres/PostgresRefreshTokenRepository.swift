@@ -145,7 +145,7 @@ public struct PostgresRefreshTokenRepository: RefreshTokenRepository {
 
     public func deleteEnded(before date: Date, limit: Int) async throws -> Int {
         // Tokens first, a batch at a time; rows a rotation holds are skipped, not waited for.
-        let tokens = try await database.deleteCounting(
+        let tokens = try await database.countingChanges(
             """
             DELETE FROM refresh_tokens WHERE ctid = ANY(ARRAY(
                 SELECT t.ctid FROM refresh_tokens t JOIN refresh_families f ON f.id = t.family_id
@@ -155,7 +155,7 @@ public struct PostgresRefreshTokenRepository: RefreshTokenRepository {
             """
         )
         guard tokens < limit else { return tokens }
-        let families = try await database.deleteCounting(
+        let families = try await database.countingChanges(
             """
             DELETE FROM refresh_families WHERE id = ANY(ARRAY(
                 SELECT f.id FROM refresh_families f

@@ -40,6 +40,8 @@ public struct PostgresStorage: AuthStorage {
     public var audit: PostgresAuditLog { PostgresAuditLog(database: database) }
     public var accountTokens: PostgresAccountTokenRepository { PostgresAccountTokenRepository(database: database) }
     public var outbox: PostgresDeliveryOutbox { PostgresDeliveryOutbox(database: database) }
+    public var secondFactors: PostgresSecondFactorRepository { PostgresSecondFactorRepository(database: database) }
+    public var loginChallenges: PostgresLoginChallengeRepository { PostgresLoginChallengeRepository(database: database) }
 
     @discardableResult
     public func migrate() async throws -> [String] {
@@ -51,21 +53,24 @@ public struct PostgresStorage: AuthStorage {
         await database.runPool()
     }
 
-    /// The attempt reserved and the account read in one statement, made of the statements
-    /// the login-attempt store and the user repository own.
+    /// The attempt reserved and the account (with whether it has a second factor on) read
+    /// in one statement, made of the statements the login-attempt store and the user
+    /// repository own.
     public func loginLookup(usernameKey: String, throttle keys: [ThrottleKey], now: Date) async throws -> LoginLookup {
         try await database.query(
             """
-            SELECT r.retry_after, r.first_refusal, u.*
+            SELECT r.retry_after, r.first_refusal, u.*,
+                   EXISTS (SELECT 1 FROM totp_factors t WHERE t.user_id = u.id AND t.confirmed_at IS NOT NULL)
             FROM \(PostgresLoginAttemptStore.reserve(keys, now: now)) AS r
             LEFT JOIN (\(PostgresUserRepository.select(key: usernameKey))) AS u ON true
             """
         ) { rows in
             var lookup = LoginLookup(refusal: nil, user: nil)
-            for try await (wait, first, id, username, hash, disabledAt, createdAt, email, verifiedAt)
-                in rows.decode((Int?, Bool?, UUID?, String?, String?, Date?, Date?, String?, Date?).self) {
+            for try await (wait, first, id, username, hash, disabledAt, createdAt, email, verifiedAt, secondFactor)
+                in rows.decode((Int?, Bool?, UUID?, String?, String?, Date?, Date?, String?, Date?, Bool).self) {
                 lookup.refusal = wait.map { ThrottleRefusal(retryAfter: $0, isFirst: first ?? false) }
                 lookup.user = PostgresUserRepository.user((id, username, hash, disabledAt, createdAt, email, verifiedAt))
+                lookup.secondFactorRequired = secondFactor
             }
             return lookup
         }

@@ -95,10 +95,10 @@ extension Database {
 }
 
 extension Database {
-    /// Runs the `DELETE` statement `delete` (without a `RETURNING` clause) and returns how
-    /// many rows it deleted.
-    func deleteCounting(_ delete: SQL) async throws -> Int {
-        try await query("WITH deleted AS (\(delete) RETURNING 1) SELECT count(*)::int8 FROM deleted") { rows in
+    /// Runs the `INSERT`, `UPDATE` or `DELETE` statement `change` (without a `RETURNING`
+    /// clause) and returns how many rows it changed.
+    func countingChanges(_ change: SQL) async throws -> Int {
+        try await query("WITH changed AS (\(change) RETURNING 1) SELECT count(*)::int8 FROM changed") { rows in
             for try await count in rows.decode(Int.self) { return count }
             return 0
         }

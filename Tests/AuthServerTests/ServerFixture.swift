@@ -64,6 +64,13 @@ extension TestClientProtocol {
         try await execute(uri: path, method: .post, headers: headers, body: ByteBuffer(string: json))
     }
 
+    /// Sends `body` as JSON with `method` to `path`, with `Authorization: Bearer` when given.
+    func sendJSON(_ method: HTTPRequest.Method, _ path: String, _ body: [String: Any], bearer: String? = nil) async throws -> TestResponse {
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if let bearer { headers[.authorization] = "Bearer \(bearer)" }
+        return try await execute(uri: path, method: method, headers: headers, body: ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: body)))
+    }
+
     /// Logs in with `username` and `password`.
     func login(_ username: String, _ password: String) async throws -> TestResponse {
         let body = try JSONSerialization.data(withJSONObject: ["username": username, "password": password])

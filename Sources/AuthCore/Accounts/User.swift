@@ -35,3 +35,13 @@ public struct User: Sendable, Equatable {
         self.emailVerifiedAt = emailVerifiedAt
     }
 }
+
+extension User {
+    /// The username's key (its lower-cased form), what throttle counters and the audit log
+    /// name the account by; the stored name itself if it no longer parses.
+    ///
+    /// ```swift
+    /// user.usernameKey   // "alice" for "Alice"
+    /// ```
+    public var usernameKey: String { (try? Username(username))?.key ?? username }
+}

@@ -50,6 +50,13 @@ public struct SecurityEvent: Sendable, Equatable {
         /// A message was given up on (its token expired before the delivery URL took it;
         /// `detail` says why it failed last).
         case deliveryAbandoned = "delivery_abandoned"
+        /// The password was right and a second factor was asked (an `mfa_token` issued);
+        /// the login ends in `login_succeeded` (`detail` names the factor) or `login_failed`.
+        case secondFactorRequired = "second_factor_required"
+        /// TOTP was turned on (its first code confirmed, recovery codes issued).
+        case totpEnabled = "totp_enabled"
+        /// TOTP was turned off (`detail`: what proved it: `code`, `password` or `operator`).
+        case totpDisabled = "totp_disabled"
     }
 
     /// What happened.

@@ -37,6 +37,8 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
             case requestTooLarge = "request_too_large"
             case unsupportedMediaType = "unsupported_media_type"
             case requestHeaderFieldsTooLarge = "request_header_fields_too_large"
+            case mfaRequired = "mfa_required"
+            case totpAlreadyEnabled = "totp_already_enabled"
         }
 
         private let base: Base
@@ -72,6 +74,12 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
         /// The request line or headers are too large (server only).
         public static let requestHeaderFieldsTooLarge = Code(base: .requestHeaderFieldsTooLarge)
 
+        /// The password was right and a second factor is on: the login goes on at
+        /// `POST /login/mfa` with the error's ``AuthError/mfaToken``.
+        public static let mfaRequired = Code(base: .mfaRequired)
+        /// TOTP is already on for the account: turn it off before enrolling another app.
+        public static let totpAlreadyEnabled = Code(base: .totpAlreadyEnabled)
+
         /// The snake_case code sent as `error`.
         public var rawValue: String { base.rawValue }
         /// The snake_case code.
@@ -84,11 +92,15 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
     public let description: String
     /// Seconds a client should wait before trying again (`Retry-After`), where that applies.
     public let retryAfter: Int?
+    /// With ``Code/mfaRequired``: the short-lived, single-use token of the second step
+    /// (sent as `mfa_token`, never part of ``description``).
+    public let mfaToken: String?
 
-    private init(_ code: Code, _ description: String, retryAfter: Int? = nil) {
+    private init(_ code: Code, _ description: String, retryAfter: Int? = nil, mfaToken: String? = nil) {
         self.code = code
         self.description = description
         self.retryAfter = retryAfter
+        self.mfaToken = mfaToken
     }
 
     /// The request is malformed; `description` names the field at fault.
@@ -98,6 +110,25 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// The username or password is wrong; deliberately does not say which.
     public static let invalidCredentials = AuthError(.invalidCredentials, "The username or password is incorrect.")
+
+    /// A TOTP or recovery code is wrong, or was used already; deliberately does not say which.
+    public static let invalidCode = AuthError(.invalidCredentials, "The code is incorrect.")
+
+    /// The password was right and a second factor is on; the client goes on at
+    /// `POST /login/mfa` with `token`.
+    ///
+    /// ```swift
+    /// AuthError.mfaRequired(token: challenge.token)
+    /// // → 401 {"error":"mfa_required","error_description":"…","mfa_token":"…"}
+    /// ```
+    public static func mfaRequired(token: String) -> AuthError {
+        AuthError(.mfaRequired, "A second factor is required: send a code to POST /login/mfa with the mfa_token.", mfaToken: token)
+    }
+
+    /// TOTP is already on for the account.
+    public static let totpAlreadyEnabled = AuthError(
+        .totpAlreadyEnabled, "An authenticator app is already enrolled; turn it off (DELETE /mfa/totp) before enrolling another."
+    )
 
     /// The password was right but the account is disabled.
     public static let accountDisabled = AuthError(.accountDisabled, "The account is disabled.")

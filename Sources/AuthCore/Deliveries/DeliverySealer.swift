@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// Seals the tokens waiting in the outbox (AES-GCM under a key derived from the KEK,
@@ -11,26 +10,27 @@ import Foundation
 /// try sealer.open(sealed, purpose: .passwordReset)   // "tok"
 /// ```
 public struct DeliverySealer: Sendable {
-    private let key: SymmetricKey
+    private let sealer: SecretSealer
 
     /// A sealer under `keyEncryptionKey`'s `delivery-tokens` key.
     public init(keyEncryptionKey: KeyEncryptionKey) {
-        key = keyEncryptionKey.derivedKey(purpose: "delivery-tokens")
+        sealer = SecretSealer(keyEncryptionKey: keyEncryptionKey, purpose: "delivery-tokens")
     }
 
     /// Seals `token` with a fresh nonce.
     public func seal(_ token: String, purpose: AccountTokenPurpose) throws -> Data {
-        let box = try AES.GCM.seal(Data(token.utf8), using: key, authenticating: Data(purpose.rawValue.utf8))
-        guard let combined = box.combined else { throw DeliverySealerError() }
-        return combined
+        do {
+            return try sealer.seal(Data(token.utf8), context: purpose.rawValue)
+        } catch {
+            throw DeliverySealerError()
+        }
     }
 
     /// Opens what ``seal(_:purpose:)`` made.
     /// - Throws: ``DeliverySealerError`` when it was sealed under another KEK or altered.
     public func open(_ sealed: Data, purpose: AccountTokenPurpose) throws -> String {
         do {
-            let plain = try AES.GCM.open(try AES.GCM.SealedBox(combined: sealed), using: key, authenticating: Data(purpose.rawValue.utf8))
-            return String(decoding: plain, as: UTF8.self)
+            return String(decoding: try sealer.open(sealed, context: purpose.rawValue), as: UTF8.self)
         } catch {
             throw DeliverySealerError()
         }

@@ -114,6 +114,9 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
             try await audit(.loginFailed, user: user, usernameKey: username.key, origin: origin, detail: "account_disabled")
             throw AuthError.accountDisabled
         }
+        if checked.secondFactorRequired {
+            try await requireSecondFactor(checked, usernameKey: username.key, origin: origin)
+        }
         // The counters cleared, the refresh token and the audit row go in one write, which
         // starts the session only if the password checked is still the account's: a
         // password set (and its revocation of every session) between the check and here
@@ -137,6 +140,27 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
         return grant
     }
 
+    /// The first step of a login whose account has a second factor on: the password was
+    /// right, so the username's counters are cleared (not the second-factor counter) and an
+    /// `mfa_token` is issued, bound to the password hash (after a re-hash, the new one).
+    private func requireSecondFactor(_ checked: CheckedPassword, usernameKey: String, origin: RequestOrigin) async throws -> Never {
+        let user = checked.user
+        var passwordHash = user.passwordHash
+        if checked.verified.typedForm || hashing.needsRehash(user.passwordHash) {
+            passwordHash = await rehash(user: user, password: checked.verified.presented) ?? passwordHash
+        }
+        try await storage.loginAttempts.release(checked.keys.releasedBySuccess, clearing: checked.keys.clearedByPassword)
+        let token = OpaqueToken.generate()
+        let now = clock.now
+        try await storage.loginChallenges.store(LoginChallenge(
+            tokenHash: token.hash, kind: .secondFactor, userID: user.id, passwordHash: passwordHash, createdAt: now,
+            expiresAt: now.addingTimeInterval(TimeInterval(LoginChallenge.secondFactorLifetime)),
+            attemptsLeft: LoginChallenge.secondFactorAttempts
+        ))
+        try await audit(.secondFactorRequired, user: user, usernameKey: usernameKey, origin: origin)
+        throw AuthError.mfaRequired(token: token.token)
+    }
+
     /// Re-authentication of a signed-in account (before a password change or a deletion):
     /// `password` must be `user`'s. The attempt is reserved first against the account's
     /// re-authentication counter (``ThrottlePolicy/reauthenticationKey(userID:)``), which a
@@ -149,7 +173,7 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
     /// ```
     public func confirmPassword(of user: User, password: String, origin: RequestOrigin) async throws {
         try PasswordPolicy.validatePresented(password)
-        let usernameKey = (try? Username(user.username))?.key ?? user.username
+        let usernameKey = user.usernameKey
         let key = throttle.reauthenticationKey(userID: user.id)
         if let refusal = try await storage.loginAttempts.reserve([key], now: clock.now) {
             try await refuse(refusal, user: user, usernameKey: usernameKey, origin: origin, detail: "reauthentication")
@@ -166,6 +190,7 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
         let user: User
         let keys: ThrottleKeys
         let verified: Verification
+        let secondFactorRequired: Bool
     }
 
     /// Reserves the attempt, then checks `password` against the account `username` names
@@ -192,7 +217,7 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
             try await audit(.loginFailed, user: user, usernameKey: username.key, origin: origin, detail: user == nil ? "unknown_user" : "wrong_password")
             throw AuthError.invalidCredentials
         }
-        return CheckedPassword(user: user, keys: keys, verified: verified)
+        return CheckedPassword(user: user, keys: keys, verified: verified, secondFactorRequired: lookup.secondFactorRequired)
     }
 
     /// What checking a presented password against a PHC string found.
@@ -230,7 +255,7 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
 
     /// Answers an attempt throttling refused: counted in the metrics, audited once per
     /// exhausted window (not once per refused try), 429.
-    private func refuse(_ refusal: ThrottleRefusal, user: User?, usernameKey: String, origin: RequestOrigin, detail: String? = nil) async throws -> Never {
+    func refuse(_ refusal: ThrottleRefusal, user: User?, usernameKey: String, origin: RequestOrigin, detail: String? = nil) async throws -> Never {
         metrics.throttled()
         if refusal.isFirst {
             try await audit(.loginThrottled, user: user, usernameKey: usernameKey, origin: origin, detail: detail)
@@ -246,7 +271,7 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
     }
 
     /// A new token pair for `user` and the refresh token's record, not yet stored.
-    private func makeGrant(for user: User, origin: RequestOrigin) async throws -> (TokenGrant, RefreshTokenRecord) {
+    func makeGrant(for user: User, origin: RequestOrigin) async throws -> (TokenGrant, RefreshTokenRecord) {
         let session = UUID()
         let access = try await issuer.issue(subject: user.id.uuidString.lowercased(), sessionID: session)
         let refresh = RefreshToken.generate()
@@ -265,25 +290,29 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
         return (grant, record)
     }
 
-    private func audit(_ kind: SecurityEvent.Kind, user: User?, usernameKey: String, origin: RequestOrigin, detail: String? = nil) async throws {
+    func audit(_ kind: SecurityEvent.Kind, user: User?, usernameKey: String, origin: RequestOrigin, detail: String? = nil) async throws {
         try await storage.audit.record(event(kind, user: user, usernameKey: usernameKey, origin: origin, detail: detail))
     }
 
     /// The security event of this login, stamped now.
     /// The event; the username only when it names an account, so that what was typed into
     /// the username box for no account (a password, often) is never stored.
-    private func event(_ kind: SecurityEvent.Kind, user: User?, usernameKey: String, origin: RequestOrigin, detail: String? = nil) -> SecurityEvent {
+    func event(_ kind: SecurityEvent.Kind, user: User?, usernameKey: String, origin: RequestOrigin, detail: String? = nil) -> SecurityEvent {
         SecurityEvent(kind: kind, at: clock.now, userID: user?.id, usernameKey: user == nil ? nil : usernameKey, origin: origin, detail: detail)
     }
 
-    /// A re-hash is an improvement, not a condition of the login: failures are logged and skipped.
-    private func rehash(user: User, password: String) async {
+    /// A re-hash is an improvement, not a condition of the login: failures are logged and
+    /// skipped. Returns the new hash when it was stored.
+    @discardableResult
+    private func rehash(user: User, password: String) async -> String? {
         do {
             let fresh = try await hashing.hash(password)
             try await storage.users.replacePasswordHash(userID: user.id, old: user.passwordHash, new: fresh)
             logger.info("re-hashed password with current parameters", metadata: ["user_id": "\(user.id)"])
+            return fresh
         } catch {
             logger.warning("password re-hash skipped", metadata: ["user_id": "\(user.id)", "reason": "\(type(of: error))"])
+            return nil
         }
     }
 }

@@ -11,11 +11,15 @@ public struct LoginLookup: Sendable, Equatable {
     public var refusal: ThrottleRefusal?
     /// The account, if it exists (may be left out when `refusal` is set).
     public var user: User?
+    /// Whether the account has a second factor on (a right password then earns an
+    /// `mfa_token`, not a session).
+    public var secondFactorRequired: Bool
 
     /// Creates an answer.
-    public init(refusal: ThrottleRefusal?, user: User?) {
+    public init(refusal: ThrottleRefusal?, user: User?, secondFactorRequired: Bool = false) {
         self.refusal = refusal
         self.user = user
+        self.secondFactorRequired = secondFactorRequired
     }
 }
 

@@ -28,6 +28,9 @@ public struct ThrottleKey: Sendable, Hashable {
         case recovery
         /// Password resets asked for one username or email address, from every address.
         case recoveryTarget = "recovery_target"
+        /// Codes presented for one account at the second step of a login (TOTP or
+        /// recovery codes), from every address.
+        case secondFactor = "second_factor"
     }
 
     /// What is counted.
@@ -75,12 +78,24 @@ public struct ThrottleKeys: Sendable, Equatable {
     /// The account's re-authentication counter, once the account is known: a successful
     /// login clears it too.
     public var reauthentication: ThrottleKey? = nil
+    /// The account's second-factor counter, once the account is known: only a login
+    /// completed with a second factor clears it (a right password does not).
+    public var secondFactor: ThrottleKey? = nil
 
-    /// Every key, in a fixed order.
+    /// Every key a password attempt reserves, in a fixed order.
     public var all: [ThrottleKey] { [account] + [pair, address].compactMap { $0 } }
 
-    /// What a successful login clears: the username's counters, here and everywhere.
-    public var clearedBySuccess: [ThrottleKey] { [account] + [pair, reauthentication].compactMap { $0 } }
+    /// What a second-factor attempt reserves: the account's second-factor counter and
+    /// this address.
+    public var secondFactorAttempt: [ThrottleKey] { [secondFactor, address].compactMap { $0 } }
+
+    /// What a right password clears, whether or not a second factor is still asked: the
+    /// username's counters, here and everywhere.
+    public var clearedByPassword: [ThrottleKey] { [account] + [pair].compactMap { $0 } }
+
+    /// What a successful login clears: the username's counters, here and everywhere, and
+    /// the account's re-authentication and second-factor counters.
+    public var clearedBySuccess: [ThrottleKey] { [account] + [pair, reauthentication, secondFactor].compactMap { $0 } }
 
     /// What a successful login gives back without clearing: its attempt from this address.
     public var releasedBySuccess: [ThrottleKey] { [address].compactMap { $0 } }
@@ -156,6 +171,17 @@ public struct ThrottlePolicy: Sendable, Equatable {
     public func reauthenticationKey(userID: UUID) -> ThrottleKey {
         ThrottleKey(
             scope: .reauthentication, subject: userID.uuidString.lowercased(), limit: pairLimit, window: window,
+            maxWindow: maxAccountWindow, digestKey: digestKey
+        )
+    }
+
+    /// The counter of codes presented for one account (`POST /login/mfa`, and the codes
+    /// that turn TOTP on or off): ``pairLimit`` failures per window, growing as the
+    /// username's does, whatever the address; only a completed login clears it, so a
+    /// thief who knows the password cannot reset it by logging in again.
+    public func secondFactorKey(userID: UUID) -> ThrottleKey {
+        ThrottleKey(
+            scope: .secondFactor, subject: userID.uuidString.lowercased(), limit: pairLimit, window: window,
             maxWindow: maxAccountWindow, digestKey: digestKey
         )
     }

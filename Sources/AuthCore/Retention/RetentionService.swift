@@ -65,6 +65,10 @@ public struct RetentionService<Storage: AuthStorage>: Sendable {
         deleted.recoveryRows += try await batches(counted: "deliveries") { limit in
             try await storage.outbox.deleteFinished(before: now.addingTimeInterval(-TimeInterval(policy.endedSessions)), limit: limit)
         }
+        // Login challenges live minutes; the ended ones go with ended sessions.
+        deleted.sessionRows += try await batches(counted: "login_challenges") { limit in
+            try await storage.loginChallenges.deleteEnded(before: now.addingTimeInterval(-TimeInterval(policy.endedSessions)), limit: limit)
+        }
         return deleted
     }
 

@@ -146,7 +146,7 @@ public struct SessionService<Storage: AuthStorage>: Sendable {
     private func recordEnded(_ count: Int, of user: User, origin: RequestOrigin) async throws {
         try await storage.audit.record(
             SecurityEvent(
-                kind: .sessionsRevoked, at: clock.now, userID: user.id, usernameKey: (try? Username(user.username))?.key, origin: origin,
+                kind: .sessionsRevoked, at: clock.now, userID: user.id, usernameKey: user.usernameKey, origin: origin,
                 detail: "by its owner: \(count) \(count == 1 ? "session" : "sessions")"
             )
         )

@@ -26,6 +26,10 @@ public protocol AuthStorage: Sendable {
     associatedtype AccountTokens: AccountTokenRepository
     /// Messages waiting for the delivery URL.
     associatedtype Outbox: DeliveryOutbox
+    /// Authenticator apps and recovery codes.
+    associatedtype SecondFactors: SecondFactorRepository
+    /// The second steps of logins.
+    associatedtype LoginChallenges: LoginChallengeRepository
 
     /// Accounts.
     var users: Users { get }
@@ -43,6 +47,10 @@ public protocol AuthStorage: Sendable {
     var accountTokens: AccountTokens { get }
     /// The outbox of messages for the delivery URL.
     var outbox: Outbox { get }
+    /// Authenticator apps (TOTP) and recovery codes.
+    var secondFactors: SecondFactors { get }
+    /// The second steps of logins (`mfa_token`s).
+    var loginChallenges: LoginChallenges { get }
 
     /// Brings the schema up to date; returns what it applied (empty when nothing was due).
     @discardableResult
@@ -53,7 +61,7 @@ public protocol AuthStorage: Sendable {
     func run() async
 
     /// What a login needs before it checks the password: the attempt reserved against every
-    /// throttle key (or the refusal), and the account. Storage that can do both in one
+    /// throttle key (or the refusal), the account, and whether it has a second factor on. Storage that can do both in one
     /// round trip does (PostgreSQL: one statement); the default asks the two stores.
     func loginLookup(usernameKey: String, throttle keys: [ThrottleKey], now: Date) async throws -> LoginLookup
 
@@ -68,7 +76,11 @@ public protocol AuthStorage: Sendable {
 
 extension AuthStorage {
     public func loginLookup(usernameKey: String, throttle keys: [ThrottleKey], now: Date) async throws -> LoginLookup {
-        LoginLookup(refusal: try await loginAttempts.reserve(keys, now: now), user: try await users.user(withKey: usernameKey))
+        let refusal = try await loginAttempts.reserve(keys, now: now)
+        let user = try await users.user(withKey: usernameKey)
+        guard let user else { return LoginLookup(refusal: refusal, user: nil) }
+        let secondFactor = try await secondFactors.totpFactor(userID: user.id)?.isConfirmed == true
+        return LoginLookup(refusal: refusal, user: user, secondFactorRequired: secondFactor)
     }
 
     public func recordLoginSuccess(_ success: LoginSuccess) async throws -> Bool {

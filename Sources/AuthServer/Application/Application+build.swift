@@ -61,9 +61,10 @@ public func buildApplication(
             clock: configuration.clock, metrics: configuration.metrics
         )
     }
+    let factors = SecondFactorService(login: login, algorithm: HummingbirdTOTP(), keyEncryptionKey: keyEncryptionKey)
     let router = buildRouter(
-        login: login, sessions: sessions, accounts: accounts, recovery: recovery, issuer: issuer, readiness: storage.readiness,
-        pool: pool, configuration: configuration
+        login: login, sessions: sessions, accounts: accounts, recovery: recovery, factors: factors, issuer: issuer,
+        readiness: storage.readiness, pool: pool, configuration: configuration
     )
     let http1 = HTTPServerBuilder.http1WithJSONErrors(
         requestHeadTimeout: configuration.requestHeadTimeout, idleTimeout: configuration.idleTimeout,

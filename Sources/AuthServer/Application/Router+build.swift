@@ -5,14 +5,15 @@ import Hummingbird
 /// composition root picks it.
 ///
 /// ```swift
-/// let router = buildRouter(login: login, sessions: sessions, accounts: accounts, recovery: nil, issuer: issuer,
-///                          readiness: storage.readiness, pool: pool, configuration: configuration)
+/// let router = buildRouter(login: login, sessions: sessions, accounts: accounts, recovery: nil, factors: factors,
+///                          issuer: issuer, readiness: storage.readiness, pool: pool, configuration: configuration)
 /// ```
 public func buildRouter<Storage: AuthStorage>(
     login: LoginService<Storage>,
     sessions: SessionService<Storage>,
     accounts: AccountService<Storage>,
     recovery: AccountRecoveryService<Storage>?,
+    factors: SecondFactorService<Storage>,
     issuer: AccessTokenIssuer,
     readiness: some ReadinessProbe,
     pool: BlockingWorkPool,
@@ -43,6 +44,7 @@ public func buildRouter<Storage: AuthStorage>(
     if let recovery {
         router.addRoutes(RecoveryController(recovery: recovery, maxBodySize: maxBodySize).routes)
     }
+    router.addRoutes(SecondFactorController(factors: factors, sessions: sessions, issuer: configuration.issuer, maxBodySize: maxBodySize).routes)
     router.addRoutes(KeyController(issuer: issuer, maxAge: configuration.jwksMaxAge).routes)
     router.addRoutes(
         OperationsController(

@@ -7,9 +7,9 @@ extension AuthError: HTTPResponseError {
     public var status: HTTPResponse.Status {
         switch code {
         case .invalidRequest: .badRequest
-        case .invalidCredentials, .accountDisabled, .invalidToken: .unauthorized
+        case .invalidCredentials, .accountDisabled, .invalidToken, .mfaRequired: .unauthorized
         case .notFound: .notFound
-        case .usernameTaken, .emailTaken: .conflict
+        case .usernameTaken, .emailTaken, .totpAlreadyEnabled: .conflict
         case .weakPassword: .unprocessableContent
         case .tooManyAttempts: .tooManyRequests
         case .serviceUnavailable: .serviceUnavailable
@@ -17,7 +17,8 @@ extension AuthError: HTTPResponseError {
         }
     }
 
-    /// The wire form: `{"error", "error_description"}` with `Cache-Control: no-store` and the
+    /// The wire form: `{"error", "error_description"}` (and `mfa_token` with
+    /// `mfa_required`) with `Cache-Control: no-store` and the
     /// headers the status calls for (`WWW-Authenticate`, `Retry-After`).
     ///
     /// ```swift
@@ -31,7 +32,7 @@ extension AuthError: HTTPResponseError {
         if let retryAfter {
             headers[.retryAfter] = String(retryAfter)
         }
-        return ErrorBody(code: code, description: description).response(status: status, headers: headers)
+        return ErrorBody(code: code, description: description, mfaToken: mfaToken).response(status: status, headers: headers)
     }
 }
 
@@ -48,19 +49,23 @@ extension HTTPRequestError {
     }
 }
 
-/// The one error body: `{"error": code, "error_description": text}`.
+/// The one error body: `{"error": code, "error_description": text}`, and the `mfa_token`
+/// of the second step with `mfa_required`.
 struct ErrorBody: Encodable {
     let error: String
     let errorDescription: String
+    let mfaToken: String?
 
-    init(code: AuthError.Code, description: String) {
+    init(code: AuthError.Code, description: String, mfaToken: String? = nil) {
         self.error = code.rawValue
         self.errorDescription = description
+        self.mfaToken = mfaToken
     }
 
     enum CodingKeys: String, CodingKey {
         case error
         case errorDescription = "error_description"
+        case mfaToken = "mfa_token"
     }
 
     func response(status: HTTPResponse.Status, headers: HTTPFields) -> Response {

@@ -16,6 +16,8 @@ public struct InMemoryStorage: AuthStorage {
     public let readiness = AlwaysReady()
     public let audit = InMemoryAuditLog()
     public let accountTokens: InMemoryAccountTokenRepository
+    public let secondFactors = InMemorySecondFactorRepository()
+    public let loginChallenges = InMemoryLoginChallengeRepository()
 
     /// Empty storage.
     public init() {

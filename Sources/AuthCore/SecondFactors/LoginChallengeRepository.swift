@@ -1,0 +1,20 @@
+import Foundation
+
+/// Storage of ``LoginChallenge``s: stored by digest, read while they work, worn down by
+/// wrong answers, used once.
+///
+/// ```swift
+/// guard let challenge = try await storage.loginChallenges.challenge(tokenHash: hash, kind: .secondFactor, now: now) else { … }
+/// ```
+public protocol LoginChallengeRepository: Sendable {
+    /// Stores a new challenge.
+    func store(_ challenge: LoginChallenge) async throws
+    /// The challenge with this digest and kind, if unused, unexpired and with attempts left.
+    func challenge(tokenHash: String, kind: LoginChallenge.Kind, now: Date) async throws -> LoginChallenge?
+    /// One wrong answer: one attempt fewer (none left, it no longer works).
+    func recordFailure(tokenHash: String) async throws
+    /// Marks the challenge used if it still works; true once.
+    func use(tokenHash: String, kind: LoginChallenge.Kind, now: Date) async throws -> Bool
+    /// Deletes up to `limit` challenges that expired or were used before `date`; returns how many.
+    func deleteEnded(before date: Date, limit: Int) async throws -> Int
+}

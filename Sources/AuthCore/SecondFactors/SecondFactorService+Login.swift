@@ -1,0 +1,89 @@
+import Foundation
+
+extension SecondFactorService {
+    /// The second step of a login (`POST /login/mfa`): the `mfa_token` the password step
+    /// issued and a code of the account's authenticator app or one of its recovery codes,
+    /// for a token pair.
+    ///
+    /// The token must be unused, unexpired (5 minutes), still bound to the account's
+    /// password hash, and have wrong answers left (5). Each attempt is reserved against the
+    /// account's second-factor counter and the client's address first.
+    /// - Throws: ``AuthError`` — `invalid_request`, `invalid_token`, `invalid_credentials`
+    ///   (a wrong or replayed code), `account_disabled`, `too_many_attempts`.
+    ///
+    /// ```swift
+    /// let grant = try await factors.completeLogin(mfaToken: body.mfaToken, proof: .code("123456"), origin: origin)
+    /// ```
+    public func completeLogin(mfaToken: String, proof: SecondFactorProof, origin: RequestOrigin) async throws -> TokenGrant {
+        do {
+            let grant = try await checkedCompleteLogin(mfaToken: mfaToken, proof: proof, origin: origin)
+            login.metrics.login(result: "success")
+            return grant
+        } catch let error as AuthError {
+            login.metrics.login(result: error.code.rawValue)
+            throw error
+        } catch {
+            login.metrics.login(result: "error")
+            throw error
+        }
+    }
+
+    private func checkedCompleteLogin(mfaToken: String, proof: SecondFactorProof, origin: RequestOrigin) async throws -> TokenGrant {
+        if case .code(let code) = proof { _ = try TOTPPolicy.normalized(code) }
+        let storage = login.storage
+        let tokenHash = OpaqueToken.hash(of: mfaToken)
+        guard let challenge = try await storage.loginChallenges.challenge(tokenHash: tokenHash, kind: .secondFactor, now: login.clock.now),
+              let userID = challenge.userID,
+              let user = try await storage.users.user(withID: userID),
+              user.passwordHash == challenge.passwordHash
+        else { throw AuthError.invalidToken }
+        let usernameKey = user.usernameKey
+        guard !user.isDisabled else {
+            try await login.audit(.loginFailed, user: user, usernameKey: usernameKey, origin: origin, detail: "account_disabled")
+            throw AuthError.accountDisabled
+        }
+        var keys = login.throttle.keys(usernameKey: usernameKey, address: origin.clientAddress)
+        keys.reauthentication = login.throttle.reauthenticationKey(userID: user.id)
+        keys.secondFactor = login.throttle.secondFactorKey(userID: user.id)
+        if let refusal = try await storage.loginAttempts.reserve(keys.secondFactorAttempt, now: login.clock.now) {
+            try await login.refuse(refusal, user: user, usernameKey: usernameKey, origin: origin, detail: "second_factor")
+        }
+
+        let failure: String?
+        let factorName: String
+        switch proof {
+        case .code(let code):
+            factorName = "totp"
+            if let factor = try await storage.secondFactors.totpFactor(userID: user.id), factor.isConfirmed {
+                failure = try await accept(try TOTPPolicy.normalized(code), factor: factor)
+            } else {
+                failure = "wrong_code"
+            }
+        case .recoveryCode(let code):
+            factorName = "recovery_code"
+            if let hash = RecoveryCode.hash(of: code),
+               try await storage.secondFactors.useRecoveryCode(userID: user.id, codeHash: hash, now: login.clock.now) {
+                failure = nil
+            } else {
+                failure = "wrong_recovery_code"
+            }
+        }
+        if let failure {
+            try await storage.loginChallenges.recordFailure(tokenHash: tokenHash)
+            try await login.audit(.loginFailed, user: user, usernameKey: usernameKey, origin: origin, detail: failure)
+            throw AuthError.invalidCode
+        }
+        guard try await storage.loginChallenges.use(tokenHash: tokenHash, kind: .secondFactor, now: login.clock.now) else {
+            throw AuthError.invalidToken
+        }
+        // As a password login's: the session is written only if the account still has the
+        // password hash the first step checked, and is enabled.
+        let (grant, record) = try await login.makeGrant(for: user, origin: origin)
+        let recorded = try await storage.recordLoginSuccess(LoginSuccess(
+            throttle: keys, verifiedPasswordHash: user.passwordHash, refreshToken: record,
+            event: login.event(.loginSucceeded, user: user, usernameKey: usernameKey, origin: origin, detail: factorName)
+        ))
+        guard recorded else { throw AuthError.invalidToken }
+        return grant
+    }
+}

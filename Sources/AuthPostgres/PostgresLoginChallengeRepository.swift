@@ -1,0 +1,73 @@
+import AuthCore
+import Foundation
+import PostgresNIO
+
+/// Login challenges in `login_challenges` (migration 0014), by the digest of the token the
+/// client holds. Using one is a single guarded update, so it succeeds once.
+///
+/// ```swift
+/// let challenges = PostgresLoginChallengeRepository(database: database)
+/// let used = try await challenges.use(tokenHash: hash, kind: .secondFactor, now: Date())
+/// ```
+public struct PostgresLoginChallengeRepository: LoginChallengeRepository {
+    /// The database.
+    public let database: Database
+
+    /// Creates the repository.
+    public init(database: Database) {
+        self.database = database
+    }
+
+    public func store(_ challenge: LoginChallenge) async throws {
+        try await database.execute(
+            """
+            INSERT INTO login_challenges (token_hash, kind, user_id, password_hash, created_at, expires_at, attempts_left)
+            VALUES (\(challenge.tokenHash), \(challenge.kind.rawValue), \(challenge.userID), \(challenge.passwordHash),
+                    \(challenge.createdAt), \(challenge.expiresAt), \(challenge.attemptsLeft))
+            """
+        )
+    }
+
+    public func challenge(tokenHash: String, kind: LoginChallenge.Kind, now: Date) async throws -> LoginChallenge? {
+        try await database.query(
+            """
+            SELECT user_id, password_hash, created_at, expires_at, attempts_left FROM login_challenges
+            WHERE \(Self.working(tokenHash: tokenHash, kind: kind, now: now))
+            """
+        ) { rows in
+            for try await (userID, passwordHash, createdAt, expiresAt, attemptsLeft) in rows.decode((UUID?, String?, Date, Date, Int32).self) {
+                return LoginChallenge(
+                    tokenHash: tokenHash, kind: kind, userID: userID, passwordHash: passwordHash, createdAt: createdAt,
+                    expiresAt: expiresAt, attemptsLeft: Int(attemptsLeft)
+                )
+            }
+            return nil
+        }
+    }
+
+    public func recordFailure(tokenHash: String) async throws {
+        try await database.execute("UPDATE login_challenges SET attempts_left = attempts_left - 1 WHERE token_hash = \(tokenHash)")
+    }
+
+    public func use(tokenHash: String, kind: LoginChallenge.Kind, now: Date) async throws -> Bool {
+        try await database.countingChanges(
+            "UPDATE login_challenges SET used_at = \(now) WHERE \(Self.working(tokenHash: tokenHash, kind: kind, now: now))"
+        ) == 1
+    }
+
+    public func deleteEnded(before date: Date, limit: Int) async throws -> Int {
+        try await database.countingChanges(
+            """
+            DELETE FROM login_challenges WHERE token_hash = ANY(ARRAY(
+                SELECT token_hash FROM login_challenges WHERE expires_at < \(date) OR used_at < \(date)
+                LIMIT \(limit) FOR UPDATE SKIP LOCKED
+            ))
+            """
+        )
+    }
+
+    /// The condition that picks the challenge while it still works.
+    private static func working(tokenHash: String, kind: LoginChallenge.Kind, now: Date) -> SQL {
+        "token_hash = \(tokenHash) AND kind = \(kind.rawValue) AND used_at IS NULL AND expires_at > \(now) AND attempts_left > 0"
+    }
+}

@@ -1,0 +1,51 @@
+import AuthCore
+import Foundation
+import Synchronization
+
+/// Login challenges in memory, behaving as the PostgreSQL table does: found by digest
+/// while unused, unexpired and with attempts left; used once.
+///
+/// ```swift
+/// let storage = InMemoryStorage()
+/// let challenge = try await storage.loginChallenges.challenge(tokenHash: hash, kind: .secondFactor, now: Date())
+/// ```
+public final class InMemoryLoginChallengeRepository: LoginChallengeRepository {
+    private let challenges = Mutex<[String: (challenge: LoginChallenge, usedAt: Date?)]>([:])
+
+    /// An empty repository.
+    public init() {}
+
+    public func store(_ challenge: LoginChallenge) async throws {
+        challenges.withLock { $0[challenge.tokenHash] = (challenge, nil) }
+    }
+
+    public func challenge(tokenHash: String, kind: LoginChallenge.Kind, now: Date) async throws -> LoginChallenge? {
+        challenges.withLock { Self.working($0[tokenHash], kind: kind, now: now) }
+    }
+
+    public func recordFailure(tokenHash: String) async throws {
+        challenges.withLock { $0[tokenHash]?.challenge.attemptsLeft -= 1 }
+    }
+
+    public func use(tokenHash: String, kind: LoginChallenge.Kind, now: Date) async throws -> Bool {
+        challenges.withLock { all in
+            guard Self.working(all[tokenHash], kind: kind, now: now) != nil else { return false }
+            all[tokenHash]?.usedAt = now
+            return true
+        }
+    }
+
+    public func deleteEnded(before date: Date, limit: Int) async throws -> Int {
+        challenges.withLock { all in
+            let ended = all.filter { ($0.value.usedAt ?? $0.value.challenge.expiresAt) < date }.keys.prefix(limit)
+            for key in ended { all[key] = nil }
+            return ended.count
+        }
+    }
+
+    private static func working(_ entry: (challenge: LoginChallenge, usedAt: Date?)?, kind: LoginChallenge.Kind, now: Date) -> LoginChallenge? {
+        guard let entry, entry.usedAt == nil, entry.challenge.kind == kind, entry.challenge.expiresAt > now, entry.challenge.attemptsLeft > 0
+        else { return nil }
+        return entry.challenge
+    }
+}
