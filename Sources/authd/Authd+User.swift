@@ -9,7 +9,7 @@ extension Authd {
         static let configuration = CommandConfiguration(
             commandName: "user",
             abstract: "Manage accounts.",
-            subcommands: [Add.self, Disable.self, Enable.self, Delete.self, RevokeSessions.self, List.self]
+            subcommands: [Add.self, Disable.self, Enable.self, Delete.self, RevokeSessions.self, Credentials.self, List.self]
         )
     }
 }

@@ -194,7 +194,7 @@ public struct AccountService<Storage: AuthStorage>: Sendable {
         )
     }
 
-    private static func noSuchUser(_ username: Username) -> AuthError {
+    static func noSuchUser(_ username: Username) -> AuthError {
         AuthError.notFound("no user named '\(username)'")
     }
 }

@@ -97,14 +97,6 @@ public struct SecondFactorService<Storage: AuthStorage>: Sendable {
         try await login.audit(.totpDisabled, user: user, usernameKey: user.usernameKey, origin: origin, detail: detail)
     }
 
-    /// Turns TOTP off for an operator (`authd user totp-off`), when the owner lost the app
-    /// and the recovery codes; false when none was enrolled.
-    public func removeTOTP(byOperatorFor user: User) async throws -> Bool {
-        guard try await storage.secondFactors.deleteTOTP(userID: user.id) else { return false }
-        try await login.audit(.totpDisabled, user: user, usernameKey: user.usernameKey, origin: RequestOrigin(), detail: "operator")
-        return true
-    }
-
     /// Reserves a code attempt against the account's second-factor counter and the
     /// client's address; returns the account's key (what a success clears).
     private func reserveCodeAttempt(for user: User, origin: RequestOrigin) async throws -> ThrottleKey {

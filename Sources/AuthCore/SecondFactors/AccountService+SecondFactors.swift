@@ -1,0 +1,35 @@
+import Foundation
+
+extension AccountService {
+    /// The account's second factors, for an operator.
+    /// - Throws: `invalid_request`, `not_found`, `service_unavailable`.
+    ///
+    /// ```swift
+    /// let credentials = try await accounts.credentials(username: "alice")
+    /// ```
+    public func credentials(username raw: String) async throws -> AccountCredentials {
+        let username = try Username(raw)
+        guard let user = try await storage.users.user(withKey: username.key) else { throw Self.noSuchUser(username) }
+        return AccountCredentials(
+            user: user, totp: try await storage.secondFactors.totpFactor(userID: user.id),
+            recoveryCodesLeft: try await storage.secondFactors.recoveryCodesLeft(userID: user.id)
+        )
+    }
+
+    /// Turns TOTP off for an operator, with the recovery codes, when the owner lost the app
+    /// and the codes (audited `totp_disabled`, detail `operator`); false when none was enrolled.
+    /// - Throws: `invalid_request`, `not_found`, `service_unavailable`.
+    ///
+    /// ```swift
+    /// let removed = try await accounts.removeTOTP(username: "alice")
+    /// ```
+    public func removeTOTP(username raw: String, origin: RequestOrigin = RequestOrigin()) async throws -> (user: User, removed: Bool) {
+        let username = try Username(raw)
+        guard let user = try await storage.users.user(withKey: username.key) else { throw Self.noSuchUser(username) }
+        guard try await storage.secondFactors.deleteTOTP(userID: user.id) else { return (user, false) }
+        try await storage.audit.record(
+            SecurityEvent(kind: .totpDisabled, at: clock.now, userID: user.id, usernameKey: username.key, origin: origin, detail: "operator")
+        )
+        return (user, true)
+    }
+}

@@ -1,0 +1,55 @@
+import ArgumentParser
+import AuthCore
+import Foundation
+
+extension Authd.UserCommand {
+    /// `authd user credentials NAME [--remove totp]`.
+    struct Credentials: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show what an account signs in with beyond its password, or remove a second factor.",
+            discussion: """
+                Lists the authenticator app (TOTP) and how many recovery codes are left, never a secret. \
+                --remove totp turns the app off with its recovery codes, for an owner who lost both; \
+                their next login asks for the password only.
+                """
+        )
+
+        /// What `--remove` takes.
+        enum Removable: String, ExpressibleByArgument, CaseIterable {
+            case totp
+        }
+
+        @Option(help: "Remove a second factor: totp.")
+        var remove: Removable?
+
+        @OptionGroup var account: AccountOptions
+
+        func run() async throws {
+            if remove == .totp {
+                let (user, removed) = try await account.withAccount { try await $0.removeTOTP(username: $1) }
+                let name = TerminalText.escaped(user.username)
+                print(removed ? "removed the authenticator app of \(name)" : "\(name) has no authenticator app")
+                return
+            }
+            let credentials = try await account.withAccount { try await $0.credentials(username: $1) }
+            print(Self.table(credentials))
+        }
+
+        /// One line per credential: its kind and its state.
+        static func table(_ credentials: AccountCredentials) -> String {
+            let formatter = ISO8601DateFormatter()
+            var lines = ["KIND      STATE", "password  " + (credentials.user.isDisabled ? "set (account disabled)" : "set")]
+            switch credentials.totp {
+            case .none:
+                lines.append("totp      off")
+            case .some(let factor):
+                if let confirmedAt = factor.confirmedAt {
+                    lines.append("totp      on since \(formatter.string(from: confirmedAt)), \(credentials.recoveryCodesLeft) recovery codes left")
+                } else {
+                    lines.append("totp      enrolment waiting for its first code since \(formatter.string(from: factor.createdAt))")
+                }
+            }
+            return lines.joined(separator: "\n")
+        }
+    }
+}
