@@ -20,18 +20,48 @@ public enum JSONRequestBody {
     /// Reads `request`'s body and decodes it as `Body`.
     public static func decode<Body: RequestBody>(_ type: Body.Type, from request: Request, limit: Int) async throws -> Body {
         guard isJSON(request.headers[.contentType]) else { throw HTTPRequestError.unsupportedMediaType }
+        return try decode(type, from: Data(buffer: try await collect(request, limit: limit)))
+    }
+
+    /// Reads the body of a route that takes no fields: none at all (whatever its
+    /// `Content-Type`), or a JSON object without members (`{}`); anything else is refused
+    /// as ``decode(_:from:limit:)`` refuses it.
+    ///
+    /// ```swift
+    /// try await JSONRequestBody.expectNoFields(in: request, limit: 64 * 1024)
+    /// ```
+    public static func expectNoFields(in request: Request, limit: Int) async throws {
+        let buffer = try await collect(request, limit: limit)
+        guard buffer.readableBytes > 0 else { return }
+        guard isJSON(request.headers[.contentType]) else { throw HTTPRequestError.unsupportedMediaType }
+        _ = try decode(NoFields.self, from: Data(buffer: buffer))
+    }
+
+    /// The body, at most `limit` bytes (413 beyond, from `Content-Length` before reading).
+    private static func collect(_ request: Request, limit: Int) async throws -> ByteBuffer {
         if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limit {
             throw HTTPRequestError.requestTooLarge(limit: limit)
         }
-        let buffer: ByteBuffer
         do {
-            buffer = try await request.body.collect(upTo: limit)
+            return try await request.body.collect(upTo: limit)
         } catch is NIOTooManyBytesError {
             throw HTTPRequestError.requestTooLarge(limit: limit)
         } catch let error as HTTPError where error.status == .contentTooLarge {
             throw HTTPRequestError.requestTooLarge(limit: limit)
         }
-        return try decode(type, from: Data(buffer: buffer))
+    }
+
+    /// A body without fields.
+    private struct NoFields: RequestBody {
+        enum CodingKeys: CodingKey, CaseIterable {
+            static var allCases: [CodingKeys] { [] }
+            var stringValue: String { switch self {} }
+            var intValue: Int? { nil }
+            init?(stringValue: String) { nil }
+            init?(intValue: Int) { nil }
+        }
+
+        init(from decoder: any Decoder) throws {}
     }
 
     /// Decodes `data` as `Body`, with the checks above after the media type and size.

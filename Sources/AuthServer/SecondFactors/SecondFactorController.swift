@@ -1,7 +1,8 @@
 import AuthCore
 import Hummingbird
 
-/// Second factors over HTTP: an authenticator app enrolled (`POST /mfa/totp`), turned on
+/// Second factors over HTTP: an authenticator app enrolled (`POST /mfa/totp`, no body or
+/// `{}`), turned on
 /// by its first code (`POST /mfa/totp/confirm`, which answers the recovery codes) and off
 /// (`DELETE /mfa/totp`, with a code or the password); and the second step of a login
 /// (`POST /login/mfa`).
@@ -39,6 +40,7 @@ public struct SecondFactorController<Storage: AuthStorage>: Sendable {
 
     @Sendable func enrol(_ request: Request, context: AuthRequestContext) async throws -> Response {
         let user = try await sessions.profile(accessToken: try BearerToken(request.headers[.authorization]).value)
+        try await JSONRequestBody.expectNoFields(in: request, limit: maxBodySize)
         let secret = try await factors.beginTOTP(for: user)
         return JSONResponse.make(
             status: .ok,
