@@ -246,12 +246,13 @@ let package = Package(
                 server("Logging", "swift-log"),
             ]
         ),
-        // Fixtures shared by the contract tests: a toy provider and its contract.
+        // Fixtures shared by the contract tests: a toy provider and its contract, tools from PyPI.
         .target(
             name: "ContractTestSupport",
             dependencies: [
                 "ContractKit",
                 "JOSE",
+                "ProcessKit",
                 server("Hummingbird", "hummingbird"),
                 server("Logging", "swift-log"),
                 server("NIOCore", "swift-nio"),

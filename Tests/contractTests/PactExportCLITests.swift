@@ -1,3 +1,4 @@
+import ContractTestSupport
 import Foundation
 import ProcessKit
 import Testing
@@ -10,18 +11,7 @@ import Glibc
 /// use, as `scripts/openapi-check` installs its tools.
 enum PactVerifier {
     /// The `pact` program, or nil when it could not be installed.
-    static let path: String? = install()
-
-    private static func install() -> String? {
-        let venv = PactImportCLITests.root.appendingPathComponent(".build/python").path
-        let pact = venv + "/bin/pact"
-        if FileManager.default.isExecutableFile(atPath: pact) { return pact }
-        if !FileManager.default.isExecutableFile(atPath: venv + "/bin/pip") {
-            guard let python = CommandRunner.which("python3"), (try? CommandRunner.run(python, ["-m", "venv", venv]))?.status == 0 else { return nil }
-        }
-        let installed = try? CommandRunner.run(venv + "/bin/pip", ["install", "--quiet", "--disable-pip-version-check", "pact-python-cli"])
-        return installed?.status == 0 && FileManager.default.isExecutableFile(atPath: pact) ? pact : nil
-    }
+    static let path: String? = PythonTools.program("pact", from: "pact-python-cli")
 }
 
 /// `contract export pact`: authd's contracts leave as a Pact file that the Pact verifier
