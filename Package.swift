@@ -166,10 +166,11 @@ let package = Package(
                 server("Logging", "swift-log"),
             ]
         ),
-        // Contracts: the model, the YAML format and matching (what the stub needs) ...
+        // Contracts: the model, the YAML format and matching (what the stub needs; swift-crypto
+        // for the TOTP codes of `totp` matchers) ...
         .target(
             name: "ContractKit",
-            dependencies: ["JOSE", .product(name: "Yams", package: "Yams")]
+            dependencies: ["JOSE", .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto")]
         ),
         // ... Pact and OpenAPI in and out ...
         .target(name: "ContractInterop", dependencies: ["ContractKit", "JOSE"]),
@@ -296,7 +297,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ContractKitTests",
-            dependencies: ["ContractKit", "ProcessKit"]
+            dependencies: ["ContractKit", "ContractTestSupport", "ProcessKit"]
         ),
         .testTarget(
             name: "ContractInteropTests",
