@@ -27,12 +27,17 @@ public struct ContractVerifier: Sendable {
     /// Where the live provider's deliveries arrive (a ``DeliveryReceiver``'s inbox); nil:
     /// an interaction that declares `delivers:` cannot be checked live.
     public let deliveries: DeliveryInbox?
+    /// The TOTP codes the requests send (`totp` matchers): the same step never twice for one
+    /// key, on either side, for as long as this verifier runs.
+    public let codes: TOTPCodeGenerator
 
     /// Creates a verifier; pass at least one of `live` and `stub`.
     public init(
         live: (any ContractTransport)?, stub: ContractStub? = nil, states: ProviderStates?, agreement: AgreementMode = .full, concurrency: Int = 4,
-        environment: [String: String] = ProcessInfo.processInfo.environment, deliveries: DeliveryInbox? = nil
+        environment: [String: String] = ProcessInfo.processInfo.environment, deliveries: DeliveryInbox? = nil,
+        codes: TOTPCodeGenerator = TOTPCodeGenerator()
     ) {
+        self.codes = codes
         self.environment = Template.environmentVariables(environment)
         self.deliveries = deliveries
         self.live = live
@@ -170,7 +175,7 @@ public struct ContractVerifier: Sendable {
         }
         let request: ContractRequest
         do {
-            request = try interaction.request.render(with: variables)
+            request = try await interaction.request.render(with: variables, waitingFor: codes)
         } catch {
             let reason =
                 switch error {

@@ -62,7 +62,7 @@ public struct ErrorShapes: Sendable {
         case .object(let members): return Matcher(.object(members.mapValues(typesOnly)))
         case .array(let elements): return Matcher(.each(of: elements.first.map(typesOnly) ?? Matcher(.any), min: nil, max: nil))
         case .each(let element, _, _): return Matcher(.each(of: typesOnly(element), min: nil, max: nil))
-        case .string, .regex, .uuid, .datetime, .jwt: return string
+        case .string, .regex, .uuid, .datetime, .jwt, .totp: return string
         case .integer, .number: return number
         case .boolean: return Matcher(.boolean)
         case .null: return Matcher(.null)

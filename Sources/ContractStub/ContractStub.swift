@@ -16,7 +16,10 @@ import Synchronization
 /// contract) must be the same one, and a response may repeat a saved value
 /// (`user_id: "{{sub}}"`). When several interactions fit a request equally (the same
 /// refresh token sent twice), the next one after the last it answered in that file
-/// answers, so a replay gets the file's answer to a replay. A request
+/// answers, so a replay gets the file's answer to a replay. A `totp` matcher in a request
+/// takes a code of the key saved under its `secret`, valid within one time step of the stub's
+/// clock, once: a code of a step at or before one it accepted for that key is refused, as a
+/// provider refuses a replay (``TOTP`` computes the codes a client test sends). A request
 /// nothing matches gets 501 with the closest interaction and what differs, and is
 /// recorded in ``unmatched``.
 ///
@@ -81,6 +84,8 @@ public final class ContractStub: Sendable {
         var lastAnswered: [String: Int] = [:]
         var exchanges: [Exchange] = []
         var unmatched: [Unmatched] = []
+        /// The last TOTP step accepted, per key.
+        var acceptedSteps: [TOTP: Int64] = [:]
     }
 
     private let entries: [Entry]
@@ -96,17 +101,21 @@ public final class ContractStub: Sendable {
     public let signer: StubSigner
     /// The values of the `{{env.NAME}}` placeholders the requests use, from the environment.
     private let environment: [String: JSONValue]
+    /// The stub's clock, which TOTP codes are checked against.
+    private let now: @Sendable () -> Date
 
     /// A stub answering with `contracts`; only interactions whose provider states are all in
     /// `activeStates` take part (nil: all states are active). `environment` gives
     /// `{{env.NAME}}` placeholders their values (the process environment by default); one
-    /// without a value accepts anything.
+    /// without a value accepts anything. `now` is the clock TOTP codes are checked against
+    /// (a test may fix it, and compute its codes with ``TOTP/code(at:)`` at the same time).
     /// - Throws: ``BuildError`` when a response cannot be built (a regex matcher without example).
     public init(
         contracts: [Contract], activeStates: Set<String>? = nil, signer: StubSigner = StubSigner(),
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = ProcessInfo.processInfo.environment, now: @escaping @Sendable () -> Date = { Date() }
     ) throws {
         self.signer = signer
+        self.now = now
         let used = Set(contracts.flatMap { $0.interactions.flatMap(\.request.variables) })
         self.environment = Template.environmentVariables(environment).filter { used.contains($0.key) }
         var entries: [Entry] = []
@@ -140,14 +149,14 @@ public final class ContractStub: Sendable {
         self.byMethod = byMethod
     }
 
-    /// A stub from the contracts in `directory`.
+    /// A stub from the contracts in `directory`, checking TOTP codes against `now`.
     /// - Throws: ``BuildError`` listing every diagnostic when the contracts are broken.
-    public convenience init(directory: String, activeStates: Set<String>? = nil) throws {
+    public convenience init(directory: String, activeStates: Set<String>? = nil, now: @escaping @Sendable () -> Date = { Date() }) throws {
         let suite = ContractLoader.load(directory: directory)
         guard suite.diagnostics.isEmpty else {
             throw BuildError(description: suite.diagnostics.map(\.description).joined(separator: "\n"))
         }
-        try self.init(contracts: suite.contracts, activeStates: activeStates)
+        try self.init(contracts: suite.contracts, activeStates: activeStates, now: now)
     }
 
     /// Every request received so far, in order.
@@ -184,25 +193,26 @@ public final class ContractStub: Sendable {
 
     private func answer(_ request: ContractRequest) -> Exchange {
         let parsed = ParsedRequest(request)
+        let time = now()
         return state.withLock { state in
-            var best: (entry: Entry, score: Int, distance: Int)?
+            var best: (entry: Entry, score: Int, distance: Int, codeSteps: [TOTPStep])?
             for position in candidates(for: parsed) {
                 let entry = entries[position]
-                let matcher = RequestMatcher(known: known(state, entry.contract.file))
+                var matcher = RequestMatcher(known: known(state, entry.contract.file), now: time, acceptedSteps: state.acceptedSteps)
                 guard case .success(let fit) = matcher.fit(entry.interaction.request, parsed) else { continue }
                 // Equal fits: the next one after the last answered in the same file wins,
                 // so a replayed request gets the answer its file gives a replay.
                 let count = entry.contract.interactions.count
                 let distance = state.lastAnswered[entry.contract.file].map { (entry.index - $0 - 1 + count) % count } ?? entry.index
                 if best == nil || fit.score > (best?.score ?? 0) || (fit.score == best?.score && distance < (best?.distance ?? 0)) {
-                    best = (entry, fit.score, distance)
+                    best = (entry, fit.score, distance, fit.codeSteps)
                 }
             }
             guard let best else {
                 // Nothing fits: look at every interaction for the closest one to name.
                 var closest: (entry: Entry, difference: Difference)?
                 for entry in entries {
-                    let matcher = RequestMatcher(known: known(state, entry.contract.file))
+                    var matcher = RequestMatcher(known: known(state, entry.contract.file), now: time, acceptedSteps: state.acceptedSteps)
                     if case .failure(let difference) = matcher.fit(entry.interaction.request, parsed), difference.weight > 0,
                         closest == nil || difference.weight > (closest?.difference.weight ?? 0)
                     {
@@ -218,6 +228,10 @@ public final class ContractStub: Sendable {
                 let exchange = Exchange(request: request, response: response, interaction: nil)
                 state.exchanges.append(exchange)
                 return exchange
+            }
+            // The codes it took are used: the same steps are a replay from now on.
+            for used in best.codeSteps {
+                state.acceptedSteps[used.totp] = Swift.max(state.acceptedSteps[used.totp] ?? used.step, used.step)
             }
             let response: ContractResponse
             let file = best.entry.contract.file

@@ -6,6 +6,15 @@ import Foundation
 struct RequestFit {
     /// Higher is more specific.
     let score: Int
+    /// The time steps of the TOTP codes the request carried, to record when this
+    /// interaction answers (so the same step is refused next time).
+    let codeSteps: [TOTPStep]
+}
+
+/// A TOTP code's time step, and the key (with its digits, period and hash) it is of.
+struct TOTPStep {
+    let totp: TOTP
+    let step: Int64
 }
 
 /// An incoming request taken apart once, however many interactions it is compared with.
@@ -28,12 +37,27 @@ struct ParsedRequest {
 /// whose value the stub knows must carry that value; unknown ones accept anything. Matchers
 /// accept what satisfies them. Each position scores ``ContractKit/Matcher/specificity``: 4
 /// for a literal or a known placeholder, 3 for a narrow matcher, 2 for a wide one, 1 for
-/// `any` or an unknown placeholder.
+/// `any` or an unknown placeholder. A `totp` code scores 4 when it is a code of the saved
+/// key within a step of `now` and after the last step accepted for that key, and 1 while
+/// the key is unknown (as an unknown placeholder).
 struct RequestMatcher {
     let known: [String: JSONValue]
+    /// The stub's time, for TOTP codes.
+    var now = Date()
+    /// The last TOTP step the stub accepted, per key.
+    var acceptedSteps: [TOTP: Int64] = [:]
+    /// The steps of the codes fitted so far.
+    private var codeSteps: [TOTPStep] = []
+
+    init(known: [String: JSONValue], now: Date = Date(), acceptedSteps: [TOTP: Int64] = [:]) {
+        self.known = known
+        self.now = now
+        self.acceptedSteps = acceptedSteps
+    }
 
     /// The fit, or the first difference.
-    func fit(_ spec: RequestSpec, _ parsed: ParsedRequest) -> Result<RequestFit, Difference> {
+    mutating func fit(_ spec: RequestSpec, _ parsed: ParsedRequest) -> Result<RequestFit, Difference> {
+        codeSteps = []
         let request = parsed.request
         var score = 0
         guard spec.method == parsed.method else {
@@ -47,19 +71,19 @@ struct RequestMatcher {
             guard let value = parsed.query.first(where: { $0.name == item.name })?.value else {
                 return .failure(Difference(weight: 2, text: "query \(item.name): missing"))
             }
-            guard let gained = fit(item.value, text: value) else {
-                return .failure(Difference(weight: 2, text: "query \(item.name): expected \(Self.describe(item.value)), got \(value)"))
+            switch fit(item.value, text: value, at: "query \(item.name)", weight: 2) {
+            case .success(let gained): score += gained
+            case .failure(let difference): return .failure(difference)
             }
-            score += gained
         }
         for header in spec.headers {
             guard let value = request.header(header.name) else {
                 return .failure(Difference(weight: 3, text: "header \(header.name): missing"))
             }
-            guard let gained = fit(header.value, text: value) else {
-                return .failure(Difference(weight: 3, text: "header \(header.name): expected \(Self.describe(header.value)), got \(value)"))
+            switch fit(header.value, text: value, at: "header \(header.name)", weight: 3) {
+            case .success(let gained): score += gained
+            case .failure(let difference): return .failure(difference)
             }
-            score += gained
         }
         switch spec.body {
         case .none:
@@ -79,12 +103,12 @@ struct RequestMatcher {
             case .failure(let difference): return .failure(difference)
             }
         }
-        return .success(RequestFit(score: score))
+        return .success(RequestFit(score: score, codeSteps: codeSteps))
     }
 
     /// The path, segment by segment: literal text 4, a placeholder 4 when known and 1 when
     /// not, a `{name}` parameter its matcher's specificity.
-    private func fit(_ spec: RequestPath, _ path: String) -> Result<Int, Difference> {
+    private mutating func fit(_ spec: RequestPath, _ path: String) -> Result<Int, Difference> {
         guard let parameters = spec.match(path, known: known) else {
             return .failure(Difference(weight: 1, text: "path: expected \(spec), got \(path)"))
         }
@@ -95,6 +119,13 @@ struct RequestMatcher {
                 score += template.requiredVariables.allSatisfy { known[$0] != nil } ? 4 : 1
             case .parameter(let name):
                 guard let matcher = spec.params[name], let value = parameters[name] else { continue }
+                if case .totp(let code) = matcher.kind {
+                    switch fit(code, .string(value), at: "path parameter \(name)", weight: 1) {
+                    case .success(let gained): score += gained
+                    case .failure(let difference): return .failure(difference)
+                    }
+                    continue
+                }
                 if let mismatch = matcher.mismatches(inText: value, at: "path parameter \(name)").first {
                     return .failure(Difference(weight: 1, text: "\(mismatch)"))
                 }
@@ -104,12 +135,41 @@ struct RequestMatcher {
         return .success(score)
     }
 
-    /// A text value (query, header): a literal with placeholders as a template, else the matcher.
-    private func fit(_ matcher: Matcher, text: String) -> Int? {
-        if case .literal(.string(let literal)) = matcher.kind {
-            return fit(Template(literal), text)
+    /// A text value (query, header) at `place`: a literal with placeholders as a template,
+    /// else the matcher.
+    private mutating func fit(_ matcher: Matcher, text: String, at place: String, weight: Int) -> Result<Int, Difference> {
+        switch matcher.kind {
+        case .literal(.string(let literal)):
+            if let gained = fit(Template(literal), text) { return .success(gained) }
+        case .totp(let code):
+            return fit(code, .string(text), at: place, weight: weight)
+        default:
+            if matcher.mismatches(inText: text, at: "$").isEmpty { return .success(matcher.specificity) }
         }
-        return matcher.mismatches(inText: text, at: "$").isEmpty ? matcher.specificity : nil
+        return .failure(Difference(weight: weight, text: "\(place): expected \(Self.describe(matcher)), got \(text)"))
+    }
+
+    /// A TOTP code at `place`: 4 when it is a code of the key `code` names within one step of
+    /// ``now`` and later than the last step accepted for that key (its step is then noted), 1
+    /// for anything while the key is not saved yet.
+    private mutating func fit(_ code: TOTPSpec, _ actual: JSONValue, at place: String, weight: Int) -> Result<Int, Difference> {
+        let totp: TOTP?
+        do {
+            totp = try code.totp(with: known)
+        } catch {
+            let reason = "\(error)"
+            return .failure(Difference(weight: weight, text: "\(place): the totp secret \(code.secret) is no key (\(reason))"))
+        }
+        guard let totp else { return .success(1) }
+        guard case .string(let text) = actual, let step = totp.step(of: text, near: now) else {
+            return .failure(Difference(weight: weight, text: "\(place): expected \(code.summary) valid now, got \(actual)"))
+        }
+        let earlier = codeSteps.filter { $0.totp == totp }.map(\.step) + (acceptedSteps[totp].map { [$0] } ?? [])
+        if let last = earlier.max(), step <= last {
+            return .failure(Difference(weight: weight, text: "\(place): the TOTP code \(text) is of a step at or before one already used (a replay)"))
+        }
+        codeSteps.append(TOTPStep(totp: totp, step: step))
+        return .success(4)
     }
 
     /// Literal text scores 4, as does a placeholder whose value is known; text with unknown
@@ -121,8 +181,10 @@ struct RequestMatcher {
         return template.requiredVariables.allSatisfy { known[$0] != nil } ? 4 : 1
     }
 
-    private func fit(_ expected: Matcher, _ actual: JSONValue, path: String) -> Result<Int, Difference> {
+    private mutating func fit(_ expected: Matcher, _ actual: JSONValue, path: String) -> Result<Int, Difference> {
         switch expected.kind {
+        case .totp(let code):
+            return fit(code, actual, at: "body \(path)", weight: 5)
         case .literal(.string(let text)) where Template.mayHavePlaceholders(text) && !Template(text).variables.isEmpty:
             let template = Template(text)
             if let name = template.soleVariable {

@@ -90,6 +90,10 @@ extension Matcher {
                 schema["pattern"] = .string("^(?:\(pattern))$")
             }
         case .uuid: schema = ["type": "string", "format": "uuid"]
+        case .totp(let code):
+            schema = ["type": "string", "pattern": .string("^\(code.pattern)$")]
+            let hash = code.algorithm == .sha1 ? "" : ", HMAC-\(code.algorithm.rawValue)"
+            schema["description"] = .string("A TOTP code (RFC 6238\(hash), \(code.period)-second steps) of the key the client was given.")
         case .datetime: schema = ["type": "string", "format": "date-time"]
         case .jwt(let claims):
             schema = ["type": "string", "pattern": .string(JWTShape.pattern)]

@@ -185,6 +185,11 @@ struct PactMessageWriter {
                 note("\(place) is a JWT whose claims \(claims.keys.sorted().joined(separator: ", ")) the contract checks: Pact checks its shape only")
             }
             return [Self.regex(String(JWTShape.pattern.dropFirst().dropLast()))]
+        case .totp(let code):
+            note(
+                "\(place) is a TOTP code of \(code.secret): Pact cannot compute one, so the verifier sends the example \(code.placeholderCode), which a provider refuses (contract verify sends a valid code)"
+            )
+            return [Self.regex(code.pattern)]
         case .any, .literal, .object, .array, .each, .jwks:
             return []
         }
@@ -222,6 +227,8 @@ struct PactMessageWriter {
             return .array(Array(repeating: example(of: element), count: Swift.max(min ?? 1, 1)))
         case .jwks(let min, _):
             return sampleJWKS(count: Swift.max(min ?? 1, 1))
+        case .totp(let code):
+            return .string(code.placeholderCode)
         }
     }
 

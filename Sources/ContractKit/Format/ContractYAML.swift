@@ -61,6 +61,13 @@ package enum ContractYAML {
             add("match", "jwks")
             add("min", min.map(JSONValue.integer))
             add("max", max.map(JSONValue.integer))
+        case .totp(let spec):
+            let defaults = TOTPSpec(secret: spec.secret)
+            add("match", "totp")
+            add("secret", .string(spec.secret))
+            if spec.digits != defaults.digits { add("digits", .integer(spec.digits)) }
+            if spec.period != defaults.period { add("period", .integer(spec.period)) }
+            if spec.algorithm != defaults.algorithm { add("algorithm", .string(spec.algorithm.rawValue)) }
         }
         add("example", matcher.example)
         return .mapping(Node.Mapping(pairs, .implicit, .flow))

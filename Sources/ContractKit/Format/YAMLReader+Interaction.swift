@@ -159,7 +159,7 @@ extension YAMLReader {
             guard let value = scalarText(node, what) else { return nil }
             matcher = Matcher(.literal(.string(value)))
         } else {
-            guard let read = self.matcher(node, what) else { return nil }
+            guard let read = self.matcher(node, what, inRequest: true) else { return nil }
             matcher = read
         }
         if text && !matcher.appliesToText {

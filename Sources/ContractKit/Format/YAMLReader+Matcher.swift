@@ -2,8 +2,9 @@ import Yams
 
 extension YAMLReader {
     /// A matcher tree: mappings with `match` are typed matchers, other mappings objects,
-    /// lists arrays, scalars literals.
-    mutating func matcher(_ node: Node, _ what: String) -> Matcher? {
+    /// lists arrays, scalars literals. `inRequest`: what a request sends, where a `totp`
+    /// matcher may be (a response or a delivery cannot be checked against a code).
+    mutating func matcher(_ node: Node, _ what: String, inRequest: Bool = false) -> Matcher? {
         switch node {
         case .scalar:
             return scalarJSON(node).map { Matcher(.literal($0)) }
@@ -11,7 +12,7 @@ extension YAMLReader {
             var elements: [Matcher] = []
             var ok = true
             for element in sequence {
-                if let matcher = matcher(element, what) { elements.append(matcher) } else { ok = false }
+                if let matcher = matcher(element, what, inRequest: inRequest) { elements.append(matcher) } else { ok = false }
             }
             return ok ? Matcher(.array(elements)) : nil
         case .alias:
@@ -19,31 +20,33 @@ extension YAMLReader {
             return nil
         case .mapping(let mapping):
             let isTyped = mapping.contains { key, _ in key.string == "match" }
-            if isTyped { return typedMatcher(node, what) }
+            if isTyped { return typedMatcher(node, what, inRequest: inRequest) }
             guard let pairs = self.mapping(node, what) else { return nil }
             var members: [String: Matcher] = [:]
             var ok = true
             for (key, value) in pairs {
-                if let matcher = matcher(value, what) { members[key] = matcher } else { ok = false }
+                if let matcher = matcher(value, what, inRequest: inRequest) { members[key] = matcher } else { ok = false }
             }
             return ok ? Matcher(.object(members)) : nil
         }
     }
 
-    private mutating func typedMatcher(_ node: Node, _ what: String) -> Matcher? {
+    private mutating func typedMatcher(_ node: Node, _ what: String, inRequest: Bool) -> Matcher? {
         guard case .mapping(let mapping) = node, let nameNode = mapping["match"] else { return nil }
         // `match: null` names the null matcher, so the name is read as written.
         guard let name = scalarText(nameNode, "match") else { return nil }
         let options: [String: [String]] = [
             "string": ["min_length", "max_length"], "integer": ["min", "max"], "number": ["min", "max"],
             "boolean": [], "null": [], "any": [], "regex": ["pattern"], "uuid": [], "datetime": [], "jwt": ["claims"],
-            "jwks": ["min", "max"], "each": ["of", "min", "max"],
+            "jwks": ["min", "max"], "each": ["of", "min", "max"], "totp": ["secret", "digits", "period", "algorithm"],
         ]
         guard let allowed = options[name] else {
             error(nameNode, "unknown matcher '\(name)' (expected one of: \(Matcher.names.joined(separator: ", ")))")
             return nil
         }
-        guard let pairs = self.mapping(node, "matcher '\(name)'", allowed: ["match", "example"] + allowed) else { return nil }
+        // A TOTP code depends on the moment: no example can be written down.
+        let common = name == "totp" ? ["match"] : ["match", "example"]
+        guard let pairs = self.mapping(node, "matcher '\(name)'", allowed: common + allowed) else { return nil }
         var values: [String: Node] = [:]
         for (key, value) in pairs { values[key] = value }
 
@@ -65,7 +68,7 @@ extension YAMLReader {
             if let claimsNode = values["claims"] {
                 guard let claimPairs = self.mapping(claimsNode, "'claims'") else { return nil }
                 for (claim, claimNode) in claimPairs {
-                    guard let claimMatcher = matcher(claimNode, "claim '\(claim)'") else { return nil }
+                    guard let claimMatcher = matcher(claimNode, "claim '\(claim)'", inRequest: inRequest) else { return nil }
                     claims[claim] = claimMatcher
                 }
             }
@@ -89,8 +92,15 @@ extension YAMLReader {
                 error(node, "matcher 'each' needs 'of' (the matcher for every element)")
                 return nil
             }
-            guard let element = matcher(ofNode, "'of'") else { return nil }
+            guard let element = matcher(ofNode, "'of'", inRequest: inRequest) else { return nil }
             kind = .each(of: element, min: values["min"].flatMap { integer($0, "min") }, max: values["max"].flatMap { integer($0, "max") })
+        case "totp":
+            guard inRequest else {
+                error(node, "a totp matcher belongs in a request (a code the verifier computes), not in a response or a delivery")
+                return nil
+            }
+            guard let spec = totpSpec(node, values) else { return nil }
+            kind = .totp(spec)
         default:
             return nil
         }
@@ -106,5 +116,51 @@ extension YAMLReader {
             }
         }
         return Matcher(kind, example: example)
+    }
+}
+
+extension YAMLReader {
+    /// A `totp` matcher's options: `secret` (required: base32, or a `{{name}}`), `digits`
+    /// 6–8, `period` in seconds, `algorithm` SHA1, SHA256 or SHA512.
+    private mutating func totpSpec(_ node: Node, _ values: [String: Node]) -> TOTPSpec? {
+        guard let secretNode = values["secret"] else {
+            error(node, "matcher 'totp' needs 'secret' (the key in base32, usually a saved value such as \"{{totp_secret}}\")")
+            return nil
+        }
+        guard let secret = string(secretNode, "secret") else { return nil }
+        var spec = TOTPSpec(secret: secret)
+        var ok = true
+        if spec.variables.isEmpty, Base32.decode(secret)?.isEmpty ?? true {
+            error(secretNode, "secret must be base32 (letters A–Z and digits 2–7) or a saved value such as \"{{totp_secret}}\", not '\(secret)'")
+            ok = false
+        }
+        if let digitsNode = values["digits"] {
+            if let digits = integer(digitsNode, "digits"), TOTP.allowedDigits.contains(digits) {
+                spec.digits = digits
+            } else {
+                if case .integer? = scalarJSON(digitsNode) { error(digitsNode, "digits must be from 6 to 8") }
+                ok = false
+            }
+        }
+        if let periodNode = values["period"] {
+            if let period = integer(periodNode, "period"), period >= 1 {
+                spec.period = period
+            } else {
+                if case .integer? = scalarJSON(periodNode) { error(periodNode, "period must be at least 1 (seconds)") }
+                ok = false
+            }
+        }
+        if let algorithmNode = values["algorithm"], let name = string(algorithmNode, "algorithm") {
+            if let algorithm = TOTP.Algorithm(rawValue: name.uppercased()) {
+                spec.algorithm = algorithm
+            } else {
+                let known = TOTP.Algorithm.allCases.map(\.rawValue).joined(separator: ", ")
+                error(algorithmNode, "unknown algorithm '\(name)' (expected one of: \(known))")
+                ok = false
+            }
+        } else if values["algorithm"] != nil {
+            ok = false
+        }
+        return ok ? spec : nil
     }
 }

@@ -11,14 +11,16 @@ extension Matcher {
         case .array(let elements): elements.flatMap(\.templateVariables)
         case .each(let element, _, _): element.templateVariables
         case .jwt(let claims): claims.keys.sorted().flatMap { claims[$0]?.templateVariables ?? [] }
+        case .totp(let spec): spec.variables
         default: []
         }
     }
 
     /// How narrow a scalar matcher is, for choosing among interactions that all fit a
-    /// request: 4 a literal (or `null`), 3 a narrow matcher (`uuid`, `regex`, `datetime`,
-    /// `jwt`, `jwks`, `integer`, `boolean`, or `string`/`number` with bounds), 2 a wide one
-    /// (`string`, `number`, `each`), 1 `any`. Objects and arrays add up their members.
+    /// request: 4 a literal (or `null`, or a `totp` code, which the stub takes only when it is
+    /// valid), 3 a narrow matcher (`uuid`, `regex`, `datetime`, `jwt`, `jwks`, `integer`,
+    /// `boolean`, or `string`/`number` with bounds), 2 a wide one (`string`, `number`,
+    /// `each`), 1 `any`. Objects and arrays add up their members.
     ///
     /// ```swift
     /// Matcher(.uuid).specificity                             // 3
@@ -26,7 +28,7 @@ extension Matcher {
     /// ```
     public var specificity: Int {
         switch kind {
-        case .literal, .null: 4
+        case .literal, .null, .totp: 4
         case .uuid, .regex, .datetime, .jwt, .jwks, .integer, .boolean: 3
         case .string(let minLength, let maxLength): minLength == nil && maxLength == nil ? 2 : 3
         case .number(let min, let max): min == nil && max == nil ? 2 : 3

@@ -24,24 +24,27 @@ extension Matcher {
     /// A value that satisfies this matcher: literals as written, typed matchers their
     /// `example`, else a generated value (`uuid` a fresh UUID, `datetime` now, `string` 24
     /// random characters or `min_length`, numbers their `min`). `jwt` and `jwks` come from
-    /// `minter`, or from their `example` without one.
+    /// `minter`, or from their `example` without one. A `totp` code comes from `codes` (a
+    /// run's ``TOTPCodeGenerator``), or is the key's code now without one; while its secret is
+    /// an unsaved `{{name}}`, it is ``TOTPSpec/placeholderCode``.
     ///
     /// ```swift
     /// try Matcher(.integer(min: 5, max: nil)).sampleValue()   // .integer(5)
     /// try Matcher(.uuid).sampleValue()                       // .string("0b6c5a3e-…")
     /// ```
-    /// - Throws: ``MatcherSampleError`` for a `regex` without `example`, or a `jwt` or
-    ///   `jwks` without `example` and without a minter.
-    public func sampleValue(at path: String = "$", minter: (any TokenMinter)? = nil) throws -> JSONValue {
+    /// - Throws: ``MatcherSampleError`` for a `regex` without `example`, a `jwt` or `jwks`
+    ///   without `example` and without a minter, or a `totp` whose secret is not a key; what
+    ///   `codes` throws.
+    public func sampleValue(at path: String = "$", minter: (any TokenMinter)? = nil, codes: TOTPCodeGenerator? = nil) throws -> JSONValue {
         switch kind {
         case .literal(let value):
             return value
         case .object(let members):
             var object: [String: JSONValue] = [:]
-            for (key, member) in members { object[key] = try member.sampleValue(at: Self.childPath(path, key), minter: minter) }
+            for (key, member) in members { object[key] = try member.sampleValue(at: Self.childPath(path, key), minter: minter, codes: codes) }
             return .object(object)
         case .array(let elements):
-            return .array(try elements.enumerated().map { try $1.sampleValue(at: "\(path)[\($0)]", minter: minter) })
+            return .array(try elements.enumerated().map { try $1.sampleValue(at: "\(path)[\($0)]", minter: minter, codes: codes) })
         case .jwt(let claims):
             if let minter { return try minter.jwt(claims: claims, at: path) }
             if let example { return example }
@@ -52,7 +55,9 @@ extension Matcher {
             throw MatcherSampleError(path: path, reason: "a jwks matcher needs an example")
         case .each(let element, let min, _):
             if let example { return example }
-            return .array(try (0..<Swift.max(min ?? 1, 1)).map { try element.sampleValue(at: "\(path)[\($0)]", minter: minter) })
+            return .array(try (0..<Swift.max(min ?? 1, 1)).map { try element.sampleValue(at: "\(path)[\($0)]", minter: minter, codes: codes) })
+        case .totp(let spec):
+            return .string(try spec.code(at: path, codes: codes))
         default:
             if let example { return example }
             return try generated(at: path)
@@ -63,17 +68,17 @@ extension Matcher {
     /// placeholders filled from `variables`, then ``sampleValue(at:minter:)``; strings as
     /// they are, other values as JSON.
     /// - Throws: ``Template/UndefinedVariable``, ``MatcherSampleError``.
-    public func sampleText(with variables: [String: JSONValue], at path: String) throws -> String {
-        let value = try sampleValue(with: variables, at: path)
+    public func sampleText(with variables: [String: JSONValue], at path: String, codes: TOTPCodeGenerator? = nil) throws -> String {
+        let value = try sampleValue(with: variables, at: path, codes: codes)
         if case .string(let text) = value { return text }
         return value.description
     }
 
     /// ``sampleValue(at:minter:)`` of this matcher with its placeholders filled from `variables`.
     /// - Throws: ``Template/UndefinedVariable``, ``MatcherSampleError``.
-    public func sampleValue(with variables: [String: JSONValue], at path: String = "$") throws -> JSONValue {
+    public func sampleValue(with variables: [String: JSONValue], at path: String = "$", codes: TOTPCodeGenerator? = nil) throws -> JSONValue {
         var undefined: [String] = []
-        let value = try resolved(with: variables, undefined: &undefined).sampleValue(at: path)
+        let value = try resolved(with: variables, undefined: &undefined).sampleValue(at: path, codes: codes)
         if let name = undefined.first { throw Template.UndefinedVariable(name: name) }
         return value
     }
@@ -94,7 +99,7 @@ extension Matcher {
         case .datetime: return .string(DateTimeFormat.string(from: Date()))
         case .regex(let pattern):
             throw MatcherSampleError(path: path, reason: "a regex matcher (/\(pattern)/) needs an example")
-        case .literal, .object, .array, .each, .jwt, .jwks:
+        case .literal, .object, .array, .each, .jwt, .jwks, .totp:
             return .null
         }
     }

@@ -39,6 +39,9 @@ public struct Matcher: Sendable, Equatable {
         /// Ed25519 keys (`kty: OKP`) with `crv` and a 32-byte base64url `x`. The stub
         /// answers it with its own signing key, the one its `jwt`s are signed with.
         case jwks(min: Int?, max: Int?)
+        /// A TOTP code (RFC 6238) of the key in the spec's `secret`, in requests only: the
+        /// verifier sends one it computes, the stub accepts one valid now and not replayed.
+        case totp(TOTPSpec)
     }
 
     /// What is expected.
@@ -62,7 +65,7 @@ public struct Matcher: Sendable, Equatable {
     }
 
     /// The matcher names accepted after `match:`.
-    public static let names = ["string", "integer", "number", "boolean", "null", "any", "regex", "uuid", "datetime", "jwt", "jwks", "each"]
+    public static let names = ["string", "integer", "number", "boolean", "null", "any", "regex", "uuid", "datetime", "jwt", "jwks", "each", "totp"]
 
     /// This matcher with every literal string that is a template (`"{{sub}}"`) replaced by
     /// the saved value it names: a sole `{{name}}` takes the value with its JSON type, text
@@ -94,6 +97,15 @@ public struct Matcher: Sendable, Equatable {
             return Matcher(.each(of: element.resolved(with: variables, undefined: &undefined), min: min, max: max), example: example)
         case .jwt(let claims):
             return Matcher(.jwt(claims: claims.mapValues { $0.resolved(with: variables, undefined: &undefined) }), example: example)
+        case .totp(var spec) where !spec.variables.isEmpty:
+            let template = Template(spec.secret)
+            let missing = template.requiredVariables.filter { variables[$0] == nil }
+            guard missing.isEmpty, let rendered = try? template.render(variables) else {
+                undefined += missing
+                return self
+            }
+            spec.secret = rendered
+            return Matcher(.totp(spec), example: example)
         default:
             return self
         }
@@ -199,6 +211,7 @@ public struct Matcher: Sendable, Equatable {
         case .jwt(let claims): claims.isEmpty ? "a JWT" : "a JWT with claims \(claims.keys.sorted().joined(separator: ", "))"
         case .jwks: "a JWK Set"
         case .each(let element, _, _): "an array of \(element.summary)"
+        case .totp(let spec): spec.summary
         }
     }
 
@@ -240,6 +253,11 @@ public struct Matcher: Sendable, Equatable {
         case .datetime:
             guard case .string(let text) = actual, DateTimeFormat.parse(text) != nil else { return "an RFC 3339 date-time string" }
             return nil
+        case .totp(let spec):
+            // The shape; and, for a key written out, a code of it within one step of now.
+            if let problem = spec.shapeProblem(actual) { return problem }
+            guard case .string(let code) = actual, spec.variables.isEmpty, let totp = try? spec.totp() else { return nil }
+            return totp.step(of: code, near: Date()) == nil ? spec.summary + " valid now" : nil
         case .literal, .object, .array, .each, .jwks, .jwt:
             return nil
         }

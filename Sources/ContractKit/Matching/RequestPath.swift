@@ -79,9 +79,9 @@ public struct RequestPath: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The path to send: placeholders filled, each parameter from its matcher's example (or
-    /// a generated value), percent-encoded.
-    /// - Throws: ``Template/UndefinedVariable``, ``MatcherSampleError``.
-    public func render(with variables: [String: JSONValue]) throws -> String {
+    /// a generated value; a `totp` code from `codes`), percent-encoded.
+    /// - Throws: ``Template/UndefinedVariable``, ``MatcherSampleError``, what `codes` throws.
+    public func render(with variables: [String: JSONValue], codes: TOTPCodeGenerator? = nil) throws -> String {
         var result = ""
         for segment in segments {
             result += "/"
@@ -90,7 +90,7 @@ public struct RequestPath: Sendable, Equatable, CustomStringConvertible {
                 result += try template.render(variables)
             case .parameter(let name):
                 guard let matcher = params[name] else { continue }
-                let text = try matcher.sampleText(with: variables, at: "path parameter \(name)")
+                let text = try matcher.sampleText(with: variables, at: "path parameter \(name)", codes: codes)
                 result += text.addingPercentEncoding(withAllowedCharacters: Self.segmentAllowed) ?? text
             }
         }

@@ -85,23 +85,25 @@ extension ContractRequest {
 
 extension RequestSpec {
     /// The request with `variables` filled in and every matcher replaced by its `example`
-    /// (or a generated value); a `json` body also gets `Content-Type: application/json`
-    /// unless the contract sets one.
-    /// - Throws: ``Template/UndefinedVariable``, ``MatcherSampleError``.
-    public func render(with variables: [String: JSONValue]) throws -> ContractRequest {
-        var target = try path.render(with: variables)
+    /// (or a generated value; a `totp` code from `codes`, or the key's code now without it);
+    /// a `json` body also gets `Content-Type: application/json` unless the contract sets one.
+    /// A run renders with ``render(with:waitingFor:)``, which waits when a code's steps are
+    /// used up instead of throwing.
+    /// - Throws: ``Template/UndefinedVariable``, ``MatcherSampleError``, what `codes` throws.
+    public func render(with variables: [String: JSONValue], codes: TOTPCodeGenerator? = nil) throws -> ContractRequest {
+        var target = try path.render(with: variables, codes: codes)
         if !query.isEmpty {
             var components = URLComponents()
-            components.queryItems = try query.map { URLQueryItem(name: $0.name, value: try $0.value.sampleText(with: variables, at: "query \($0.name)")) }
+            components.queryItems = try query.map { URLQueryItem(name: $0.name, value: try $0.value.sampleText(with: variables, at: "query \($0.name)", codes: codes)) }
             target += "?" + (components.percentEncodedQuery ?? "")
         }
-        var headers = try self.headers.map { (name: $0.name, value: try $0.value.sampleText(with: variables, at: "header \($0.name)")) }
+        var headers = try self.headers.map { (name: $0.name, value: try $0.value.sampleText(with: variables, at: "header \($0.name)", codes: codes)) }
         var data: Data?
         switch body {
         case .none:
             break
         case .json(let matcher):
-            data = Data(try matcher.sampleValue(with: variables).description.utf8)
+            data = Data(try matcher.sampleValue(with: variables, codes: codes).description.utf8)
             if !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
                 headers.append((name: "Content-Type", value: "application/json"))
             }
