@@ -73,11 +73,13 @@ enum AuthdBinary {
         try await post(base, "login", ["username": username, "password": password])
     }
 
-    /// POSTs `body` as JSON to `path` and returns the status and JSON body.
-    static func post(_ base: URL, _ path: String, _ body: [String: Any]) async throws -> (Int, [String: Any]) {
+    /// POSTs `body` as JSON to `path` (with `Authorization: Bearer` when given) and returns
+    /// the status and JSON body.
+    static func post(_ base: URL, _ path: String, _ body: [String: Any], bearer: String? = nil) async throws -> (Int, [String: Any]) {
         var request = URLRequest(url: base.appendingPathComponent(path))
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
         request.httpBody = try JSONSerialization.data(withJSONObject: body)
         let (data, response) = try await URLSession.shared.data(for: request)
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
