@@ -83,13 +83,27 @@ let package = Package(
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
         ),
-        // Base64url and the compact JWS: what authd's tokens, the contract matchers and the stub share.
+        // Base64url, the compact JWS and constant-time comparison: what authd's tokens, the
+        // contract matchers and the stub share.
         .target(name: "JOSE"),
+        // WebAuthn's relying-party side (CBOR, COSE keys, attestation and assertion checks, the
+        // options and responses' JSON) and a software authenticator: what authd, the contract
+        // verifier (acting as the authenticator) and the stub share. Foundation and swift-crypto
+        // only (_CryptoExtras for RS256 keys).
+        .target(
+            name: "WebAuthn",
+            dependencies: [
+                "JOSE",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
         .target(
             name: "AuthCore",
             dependencies: [
                 "CArgon2",
                 "JOSE",
+                "WebAuthn",
                 .product(name: "Crypto", package: "swift-crypto"),
                 server("JWTKit", "jwt-kit"),
                 server("Logging", "swift-log"),
@@ -260,6 +274,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "JOSETests", dependencies: ["JOSE"]),
+        .testTarget(name: "WebAuthnTests", dependencies: ["JOSE", "WebAuthn", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(
             name: "AuthCoreTests",
             dependencies: ["JOSE", "AuthCore", "AuthTestSupport", "CArgon2", "CSodium", "ProcessKit", .product(name: "Crypto", package: "swift-crypto")]

@@ -1,4 +1,5 @@
 import Foundation
+import JOSE
 
 /// Second factors: an authenticator app (TOTP, RFC 6238) turned on with its first code,
 /// the recovery codes that come with it, and the second step of a login

@@ -1,4 +1,5 @@
-/// Comparisons whose time depends on the lengths only, never on where two secrets differ.
+/// Comparisons whose time depends on the lengths only, never on where two secrets differ
+/// (codes, challenges, user handles).
 ///
 /// ```swift
 /// ConstantTime.equal(Array("123456".utf8), Array(presented.utf8))
