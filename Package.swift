@@ -144,6 +144,8 @@ let package = Package(
             name: "AuthServer",
             dependencies: [
                 "AuthCore",
+                "JOSE",
+                "WebAuthn",
                 .product(name: "Crypto", package: "swift-crypto"),
                 server("AsyncHTTPClient", "async-http-client"),
                 server("Hummingbird", "hummingbird"),
@@ -170,6 +172,8 @@ let package = Package(
             name: "authd",
             dependencies: [
                 "AuthCore",
+                "JOSE",
+                "WebAuthn",
                 "AuthPostgres",
                 "AuthServer",
                 "PostgresEmbedded",

@@ -35,6 +35,7 @@ extension Migration {
         Migration(version: "0012_session_details", bytes: PackageResources._012_session_details_sql),
         Migration(version: "0013_account_tokens_and_deliveries", bytes: PackageResources._013_account_tokens_and_deliveries_sql),
         Migration(version: "0014_second_factors", bytes: PackageResources._014_second_factors_sql),
+        Migration(version: "0015_passkeys", bytes: PackageResources._015_passkeys_sql),
     ]
 
     private init(version: String, bytes: [UInt8]) {

@@ -42,6 +42,7 @@ public struct PostgresStorage: AuthStorage {
     public var outbox: PostgresDeliveryOutbox { PostgresDeliveryOutbox(database: database) }
     public var secondFactors: PostgresSecondFactorRepository { PostgresSecondFactorRepository(database: database) }
     public var loginChallenges: PostgresLoginChallengeRepository { PostgresLoginChallengeRepository(database: database) }
+    public var passkeys: PostgresPasskeyRepository { PostgresPasskeyRepository(database: database) }
 
     @discardableResult
     public func migrate() async throws -> [String] {

@@ -1,34 +1,38 @@
 import ArgumentParser
 import AuthCore
 import Foundation
+import JOSE
 
 extension Authd.UserCommand {
     /// `authd user credentials NAME [--remove totp]`.
     struct Credentials: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show what an account signs in with beyond its password, or remove a second factor.",
+            abstract: "Show what an account signs in with beyond its password, or remove a second factor or a passkey.",
             discussion: """
-                Lists the authenticator app (TOTP) and how many recovery codes are left, never a secret. \
-                --remove totp turns the app off with its recovery codes, for an owner who lost both; \
-                their next login asks for the password only.
+                Lists the authenticator app (TOTP), how many recovery codes are left, and the passkeys \
+                (id, name, dates), never a secret. --remove totp turns the app off with its recovery codes, \
+                for an owner who lost both (their next login asks for the password only); --remove ID \
+                removes the passkey with that id.
                 """
         )
 
-        /// What `--remove` takes.
-        enum Removable: String, ExpressibleByArgument, CaseIterable {
-            case totp
-        }
-
-        @Option(help: "Remove a second factor: totp.")
-        var remove: Removable?
+        @Option(help: ArgumentHelp("Remove the authenticator app (totp) or the passkey with this id.", valueName: "totp|id"))
+        var remove: String?
 
         @OptionGroup var account: AccountOptions
 
         func run() async throws {
-            if remove == .totp {
+            if remove == "totp" {
                 let (user, removed) = try await account.withAccount { try await $0.removeTOTP(username: $1) }
                 let name = TerminalText.escaped(user.username)
                 print(removed ? "removed the authenticator app of \(name)" : "\(name) has no authenticator app")
+                return
+            }
+            if let id = remove {
+                let (user, removed) = try await account.withAccount { try await $0.removePasskey(username: $1, id: id) }
+                let name = TerminalText.escaped(user.username)
+                guard removed else { throw CLIError("\(name) has no passkey \(TerminalText.escaped(id))") }
+                print("removed passkey \(TerminalText.escaped(id)) of \(name)")
                 return
             }
             let credentials = try await account.withAccount { try await $0.credentials(username: $1) }
@@ -48,6 +52,12 @@ extension Authd.UserCommand {
                 } else {
                     lines.append("totp      enrolment waiting for its first code since \(formatter.string(from: factor.createdAt))")
                 }
+            }
+            for passkey in credentials.passkeys {
+                let used = passkey.lastUsedAt.map { "last used \(formatter.string(from: $0))" } ?? "never used"
+                lines.append(
+                    "passkey   \(Base64URL.encode(passkey.id))  \"\(TerminalText.escaped(passkey.name))\"  registered \(formatter.string(from: passkey.createdAt)), \(used)"
+                )
             }
             return lines.joined(separator: "\n")
         }

@@ -98,6 +98,7 @@ extension Authd {
         @OptionGroup var hashing: HashOptions
         @OptionGroup var passwords: PasswordOptions
         @OptionGroup var deliveries: DeliveryOptions
+        @OptionGroup var passkeys: PasskeyOptions
         @OptionGroup var retention: RetentionOptions
         @OptionGroup var logging: LoggingOptions
 
@@ -168,6 +169,7 @@ extension Authd {
                 configuration.throttle.addressLimit = loginLimitPerAddress
                 deliveries.apply(to: &configuration.throttle)
                 configuration.delivery = delivery
+                configuration.passkeys = passkeys.relyingParty()
                 configuration.logger = logger
                 configuration.tls = tls
                 configuration.trustedProxies = proxies

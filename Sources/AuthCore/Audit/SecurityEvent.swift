@@ -57,6 +57,13 @@ public struct SecurityEvent: Sendable, Equatable {
         case totpEnabled = "totp_enabled"
         /// TOTP was turned off (`detail`: what proved it: `code`, `password` or `operator`).
         case totpDisabled = "totp_disabled"
+        /// A passkey was registered (`detail`: its credential id, base64url).
+        case passkeyRegistered = "passkey_registered"
+        /// A passkey was removed (`detail`: its credential id; `operator` when an operator did).
+        case passkeyRemoved = "passkey_removed"
+        /// A passkey signed with a counter at or below the stored one: the credential may
+        /// have been cloned; the login was refused (`detail`: its credential id).
+        case passkeySignCountRegressed = "passkey_sign_count_regressed"
     }
 
     /// What happened.

@@ -114,6 +114,10 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A TOTP or recovery code is wrong, or was used already; deliberately does not say which.
     public static let invalidCode = AuthError(.invalidCredentials, "The code is incorrect.")
 
+    /// A passkey's response does not verify (signature, challenge, origin, flags, counter),
+    /// or names no passkey; deliberately does not say which.
+    public static let passkeyRefused = AuthError(.invalidCredentials, "The passkey could not be verified.")
+
     /// The password was right and a second factor is on; the client goes on at
     /// `POST /login/mfa` with `token`.
     ///

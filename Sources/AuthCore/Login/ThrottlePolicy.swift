@@ -160,8 +160,13 @@ public struct ThrottlePolicy: Sendable, Equatable {
         guard let address else { return ThrottleKeys(account: account, pair: nil, address: nil) }
         // The separator cannot occur in a username key nor in an address.
         let pair = ThrottleKey(scope: .pair, subject: "\(usernameKey)\u{0}\(address)", limit: pairLimit, window: window, digestKey: digestKey)
-        let byAddress = ThrottleKey(scope: .address, subject: address, limit: addressLimit, window: window, digestKey: digestKey)
-        return ThrottleKeys(account: account, pair: pair, address: byAddress)
+        return ThrottleKeys(account: account, pair: pair, address: addressKey(address))
+    }
+
+    /// The counter of login attempts from `address`, for every username (nil when the
+    /// address is unknown): what a passkey login, which names no username, reserves.
+    public func addressKey(_ address: String?) -> ThrottleKey? {
+        address.map { ThrottleKey(scope: .address, subject: $0, limit: addressLimit, window: window, digestKey: digestKey) }
     }
 
     /// The counter of passwords a signed-in account presents again (`POST /password`,

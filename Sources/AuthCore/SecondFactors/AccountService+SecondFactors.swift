@@ -1,4 +1,5 @@
 import Foundation
+import JOSE
 
 extension AccountService {
     /// The account's second factors, for an operator.
@@ -12,7 +13,8 @@ extension AccountService {
         guard let user = try await storage.users.user(withKey: username.key) else { throw Self.noSuchUser(username) }
         return AccountCredentials(
             user: user, totp: try await storage.secondFactors.totpFactor(userID: user.id),
-            recoveryCodesLeft: try await storage.secondFactors.recoveryCodesLeft(userID: user.id)
+            recoveryCodesLeft: try await storage.secondFactors.recoveryCodesLeft(userID: user.id),
+            passkeys: try await storage.passkeys.passkeys(ofUser: user.id)
         )
     }
 
@@ -29,6 +31,23 @@ extension AccountService {
         guard try await storage.secondFactors.deleteTOTP(userID: user.id) else { return (user, false) }
         try await storage.audit.record(
             SecurityEvent(kind: .totpDisabled, at: clock.now, userID: user.id, usernameKey: username.key, origin: origin, detail: "operator")
+        )
+        return (user, true)
+    }
+
+    /// Removes the account's passkey with this credential id (base64url) for an operator
+    /// (audited `passkey_removed`, detail `operator`); false when it has none with that id.
+    /// - Throws: `invalid_request`, `not_found` (no such account), `service_unavailable`.
+    ///
+    /// ```swift
+    /// let (user, removed) = try await accounts.removePasskey(username: "alice", id: "3q2-7w")
+    /// ```
+    public func removePasskey(username raw: String, id: String, origin: RequestOrigin = RequestOrigin()) async throws -> (user: User, removed: Bool) {
+        let username = try Username(raw)
+        guard let user = try await storage.users.user(withKey: username.key) else { throw Self.noSuchUser(username) }
+        guard let bytes = Base64URL.decode(id), try await storage.passkeys.delete(id: bytes, ofUser: user.id) else { return (user, false) }
+        try await storage.audit.record(
+            SecurityEvent(kind: .passkeyRemoved, at: clock.now, userID: user.id, usernameKey: username.key, origin: origin, detail: "operator")
         )
         return (user, true)
     }

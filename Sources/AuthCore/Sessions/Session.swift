@@ -38,7 +38,7 @@ public struct Session: Sendable, Equatable {
 
 extension Unicode.GeneralCategory {
     /// Control, format, separator (other than space) and unassigned characters.
-    fileprivate var isControlLike: Bool {
+    var isControlLike: Bool {
         switch self {
         case .control, .format, .lineSeparator, .paragraphSeparator, .unassigned, .surrogate, .privateUse: true
         default: false

@@ -28,8 +28,10 @@ public protocol AuthStorage: Sendable {
     associatedtype Outbox: DeliveryOutbox
     /// Authenticator apps and recovery codes.
     associatedtype SecondFactors: SecondFactorRepository
-    /// The second steps of logins.
+    /// The second steps of logins and the passkey ceremonies' challenges.
     associatedtype LoginChallenges: LoginChallengeRepository
+    /// Passkeys and user handles.
+    associatedtype Passkeys: PasskeyRepository
 
     /// Accounts.
     var users: Users { get }
@@ -49,8 +51,10 @@ public protocol AuthStorage: Sendable {
     var outbox: Outbox { get }
     /// Authenticator apps (TOTP) and recovery codes.
     var secondFactors: SecondFactors { get }
-    /// The second steps of logins (`mfa_token`s).
+    /// The second steps of logins (`mfa_token`s) and the passkey ceremonies' challenges.
     var loginChallenges: LoginChallenges { get }
+    /// Passkeys (WebAuthn credentials) and the accounts' user handles.
+    var passkeys: Passkeys { get }
 
     /// Brings the schema up to date; returns what it applied (empty when nothing was due).
     @discardableResult

@@ -1,4 +1,5 @@
 import AuthCore
+import WebAuthn
 import Foundation
 import Logging
 import NIOSSL
@@ -48,6 +49,9 @@ public struct AppConfiguration: Sendable {
     /// Where password-reset and email-verification messages are delivered; nil (the
     /// default) leaves the reset and verification routes out (404) and sends nothing.
     public var delivery: DeliveryConfiguration?
+    /// The relying party of passkeys (`serve --rp-id`, `--rp-name`, `--origin`); nil: the
+    /// WebAuthn routes are 404.
+    public var passkeys: WebAuthnRelyingParty?
     /// Failed-login limits.
     public var throttle = ThrottlePolicy()
     /// Largest accepted request body, bytes.

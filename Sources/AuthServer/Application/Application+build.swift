@@ -62,9 +62,11 @@ public func buildApplication(
         )
     }
     let factors = SecondFactorService(login: login, algorithm: HummingbirdTOTP(), keyEncryptionKey: keyEncryptionKey)
+    // Passkeys exist only with a relying party to be (`serve --rp-id`).
+    let passkeys = configuration.passkeys.map { PasskeyService(login: login, relyingParty: $0) }
     let router = buildRouter(
-        login: login, sessions: sessions, accounts: accounts, recovery: recovery, factors: factors, issuer: issuer,
-        readiness: storage.readiness, pool: pool, configuration: configuration
+        login: login, sessions: sessions, accounts: accounts, recovery: recovery, factors: factors, passkeys: passkeys,
+        issuer: issuer, readiness: storage.readiness, pool: pool, configuration: configuration
     )
     let http1 = HTTPServerBuilder.http1WithJSONErrors(
         requestHeadTimeout: configuration.requestHeadTimeout, idleTimeout: configuration.idleTimeout,

@@ -6,7 +6,7 @@ import Hummingbird
 ///
 /// ```swift
 /// let router = buildRouter(login: login, sessions: sessions, accounts: accounts, recovery: nil, factors: factors,
-///                          issuer: issuer, readiness: storage.readiness, pool: pool, configuration: configuration)
+///                          passkeys: nil, issuer: issuer, readiness: storage.readiness, pool: pool, configuration: configuration)
 /// ```
 public func buildRouter<Storage: AuthStorage>(
     login: LoginService<Storage>,
@@ -14,6 +14,7 @@ public func buildRouter<Storage: AuthStorage>(
     accounts: AccountService<Storage>,
     recovery: AccountRecoveryService<Storage>?,
     factors: SecondFactorService<Storage>,
+    passkeys: PasskeyService<Storage>?,
     issuer: AccessTokenIssuer,
     readiness: some ReadinessProbe,
     pool: BlockingWorkPool,
@@ -45,6 +46,9 @@ public func buildRouter<Storage: AuthStorage>(
         router.addRoutes(RecoveryController(recovery: recovery, maxBodySize: maxBodySize).routes)
     }
     router.addRoutes(SecondFactorController(factors: factors, sessions: sessions, issuer: configuration.issuer, maxBodySize: maxBodySize).routes)
+    if let passkeys {
+        router.addRoutes(PasskeyController(passkeys: passkeys, sessions: sessions, maxBodySize: maxBodySize).routes)
+    }
     router.addRoutes(KeyController(issuer: issuer, maxAge: configuration.jwksMaxAge).routes)
     router.addRoutes(
         OperationsController(

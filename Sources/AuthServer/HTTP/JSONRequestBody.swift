@@ -31,10 +31,20 @@ public enum JSONRequestBody {
     /// try await JSONRequestBody.expectNoFields(in: request, limit: 64 * 1024)
     /// ```
     public static func expectNoFields(in request: Request, limit: Int) async throws {
+        _ = try await decodeOrEmpty(NoFields.self, from: request, limit: limit)
+    }
+
+    /// Reads the body of a route whose fields are all optional: none at all (whatever its
+    /// `Content-Type`) is taken as `{}`; anything else is decoded as ``decode(_:from:limit:)`` does.
+    ///
+    /// ```swift
+    /// let body = try await JSONRequestBody.decodeOrEmpty(PasskeyLoginOptionsRequest.self, from: request, limit: 64 * 1024)
+    /// ```
+    public static func decodeOrEmpty<Body: RequestBody>(_ type: Body.Type, from request: Request, limit: Int) async throws -> Body {
         let buffer = try await collect(request, limit: limit)
-        guard buffer.readableBytes > 0 else { return }
+        guard buffer.readableBytes > 0 else { return try decode(type, from: Data("{}".utf8)) }
         guard isJSON(request.headers[.contentType]) else { throw HTTPRequestError.unsupportedMediaType }
-        _ = try decode(NoFields.self, from: Data(buffer: buffer))
+        return try decode(type, from: Data(buffer: buffer))
     }
 
     /// The body, at most `limit` bytes (413 beyond, from `Content-Length` before reading).
@@ -88,8 +98,8 @@ public enum JSONRequestBody {
     /// The `invalid_request` text of a field that did not decode, naming the field.
     private static func message(for error: DecodingError, fields: [String: JSONKind]) -> String {
         switch error {
-        case .keyNotFound(let key, _):
-            return "\(key.stringValue) is required"
+        case .keyNotFound(let key, let context):
+            return context.codingPath.isEmpty ? "\(key.stringValue) is required" : "\(name(context)).\(key.stringValue) is required"
         case .valueNotFound(_, let context):
             return "\(name(context)) must not be null"
         case .typeMismatch(let expected, let context):
@@ -103,8 +113,9 @@ public enum JSONRequestBody {
         }
     }
 
+    /// The field at fault: `token`, or a path into an object field (`credential.response.clientDataJSON`).
     private static func name(_ context: DecodingError.Context) -> String {
-        context.codingPath.first?.stringValue ?? "body"
+        context.codingPath.isEmpty ? "body" : context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
     }
 
     /// Whether a `Content-Type` value is `application/json` or a `+json` type.

@@ -18,12 +18,14 @@ public struct InMemoryStorage: AuthStorage {
     public let accountTokens: InMemoryAccountTokenRepository
     public let secondFactors = InMemorySecondFactorRepository()
     public let loginChallenges = InMemoryLoginChallengeRepository()
+    public let passkeys: InMemoryPasskeyRepository
 
     /// Empty storage.
     public init() {
         users = InMemoryUserRepository()
         refreshTokens = InMemoryRefreshTokenRepository(users: users)
         accountTokens = InMemoryAccountTokenRepository(users: users, refreshTokens: refreshTokens)
+        passkeys = InMemoryPasskeyRepository(users: users)
     }
 
     public var outbox: InMemoryDeliveryOutbox { InMemoryDeliveryOutbox(tokens: accountTokens) }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// A short-lived, single-use step of a login that began elsewhere, stored as the digest of
-/// what the client holds: the `mfa_token` a right password earns when a second factor is on.
+/// what the client holds: the `mfa_token` a right password earns when a second factor is on,
+/// or a WebAuthn challenge (its base64url form) a passkey ceremony must sign.
 ///
 /// ```swift
 /// let token = OpaqueToken.generate()
@@ -13,6 +14,10 @@ public struct LoginChallenge: Sendable, Equatable {
     public enum Kind: String, Sendable {
         /// The second step of a password login (`POST /login/mfa`).
         case secondFactor = "second_factor"
+        /// A passkey registration (`POST /webauthn/register`): the WebAuthn challenge.
+        case passkeyRegistration = "passkey_registration"
+        /// A passkey login (`POST /webauthn/login`): the WebAuthn challenge.
+        case passkeyAuthentication = "passkey_authentication"
     }
 
     /// How long an `mfa_token` works, seconds.

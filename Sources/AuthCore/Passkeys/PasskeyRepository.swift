@@ -1,0 +1,25 @@
+import Foundation
+
+/// Storage of passkeys and of the accounts' WebAuthn user handles.
+///
+/// ```swift
+/// let handle = try await storage.passkeys.userHandle(ofUser: user.id, creating: Data(SecureRandom.bytes(32)))
+/// ```
+public protocol PasskeyRepository: Sendable {
+    /// The account's user handle: the one it has, or `candidate`, stored now when it had
+    /// none; nil when there is no such account.
+    func userHandle(ofUser userID: UUID, creating candidate: Data) async throws -> Data?
+    /// The account's user handle, if it has one.
+    func userHandle(ofUser userID: UUID) async throws -> Data?
+    /// The account's passkeys, oldest first.
+    func passkeys(ofUser userID: UUID) async throws -> [Passkey]
+    /// The passkey with this credential id.
+    func passkey(id: Data) async throws -> Passkey?
+    /// Stores a new passkey; false, storing nothing, when its id is registered already or
+    /// the account has `limit` passkeys.
+    func add(_ passkey: Passkey, limit: Int) async throws -> Bool
+    /// Records a login it signed: its new counter, backup state and time.
+    func recordUse(id: Data, signCount: UInt32, backedUp: Bool, at date: Date) async throws
+    /// Deletes the account's passkey with this id; false when it has none.
+    func delete(id: Data, ofUser userID: UUID) async throws -> Bool
+}
