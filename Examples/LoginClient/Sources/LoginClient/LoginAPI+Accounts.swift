@@ -92,14 +92,14 @@ extension LoginAPI {
         guard http.statusCode == 204 else { throw Self.error(http, data) }
     }
 
-    private func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         let (data, response) = try await session.data(for: request)
         guard let http = response as? HTTPURLResponse else { throw LoginError.malformedResponse }
         return (data, http)
     }
 
     /// The error an answer other than success stands for.
-    private static func error(_ http: HTTPURLResponse, _ data: Data) -> LoginError {
+    static func error(_ http: HTTPURLResponse, _ data: Data) -> LoginError {
         if http.statusCode == 429 {
             return .tooManyAttempts(retryAfter: http.value(forHTTPHeaderField: "Retry-After").flatMap(Int.init))
         }

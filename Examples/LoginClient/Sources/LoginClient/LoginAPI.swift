@@ -20,6 +20,9 @@ public enum LoginError: Error, Equatable {
     case invalidCredentials
     /// The account exists but is disabled.
     case accountDisabled
+    /// The password was right and the account has a second factor on: finish with
+    /// ``LoginAPI/completeLogin(mfaToken:code:)`` (or a recovery code) within 5 minutes.
+    case secondFactorRequired(mfaToken: String)
     /// The request was refused as malformed; the server's description.
     case invalidRequest(String)
     /// Too many attempts; try again after this many seconds.
@@ -60,7 +63,8 @@ public struct LoginAPI: Sendable {
     }
 
     /// Logs in.
-    /// - Throws: ``LoginError``, or a `URLError` when the server cannot be reached.
+    /// - Throws: ``LoginError`` (``LoginError/secondFactorRequired(mfaToken:)`` when the
+    ///   account has an authenticator app), or a `URLError` when the server cannot be reached.
     public func login(username: String, password: String) async throws -> LoginSession {
         let request = try self.request("POST", "login", json: ["username": username, "password": password])
         let (data, response) = try await session.data(for: request)
@@ -76,6 +80,9 @@ public struct LoginAPI: Sendable {
             switch error.error {
             case "invalid_credentials": throw LoginError.invalidCredentials
             case "account_disabled": throw LoginError.accountDisabled
+            case "mfa_required":
+                guard let token = error.mfaToken else { throw LoginError.malformedResponse }
+                throw LoginError.secondFactorRequired(mfaToken: token)
             default: throw LoginError.invalidRequest(error.errorDescription)
             }
         case 429:
@@ -99,7 +106,7 @@ public struct LoginAPI: Sendable {
         return request
     }
 
-    private struct TokenBody: Decodable {
+    struct TokenBody: Decodable {
         let accessToken: String
         let tokenType: String
         let expiresIn: Int
@@ -116,10 +123,12 @@ public struct LoginAPI: Sendable {
     struct ErrorBody: Decodable {
         let error: String
         let errorDescription: String
+        let mfaToken: String?
 
         enum CodingKeys: String, CodingKey {
             case error
             case errorDescription = "error_description"
+            case mfaToken = "mfa_token"
         }
     }
 }

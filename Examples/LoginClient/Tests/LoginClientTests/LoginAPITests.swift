@@ -92,6 +92,33 @@ let authdContracts = URL(fileURLWithPath: #filePath)
         #expect(stub.unmatched.isEmpty)
     }
 
+    /// An authenticator app against the stub: the test plays the app with the stub's TOTP
+    /// (RFC 6238) on the secret the stub answered, as a phone would on authd's. The code
+    /// that confirmed the app is used, so the login waits for the next one; a recovery code
+    /// finishes the next login.
+    @Test func turnsOnAnAuthenticatorAppAndLogsInWithItsCodeThenARecoveryCode() async throws {
+        let first = try await api.login(username: "mia", password: "correct horse battery staple")
+        let enrolment = try await api.enrolAuthenticatorApp(accessToken: first.accessToken)
+        #expect(enrolment.uri.hasPrefix("otpauth://totp/authd:mia?secret="))
+        let app = try TOTP(secret: enrolment.secret)
+        let recoveryCodes = try await api.confirmAuthenticatorApp(accessToken: first.accessToken, code: app.code(at: Date()))
+        #expect(recoveryCodes.count == 10)
+
+        func secondStep() async throws -> String {
+            do {
+                _ = try await api.login(username: "mia", password: "correct horse battery staple")
+            } catch LoginError.secondFactorRequired(let mfaToken) {
+                return mfaToken
+            }
+            throw LoginError.malformedResponse
+        }
+        let token = try await secondStep()
+        let session = try await api.completeLogin(mfaToken: token, code: app.code(at: Date().addingTimeInterval(30)))
+        #expect(session.accessToken.split(separator: ".").count == 3)
+        _ = try await api.completeLogin(mfaToken: try await secondStep(), recoveryCode: recoveryCodes[0])
+        #expect(stub.unmatched.isEmpty)
+    }
+
     /// A token the stub did not deliver is refused, as authd refuses it.
     @Test func aTokenTheStubDidNotDeliverIsNotAccepted() async throws {
         _ = try await api.signUp(username: "pat", password: "correct horse battery staple", email: "pat@example.com")
