@@ -185,10 +185,10 @@ let package = Package(
             ]
         ),
         // Contracts: the model, the YAML format and matching (what the stub needs; swift-crypto
-        // for the TOTP codes of `totp` matchers) ...
+        // for the TOTP codes of `totp` matchers, WebAuthn for the credentials of `webauthn_…` ones) ...
         .target(
             name: "ContractKit",
-            dependencies: ["JOSE", .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["JOSE", "WebAuthn", .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto")]
         ),
         // ... Pact and OpenAPI in and out ...
         .target(name: "ContractInterop", dependencies: ["ContractKit", "JOSE"]),
@@ -316,7 +316,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ContractKitTests",
-            dependencies: ["ContractKit", "ContractTestSupport", "ProcessKit"]
+            dependencies: ["ContractKit", "ContractTestSupport", "ProcessKit", "WebAuthn"]
         ),
         .testTarget(
             name: "ContractInteropTests",

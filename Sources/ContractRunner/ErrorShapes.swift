@@ -66,7 +66,7 @@ public struct ErrorShapes: Sendable {
         case .integer, .number: return number
         case .boolean: return Matcher(.boolean)
         case .null: return Matcher(.null)
-        case .any, .jwks: return Matcher(.any)
+        case .any, .jwks, .webauthn: return Matcher(.any)
         }
     }
 }

@@ -98,7 +98,7 @@ import ProcessKit
             "2: unknown key 'colour' in a contract file (allowed: name, interactions)",
             "7: path must start with '/'",
             "8: undefined variable 'nope' (no variable is saved before this interaction)",
-            "12: unknown matcher 'strng' (expected one of: string, integer, number, boolean, null, any, regex, uuid, datetime, jwt, jwks, each, totp)",
+            "12: unknown matcher 'strng' (expected one of: string, integer, number, boolean, null, any, regex, uuid, datetime, jwt, jwks, each, totp, webauthn_registration, webauthn_assertion)",
             "14: unknown key 'minimum' in matcher 'integer' (allowed: match, example, min, max)",
             "15: example does not match its matcher: $: expected an integer, got string \"x\"",
             "16: matcher 'each' needs 'of' (the matcher for every element)",

@@ -94,6 +94,7 @@ extension Matcher {
             schema = ["type": "string", "pattern": .string("^\(code.pattern)$")]
             let hash = code.algorithm == .sha1 ? "" : ", HMAC-\(code.algorithm.rawValue)"
             schema["description"] = .string("A TOTP code (RFC 6238\(hash), \(code.period)-second steps) of the key the client was given.")
+        case .webauthn(let credential): schema = credential.jsonSchema
         case .datetime: schema = ["type": "string", "format": "date-time"]
         case .jwt(let claims):
             schema = ["type": "string", "pattern": .string(JWTShape.pattern)]

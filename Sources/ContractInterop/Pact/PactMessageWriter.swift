@@ -77,6 +77,13 @@ struct PactMessageWriter {
             bodyRules.append((Self.path("\(keys)[*]", key: "kid"), [Self.rule("type")]))
             note("\(path) is a JSON Web Key Set: Pact checks that its keys have a kty and a kid, not that they are Ed25519 keys")
             return matcher.example ?? Self.sampleJWKS(count: Swift.max(min ?? 1, 1))
+        case .webauthn(let credential):
+            // Pact's `type` cascades: every member must be of the example's type.
+            bodyRules.append((path, [Self.rule("type")]))
+            note(
+                "\(path) is \(credential.summary): Pact cannot sign one, so the verifier sends an example of its shape, which a provider refuses (contract verify signs a fresh one)"
+            )
+            return credential.exampleCredential
         case .any:
             return nil
         default:
@@ -190,7 +197,7 @@ struct PactMessageWriter {
                 "\(place) is a TOTP code of \(code.secret): Pact cannot compute one, so the verifier sends the example \(code.placeholderCode), which a provider refuses (contract verify sends a valid code)"
             )
             return [Self.regex(code.pattern)]
-        case .any, .literal, .object, .array, .each, .jwks:
+        case .any, .literal, .object, .array, .each, .jwks, .webauthn:
             return []
         }
     }
@@ -229,6 +236,8 @@ struct PactMessageWriter {
             return sampleJWKS(count: Swift.max(min ?? 1, 1))
         case .totp(let code):
             return .string(code.placeholderCode)
+        case .webauthn(let credential):
+            return credential.exampleCredential
         }
     }
 

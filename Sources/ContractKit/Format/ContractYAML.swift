@@ -68,6 +68,19 @@ package enum ContractYAML {
             if spec.digits != defaults.digits { add("digits", .integer(spec.digits)) }
             if spec.period != defaults.period { add("period", .integer(spec.period)) }
             if spec.algorithm != defaults.algorithm { add("algorithm", .string(spec.algorithm.rawValue)) }
+        case .webauthn(let spec):
+            let defaults = WebAuthnSpec(spec.ceremony, options: spec.options, origin: spec.origin, authenticator: spec.authenticator)
+            add("match", .string(spec.ceremony.matcherName))
+            add("options", .string(spec.options))
+            add("origin", .string(spec.origin))
+            add("authenticator", .string(spec.authenticator))
+            if spec.algorithm != defaults.algorithm, let name = WebAuthnSpec.algorithmNames.first(where: { $0.value == spec.algorithm })?.name {
+                add("algorithm", .string(name))
+            }
+            if spec.attestation != defaults.attestation, let name = WebAuthnSpec.attestationNames.first(where: { $0.value == spec.attestation })?.name {
+                add("attestation", .string(name))
+            }
+            if spec.userVerified != defaults.userVerified { add("user_verified", .bool(spec.userVerified)) }
         }
         add("example", matcher.example)
         return .mapping(Node.Mapping(pairs, .implicit, .flow))

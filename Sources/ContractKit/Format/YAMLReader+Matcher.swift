@@ -2,8 +2,9 @@ import Yams
 
 extension YAMLReader {
     /// A matcher tree: mappings with `match` are typed matchers, other mappings objects,
-    /// lists arrays, scalars literals. `inRequest`: what a request sends, where a `totp`
-    /// matcher may be (a response or a delivery cannot be checked against a code).
+    /// lists arrays, scalars literals. `inRequest`: what a request sends, where a `totp` or a
+    /// `webauthn_…` matcher may be (a response or a delivery cannot be checked against a code
+    /// or a credential).
     mutating func matcher(_ node: Node, _ what: String, inRequest: Bool = false) -> Matcher? {
         switch node {
         case .scalar:
@@ -39,13 +40,16 @@ extension YAMLReader {
             "string": ["min_length", "max_length"], "integer": ["min", "max"], "number": ["min", "max"],
             "boolean": [], "null": [], "any": [], "regex": ["pattern"], "uuid": [], "datetime": [], "jwt": ["claims"],
             "jwks": ["min", "max"], "each": ["of", "min", "max"], "totp": ["secret", "digits", "period", "algorithm"],
+            "webauthn_registration": ["options", "origin", "authenticator", "algorithm", "attestation", "user_verified"],
+            "webauthn_assertion": ["options", "origin", "authenticator", "user_verified"],
         ]
         guard let allowed = options[name] else {
             error(nameNode, "unknown matcher '\(name)' (expected one of: \(Matcher.names.joined(separator: ", ")))")
             return nil
         }
-        // A TOTP code depends on the moment: no example can be written down.
-        let common = name == "totp" ? ["match"] : ["match", "example"]
+        // A TOTP code depends on the moment, a WebAuthn credential on a challenge: no example
+        // can be written down.
+        let common = name == "totp" || name.hasPrefix("webauthn_") ? ["match"] : ["match", "example"]
         guard let pairs = self.mapping(node, "matcher '\(name)'", allowed: common + allowed) else { return nil }
         var values: [String: Node] = [:]
         for (key, value) in pairs { values[key] = value }
@@ -101,6 +105,14 @@ extension YAMLReader {
             }
             guard let spec = totpSpec(node, values) else { return nil }
             kind = .totp(spec)
+        case "webauthn_registration", "webauthn_assertion":
+            guard inRequest else {
+                error(node, "a \(name) matcher belongs in a request (a credential the verifier's authenticator makes), not in a response or a delivery")
+                return nil
+            }
+            let ceremony: WebAuthnSpec.Ceremony = name == "webauthn_registration" ? .registration : .assertion
+            guard let spec = webAuthnSpec(ceremony, node, values) else { return nil }
+            kind = .webauthn(spec)
         default:
             return nil
         }

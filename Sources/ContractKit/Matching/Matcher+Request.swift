@@ -12,13 +12,14 @@ extension Matcher {
         case .each(let element, _, _): element.templateVariables
         case .jwt(let claims): claims.keys.sorted().flatMap { claims[$0]?.templateVariables ?? [] }
         case .totp(let spec): spec.variables
+        case .webauthn(let spec): spec.variables
         default: []
         }
     }
 
     /// How narrow a scalar matcher is, for choosing among interactions that all fit a
-    /// request: 4 a literal (or `null`, or a `totp` code, which the stub takes only when it is
-    /// valid), 3 a narrow matcher (`uuid`, `regex`, `datetime`, `jwt`, `jwks`, `integer`,
+    /// request: 4 a literal (or `null`, or a `totp` code or a `webauthn_…` credential, which
+    /// the stub takes only when it is valid), 3 a narrow matcher (`uuid`, `regex`, `datetime`, `jwt`, `jwks`, `integer`,
     /// `boolean`, or `string`/`number` with bounds), 2 a wide one (`string`, `number`,
     /// `each`), 1 `any`. Objects and arrays add up their members.
     ///
@@ -28,7 +29,7 @@ extension Matcher {
     /// ```
     public var specificity: Int {
         switch kind {
-        case .literal, .null, .totp: 4
+        case .literal, .null, .totp, .webauthn: 4
         case .uuid, .regex, .datetime, .jwt, .jwks, .integer, .boolean: 3
         case .string(let minLength, let maxLength): minLength == nil && maxLength == nil ? 2 : 3
         case .number(let min, let max): min == nil && max == nil ? 2 : 3
@@ -40,10 +41,10 @@ extension Matcher {
     }
 
     /// Whether this matcher can describe a piece of text (a header, a query parameter, a
-    /// path segment): scalars only, not objects, arrays, `each` or `jwks`.
+    /// path segment): scalars only, not objects, arrays, `each`, `jwks` or a WebAuthn credential.
     public var appliesToText: Bool {
         switch kind {
-        case .object, .array, .each, .jwks: false
+        case .object, .array, .each, .jwks, .webauthn: false
         case .literal(let value): if case .object = value { false } else if case .array = value { false } else { true }
         default: true
         }

@@ -26,25 +26,30 @@ extension Matcher {
     /// random characters or `min_length`, numbers their `min`). `jwt` and `jwks` come from
     /// `minter`, or from their `example` without one. A `totp` code comes from `codes` (a
     /// run's ``TOTPCodeGenerator``), or is the key's code now without one; while its secret is
-    /// an unsaved `{{name}}`, it is ``TOTPSpec/placeholderCode``.
+    /// an unsaved `{{name}}`, it is ``TOTPSpec/placeholderCode``. A `webauthn_…` credential
+    /// comes from `authenticators` (a run's ``WebAuthnAuthenticators``) for the saved options;
+    /// without them a registration is made by a throwaway authenticator; while the options
+    /// are not saved it is ``WebAuthnSpec/exampleCredential``.
     ///
     /// ```swift
     /// try Matcher(.integer(min: 5, max: nil)).sampleValue()   // .integer(5)
     /// try Matcher(.uuid).sampleValue()                       // .string("0b6c5a3e-…")
     /// ```
     /// - Throws: ``MatcherSampleError`` for a `regex` without `example`, a `jwt` or `jwks`
-    ///   without `example` and without a minter, or a `totp` whose secret is not a key; what
-    ///   `codes` throws.
-    public func sampleValue(at path: String = "$", minter: (any TokenMinter)? = nil, codes: TOTPCodeGenerator? = nil) throws -> JSONValue {
+    ///   without `example` and without a minter, a `totp` whose secret is not a key, or a
+    ///   WebAuthn assertion without `authenticators`; what `codes` and `authenticators` throw.
+    public func sampleValue(
+        at path: String = "$", minter: (any TokenMinter)? = nil, codes: TOTPCodeGenerator? = nil, authenticators: WebAuthnAuthenticators? = nil
+    ) throws -> JSONValue {
         switch kind {
         case .literal(let value):
             return value
         case .object(let members):
             var object: [String: JSONValue] = [:]
-            for (key, member) in members { object[key] = try member.sampleValue(at: Self.childPath(path, key), minter: minter, codes: codes) }
+            for (key, member) in members { object[key] = try member.sampleValue(at: Self.childPath(path, key), minter: minter, codes: codes, authenticators: authenticators) }
             return .object(object)
         case .array(let elements):
-            return .array(try elements.enumerated().map { try $1.sampleValue(at: "\(path)[\($0)]", minter: minter, codes: codes) })
+            return .array(try elements.enumerated().map { try $1.sampleValue(at: "\(path)[\($0)]", minter: minter, codes: codes, authenticators: authenticators) })
         case .jwt(let claims):
             if let minter { return try minter.jwt(claims: claims, at: path) }
             if let example { return example }
@@ -55,9 +60,11 @@ extension Matcher {
             throw MatcherSampleError(path: path, reason: "a jwks matcher needs an example")
         case .each(let element, let min, _):
             if let example { return example }
-            return .array(try (0..<Swift.max(min ?? 1, 1)).map { try element.sampleValue(at: "\(path)[\($0)]", minter: minter, codes: codes) })
+            return .array(try (0..<Swift.max(min ?? 1, 1)).map { try element.sampleValue(at: "\(path)[\($0)]", minter: minter, codes: codes, authenticators: authenticators) })
         case .totp(let spec):
             return .string(try spec.code(at: path, codes: codes))
+        case .webauthn(let spec):
+            return try spec.credential(at: path, authenticators: authenticators)
         default:
             if let example { return example }
             return try generated(at: path)
@@ -74,13 +81,17 @@ extension Matcher {
         return value.description
     }
 
-    /// ``sampleValue(at:minter:)`` of this matcher with its placeholders filled from `variables`.
-    /// - Throws: ``Template/UndefinedVariable``, ``MatcherSampleError``.
-    public func sampleValue(with variables: [String: JSONValue], at path: String = "$", codes: TOTPCodeGenerator? = nil) throws -> JSONValue {
+    /// ``sampleValue(at:minter:codes:authenticators:)`` of this matcher with its placeholders
+    /// filled from `variables`.
+    /// - Throws: ``Template/UndefinedVariable``, ``MatcherSampleError``, what `codes` and
+    ///   `authenticators` throw.
+    public func sampleValue(
+        with variables: [String: JSONValue], at path: String = "$", codes: TOTPCodeGenerator? = nil, authenticators: WebAuthnAuthenticators? = nil
+    ) throws -> JSONValue {
         var undefined: [String] = []
-        let value = try resolved(with: variables, undefined: &undefined).sampleValue(at: path, codes: codes)
+        let resolved = resolved(with: variables, undefined: &undefined)
         if let name = undefined.first { throw Template.UndefinedVariable(name: name) }
-        return value
+        return try resolved.sampleValue(at: path, codes: codes, authenticators: authenticators)
     }
 
     private func generated(at path: String) throws -> JSONValue {
@@ -99,7 +110,7 @@ extension Matcher {
         case .datetime: return .string(DateTimeFormat.string(from: Date()))
         case .regex(let pattern):
             throw MatcherSampleError(path: path, reason: "a regex matcher (/\(pattern)/) needs an example")
-        case .literal, .object, .array, .each, .jwt, .jwks, .totp:
+        case .literal, .object, .array, .each, .jwt, .jwks, .totp, .webauthn:
             return .null
         }
     }

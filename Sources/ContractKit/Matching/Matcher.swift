@@ -42,6 +42,10 @@ public struct Matcher: Sendable, Equatable {
         /// A TOTP code (RFC 6238) of the key in the spec's `secret`, in requests only: the
         /// verifier sends one it computes, the stub accepts one valid now and not replayed.
         case totp(TOTPSpec)
+        /// A WebAuthn credential (`webauthn_registration` or `webauthn_assertion`), in requests
+        /// only: the verifier's software authenticator makes one for the saved options, the stub
+        /// accepts one that verifies against them as a relying party would.
+        case webauthn(WebAuthnSpec)
     }
 
     /// What is expected.
@@ -65,7 +69,9 @@ public struct Matcher: Sendable, Equatable {
     }
 
     /// The matcher names accepted after `match:`.
-    public static let names = ["string", "integer", "number", "boolean", "null", "any", "regex", "uuid", "datetime", "jwt", "jwks", "each", "totp"]
+    public static let names = [
+        "string", "integer", "number", "boolean", "null", "any", "regex", "uuid", "datetime", "jwt", "jwks", "each", "totp", "webauthn_registration", "webauthn_assertion",
+    ]
 
     /// This matcher with every literal string that is a template (`"{{sub}}"`) replaced by
     /// the saved value it names: a sole `{{name}}` takes the value with its JSON type, text
@@ -106,6 +112,13 @@ public struct Matcher: Sendable, Equatable {
             }
             spec.secret = rendered
             return Matcher(.totp(spec), example: example)
+        case .webauthn(var spec) where !spec.variables.isEmpty:
+            guard let saved = spec.savedOptions(with: variables) else {
+                undefined += spec.variables.filter { variables[$0] == nil }
+                return self
+            }
+            spec.savedOptions = saved
+            return Matcher(.webauthn(spec), example: example)
         default:
             return self
         }
@@ -212,6 +225,7 @@ public struct Matcher: Sendable, Equatable {
         case .jwks: "a JWK Set"
         case .each(let element, _, _): "an array of \(element.summary)"
         case .totp(let spec): spec.summary
+        case .webauthn(let spec): spec.summary
         }
     }
 
@@ -258,6 +272,9 @@ public struct Matcher: Sendable, Equatable {
             if let problem = spec.shapeProblem(actual) { return problem }
             guard case .string(let code) = actual, spec.variables.isEmpty, let totp = try? spec.totp() else { return nil }
             return totp.step(of: code, near: Date()) == nil ? spec.summary + " valid now" : nil
+        case .webauthn(let spec):
+            // The shape: whether it verifies takes a relying party (the stub is one).
+            return spec.shapeProblem(actual)
         case .literal, .object, .array, .each, .jwks, .jwt:
             return nil
         }

@@ -1,18 +1,21 @@
 import Foundation
 
 extension RequestSpec {
-    /// ``render(with:codes:)`` with `codes`, waiting for the next time step and trying again
-    /// while a TOTP code has no unused step (``TOTPCodeGenerator/StepsUsed``): how a run
-    /// renders what it sends.
+    /// ``render(with:codes:authenticators:)`` with `codes`, waiting for the next time step and
+    /// trying again while a TOTP code has no unused step (``TOTPCodeGenerator/StepsUsed``): how
+    /// a run renders what it sends, its WebAuthn credentials made by `authenticators`.
     ///
     /// ```swift
-    /// let request = try await interaction.request.render(with: saved, waitingFor: codes)
+    /// let request = try await interaction.request.render(with: saved, waitingFor: codes, authenticators: authenticators)
     /// ```
-    /// - Throws: ``Template/UndefinedVariable``, ``MatcherSampleError``, `CancellationError`.
-    public func render(with variables: [String: JSONValue], waitingFor codes: TOTPCodeGenerator) async throws -> ContractRequest {
+    /// - Throws: ``Template/UndefinedVariable``, ``MatcherSampleError``,
+    ///   ``WebAuthnAuthenticators/NoCredential``, `CancellationError`.
+    public func render(
+        with variables: [String: JSONValue], waitingFor codes: TOTPCodeGenerator, authenticators: WebAuthnAuthenticators? = nil
+    ) async throws -> ContractRequest {
         while true {
             do {
-                return try render(with: variables, codes: codes)
+                return try render(with: variables, codes: codes, authenticators: authenticators)
             } catch let used as TOTPCodeGenerator.StepsUsed {
                 try await codes.wait(used)
             }

@@ -85,12 +85,16 @@ extension ContractRequest {
 
 extension RequestSpec {
     /// The request with `variables` filled in and every matcher replaced by its `example`
-    /// (or a generated value; a `totp` code from `codes`, or the key's code now without it);
-    /// a `json` body also gets `Content-Type: application/json` unless the contract sets one.
-    /// A run renders with ``render(with:waitingFor:)``, which waits when a code's steps are
-    /// used up instead of throwing.
-    /// - Throws: ``Template/UndefinedVariable``, ``MatcherSampleError``, what `codes` throws.
-    public func render(with variables: [String: JSONValue], codes: TOTPCodeGenerator? = nil) throws -> ContractRequest {
+    /// (or a generated value; a `totp` code from `codes`, or the key's code now without it; a
+    /// WebAuthn credential from `authenticators`); a `json` body also gets `Content-Type:
+    /// application/json` unless the contract sets one. A run renders with
+    /// ``render(with:waitingFor:authenticators:)``, which waits when a code's steps are used up
+    /// instead of throwing.
+    /// - Throws: ``Template/UndefinedVariable``, ``MatcherSampleError``, what `codes` and
+    ///   `authenticators` throw.
+    public func render(
+        with variables: [String: JSONValue], codes: TOTPCodeGenerator? = nil, authenticators: WebAuthnAuthenticators? = nil
+    ) throws -> ContractRequest {
         var target = try path.render(with: variables, codes: codes)
         if !query.isEmpty {
             var components = URLComponents()
@@ -103,7 +107,7 @@ extension RequestSpec {
         case .none:
             break
         case .json(let matcher):
-            data = Data(try matcher.sampleValue(with: variables, codes: codes).description.utf8)
+            data = Data(try matcher.sampleValue(with: variables, codes: codes, authenticators: authenticators).description.utf8)
             if !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
                 headers.append((name: "Content-Type", value: "application/json"))
             }
