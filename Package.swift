@@ -196,7 +196,7 @@ let package = Package(
         .target(name: "ContractRecording", dependencies: ["ContractKit"]),
         .target(
             name: "ContractStub",
-            dependencies: ["ContractKit", "JOSE", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["ContractKit", "JOSE", "WebAuthn", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .target(
             name: "ContractStubServer",

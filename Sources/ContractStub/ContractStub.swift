@@ -19,7 +19,12 @@ import Synchronization
 /// answers, so a replay gets the file's answer to a replay. A `totp` matcher in a request
 /// takes a code of the key saved under its `secret`, valid within one time step of the stub's
 /// clock, once: a code of a step at or before one it accepted for that key is refused, as a
-/// provider refuses a replay (``TOTP`` computes the codes a client test sends). A request
+/// provider refuses a replay (``TOTP`` computes the codes a client test sends). As a
+/// WebAuthn relying party it takes a `webauthn_registration` credential that verifies against
+/// the creation options it answered and saved (and remembers the passkey for its session),
+/// and a `webauthn_assertion` that a remembered passkey signed for the request options it
+/// answered, with a counter that moved forward (``SoftwareAuthenticator`` makes both in a
+/// client test). A request
 /// nothing matches gets 501 with the closest interaction and what differs, and is
 /// recorded in ``unmatched``.
 ///
@@ -86,6 +91,8 @@ public final class ContractStub: Sendable {
         var unmatched: [Unmatched] = []
         /// The last TOTP step accepted, per key.
         var acceptedSteps: [TOTP: Int64] = [:]
+        /// The passkeys registered with `webauthn_registration` matchers.
+        var passkeys = StubPasskeys()
     }
 
     private let entries: [Entry]
@@ -195,24 +202,24 @@ public final class ContractStub: Sendable {
         let parsed = ParsedRequest(request)
         let time = now()
         return state.withLock { state in
-            var best: (entry: Entry, score: Int, distance: Int, codeSteps: [TOTPStep])?
+            var best: (entry: Entry, score: Int, distance: Int, fit: RequestFit)?
             for position in candidates(for: parsed) {
                 let entry = entries[position]
-                var matcher = RequestMatcher(known: known(state, entry.contract.file), now: time, acceptedSteps: state.acceptedSteps)
+                var matcher = RequestMatcher(known: known(state, entry.contract.file), now: time, acceptedSteps: state.acceptedSteps, passkeys: state.passkeys)
                 guard case .success(let fit) = matcher.fit(entry.interaction.request, parsed) else { continue }
                 // Equal fits: the next one after the last answered in the same file wins,
                 // so a replayed request gets the answer its file gives a replay.
                 let count = entry.contract.interactions.count
                 let distance = state.lastAnswered[entry.contract.file].map { (entry.index - $0 - 1 + count) % count } ?? entry.index
                 if best == nil || fit.score > (best?.score ?? 0) || (fit.score == best?.score && distance < (best?.distance ?? 0)) {
-                    best = (entry, fit.score, distance, fit.codeSteps)
+                    best = (entry, fit.score, distance, fit)
                 }
             }
             guard let best else {
                 // Nothing fits: look at every interaction for the closest one to name.
                 var closest: (entry: Entry, difference: Difference)?
                 for entry in entries {
-                    var matcher = RequestMatcher(known: known(state, entry.contract.file), now: time, acceptedSteps: state.acceptedSteps)
+                    var matcher = RequestMatcher(known: known(state, entry.contract.file), now: time, acceptedSteps: state.acceptedSteps, passkeys: state.passkeys)
                     if case .failure(let difference) = matcher.fit(entry.interaction.request, parsed), difference.weight > 0,
                         closest == nil || difference.weight > (closest?.difference.weight ?? 0)
                     {
@@ -230,9 +237,11 @@ public final class ContractStub: Sendable {
                 return exchange
             }
             // The codes it took are used: the same steps are a replay from now on.
-            for used in best.codeSteps {
+            for used in best.fit.codeSteps {
                 state.acceptedSteps[used.totp] = Swift.max(state.acceptedSteps[used.totp] ?? used.step, used.step)
             }
+            // So are the credentials: a new passkey, a counter that moved.
+            for change in best.fit.passkeyChanges { state.passkeys.apply(change) }
             let response: ContractResponse
             let file = best.entry.contract.file
             // What the request sent is saved first: the answer may repeat it.

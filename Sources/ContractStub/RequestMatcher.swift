@@ -9,6 +9,9 @@ struct RequestFit {
     /// The time steps of the TOTP codes the request carried, to record when this
     /// interaction answers (so the same step is refused next time).
     let codeSteps: [TOTPStep]
+    /// What the WebAuthn credentials the request carried change (a registration, a counter),
+    /// to apply when this interaction answers.
+    let passkeyChanges: [StubPasskeys.Change]
 }
 
 /// A TOTP code's time step, and the key (with its digits, period and hash) it is of.
@@ -39,25 +42,33 @@ struct ParsedRequest {
 /// for a literal or a known placeholder, 3 for a narrow matcher, 2 for a wide one, 1 for
 /// `any` or an unknown placeholder. A `totp` code scores 4 when it is a code of the saved
 /// key within a step of `now` and after the last step accepted for that key, and 1 while
-/// the key is unknown (as an unknown placeholder).
+/// the key is unknown (as an unknown placeholder). A `webauthn_…` credential scores 4 when
+/// it verifies against the saved options and `passkeys` (``StubPasskeys``), and 1 while the
+/// options are not saved.
 struct RequestMatcher {
     let known: [String: JSONValue]
     /// The stub's time, for TOTP codes.
     var now = Date()
     /// The last TOTP step the stub accepted, per key.
     var acceptedSteps: [TOTP: Int64] = [:]
+    /// The passkeys registered with the stub.
+    var passkeys = StubPasskeys()
     /// The steps of the codes fitted so far.
     private var codeSteps: [TOTPStep] = []
+    /// What the credentials fitted so far change.
+    private var passkeyChanges: [StubPasskeys.Change] = []
 
-    init(known: [String: JSONValue], now: Date = Date(), acceptedSteps: [TOTP: Int64] = [:]) {
+    init(known: [String: JSONValue], now: Date = Date(), acceptedSteps: [TOTP: Int64] = [:], passkeys: StubPasskeys = StubPasskeys()) {
         self.known = known
         self.now = now
         self.acceptedSteps = acceptedSteps
+        self.passkeys = passkeys
     }
 
     /// The fit, or the first difference.
     mutating func fit(_ spec: RequestSpec, _ parsed: ParsedRequest) -> Result<RequestFit, Difference> {
         codeSteps = []
+        passkeyChanges = []
         let request = parsed.request
         var score = 0
         guard spec.method == parsed.method else {
@@ -103,7 +114,7 @@ struct RequestMatcher {
             case .failure(let difference): return .failure(difference)
             }
         }
-        return .success(RequestFit(score: score, codeSteps: codeSteps))
+        return .success(RequestFit(score: score, codeSteps: codeSteps, passkeyChanges: passkeyChanges))
     }
 
     /// The path, segment by segment: literal text 4, a placeholder 4 when known and 1 when
@@ -185,6 +196,15 @@ struct RequestMatcher {
         switch expected.kind {
         case .totp(let code):
             return fit(code, actual, at: "body \(path)", weight: 5)
+        case .webauthn(let credential):
+            switch passkeys.check(credential, actual, known: known) {
+            case .success(nil): return .success(1)
+            case .success(let change?):
+                passkeyChanges.append(change)
+                return .success(4)
+            case .failure(let error):
+                return .failure(Difference(weight: 5, text: "body \(path): \(credential.summary) is refused: \(error)"))
+            }
         case .literal(.string(let text)) where Template.mayHavePlaceholders(text) && !Template(text).variables.isEmpty:
             let template = Template(text)
             if let name = template.soleVariable {
