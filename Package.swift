@@ -272,6 +272,7 @@ let package = Package(
                 "ContractKit",
                 "JOSE",
                 "ProcessKit",
+                "WebAuthn",
                 server("Hummingbird", "hummingbird"),
                 server("Logging", "swift-log"),
                 server("NIOCore", "swift-nio"),

@@ -50,13 +50,15 @@ public struct ContractProber: Sendable {
         var tried = Set<String>()
         let optional = ProbeVariant.optionalFields(in: contracts)
         var results: [ProbeReport.InteractionProbe] = []
-        // TOTP codes as verify sends them: each step once per key in the run.
+        // TOTP codes as verify sends them: each step once per key in the run; WebAuthn
+        // credentials by one software authenticator per name in the run.
         let codes = TOTPCodeGenerator()
+        let authenticators = WebAuthnAuthenticators()
         for contract in contracts {
             let selected = contract.interactions.filter { ContractVerifier.selects(filter, state: nil, contract, $0) }
             guard !selected.isEmpty else { continue }
             // The file's own sequence first, so that saved values are what the provider gave.
-            let requests = await replay(selected, codes: codes)
+            let requests = await replay(selected, codes: codes, authenticators: authenticators)
             for (interaction, rendered) in zip(selected, requests) {
                 var probe = ProbeReport.InteractionProbe(contract: contract.name, interaction: interaction)
                 guard case .success(let request) = rendered else {
@@ -83,7 +85,9 @@ public struct ContractProber: Sendable {
     /// request, or why it could not be made. The sequence is not what is probed, so its
     /// answers may take ``replayDeadlineFactor`` times `deadline`; an interaction that got no
     /// answer is named in the note of those that needed a value it would have saved.
-    private func replay(_ interactions: [Interaction], codes: TOTPCodeGenerator) async -> [Result<ContractRequest, ProbeReport.NotProbed>] {
+    private func replay(
+        _ interactions: [Interaction], codes: TOTPCodeGenerator, authenticators: WebAuthnAuthenticators
+    ) async -> [Result<ContractRequest, ProbeReport.NotProbed>] {
         var variables = environment
         var requests: [Result<ContractRequest, ProbeReport.NotProbed>] = []
         var unanswered: [String] = []
@@ -92,7 +96,7 @@ public struct ContractProber: Sendable {
         for interaction in interactions {
             do {
                 try await ProviderStates.setUp(interaction.given, with: states)
-                let request = try await interaction.request.render(with: variables, waitingFor: codes)
+                let request = try await interaction.request.render(with: variables, waitingFor: codes, authenticators: authenticators)
                 requests.append(.success(request))
                 let outcome: Result<ContractResponse?, any Error>
                 do {

@@ -30,6 +30,13 @@ public struct ContractVerifier: Sendable {
     /// The TOTP codes the requests send (`totp` matchers): the same step never twice for one
     /// key, on either side, for as long as this verifier runs.
     public let codes: TOTPCodeGenerator
+    /// The software authenticators that make the live side's WebAuthn credentials
+    /// (`webauthn_…` matchers), one per name for as long as this verifier runs. The stub's
+    /// side has its own (``stubAuthenticators``): each side registers with, and signs for,
+    /// the options it answered.
+    public let liveAuthenticators = WebAuthnAuthenticators()
+    /// The software authenticators of the stub's side.
+    public let stubAuthenticators = WebAuthnAuthenticators()
 
     /// Creates a verifier; pass at least one of `live` and `stub`.
     public init(
@@ -96,13 +103,16 @@ public struct ContractVerifier: Sendable {
             var liveSide: SideResult?
             var stubSide: SideResult?
             if let live {
-                liveSide = await run(interaction, on: live, variables: liveVariables, setUpStates: true, inbox: deliveries)
+                liveSide = await run(interaction, on: live, variables: liveVariables, setUpStates: true, inbox: deliveries, authenticators: liveAuthenticators)
                 liveVariables.merge(liveSide?.saved ?? [:]) { _, new in new }
             }
             if let stub {
                 // The stub's deliveries are all there once it answered: a complete inbox of this exchange's own.
                 let inbox = DeliveryInbox(complete: true)
-                stubSide = await run(interaction, on: StubTransport(stub: stub, deliveries: inbox), variables: stubVariables, setUpStates: false, inbox: inbox)
+                stubSide = await run(
+                    interaction, on: StubTransport(stub: stub, deliveries: inbox), variables: stubVariables, setUpStates: false, inbox: inbox,
+                    authenticators: stubAuthenticators
+                )
                 stubVariables.merge(stubSide?.saved ?? [:]) { _, new in new }
             }
             var agreement: CheckResult?
@@ -147,7 +157,7 @@ public struct ContractVerifier: Sendable {
         guard let live else { throw ReplayError(description: "no live provider to replay on") }
         var variables = environment
         for interaction in interactions {
-            let side = await run(interaction, on: live, variables: variables, setUpStates: true, inbox: deliveries)
+            let side = await run(interaction, on: live, variables: variables, setUpStates: true, inbox: deliveries, authenticators: liveAuthenticators)
             switch side.check {
             case .held: break
             case .failed(let mismatches):
@@ -162,7 +172,8 @@ public struct ContractVerifier: Sendable {
     }
 
     private func run(
-        _ interaction: Interaction, on transport: any ContractTransport, variables: [String: JSONValue], setUpStates: Bool, inbox: DeliveryInbox?
+        _ interaction: Interaction, on transport: any ContractTransport, variables: [String: JSONValue], setUpStates: Bool, inbox: DeliveryInbox?,
+        authenticators: WebAuthnAuthenticators
     ) async -> SideResult {
         var side = SideResult()
         if setUpStates {
@@ -175,7 +186,10 @@ public struct ContractVerifier: Sendable {
         }
         let request: ContractRequest
         do {
-            request = try await interaction.request.render(with: variables, waitingFor: codes)
+            request = try await interaction.request.render(with: variables, waitingFor: codes, authenticators: authenticators)
+        } catch let missing as WebAuthnAuthenticators.NoCredential {
+            side.check = .error(VerificationError(.noCredential, "\(missing)"))
+            return side
         } catch {
             let reason =
                 switch error {

@@ -14,6 +14,7 @@ public struct VerificationError: Error, Sendable, Equatable, CustomStringConvert
             case undefinedVariable = "undefined_variable"
             case noAnswer = "no_answer"
             case noDeliveryReceiver = "no_delivery_receiver"
+            case noCredential = "no_credential"
         }
 
         private let base: Base
@@ -26,8 +27,10 @@ public struct VerificationError: Error, Sendable, Equatable, CustomStringConvert
         public static let noAnswer = Code(base: .noAnswer)
         /// The interaction declares deliveries and the run has no receiver for them.
         public static let noDeliveryReceiver = Code(base: .noDeliveryReceiver)
+        /// A `webauthn_assertion`'s authenticator registered no credential earlier in the run.
+        public static let noCredential = Code(base: .noCredential)
 
-        /// `state_setup`, `undefined_variable`, `no_answer` or `no_delivery_receiver`.
+        /// `state_setup`, `undefined_variable`, `no_answer`, `no_delivery_receiver` or `no_credential`.
         public var description: String { base.rawValue }
     }
 

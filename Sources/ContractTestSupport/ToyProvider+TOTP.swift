@@ -70,7 +70,8 @@ extension ToyProvider {
         }
     }
 
-    private static func json(_ status: HTTPResponse.Status, _ body: JSONValue) -> Response {
+    /// A JSON answer.
+    static func json(_ status: HTTPResponse.Status, _ body: JSONValue) -> Response {
         Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: body.description)))
     }
 }
