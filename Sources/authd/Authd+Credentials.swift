@@ -12,11 +12,11 @@ extension Authd.UserCommand {
                 Lists the authenticator app (TOTP), how many recovery codes are left, and the passkeys \
                 (id, name, dates), never a secret. --remove totp turns the app off with its recovery codes, \
                 for an owner who lost both (their next login asks for the password only); --remove ID \
-                removes the passkey with that id.
+                removes the passkey with that id; --remove all removes the app and every passkey.
                 """
         )
 
-        @Option(help: ArgumentHelp("Remove the authenticator app (totp) or the passkey with this id.", valueName: "totp|id"))
+        @Option(help: ArgumentHelp("Remove the authenticator app (totp), the passkey with this id, or both the app and every passkey (all).", valueName: "totp|id|all"))
         var remove: String?
 
         @OptionGroup var account: AccountOptions
@@ -26,6 +26,15 @@ extension Authd.UserCommand {
                 let (user, removed) = try await account.withAccount { try await $0.removeTOTP(username: $1) }
                 let name = TerminalText.escaped(user.username)
                 print(removed ? "removed the authenticator app of \(name)" : "\(name) has no authenticator app")
+                return
+            }
+            if remove == "all" {
+                let (user, totp, passkeys) = try await account.withAccount { accounts, name in
+                    let (user, totp) = try await accounts.removeTOTP(username: name)
+                    return (user, totp, try await accounts.removePasskeys(username: name).removed)
+                }
+                let removed = (totp ? ["the authenticator app"] : []) + [passkeys == 1 ? "1 passkey" : "\(passkeys) passkeys"]
+                print("removed \(removed.joined(separator: " and ")) of \(TerminalText.escaped(user.username))")
                 return
             }
             if let id = remove {

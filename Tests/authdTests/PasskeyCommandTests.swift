@@ -79,16 +79,21 @@ import FoundationNetworking
         let (body, response) = try await URLSession.shared.data(for: me)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(String(decoding: body, as: UTF8.self).contains(#""username":"alice""#))
+        // A second device of alice's registers too.
+        #expect(try await Self.run(python, base, "alice").prefix(2) == ["register 201", "login 200"])
         #expect(try await AuthdBinary.stop(lenient) == 0)
 
-        // The operator sees it (never a key) and removes it.
+        // The operator sees them (never a key) and removes one, then all.
         let listed = try await AuthdBinary.run(["user", "credentials", "alice"] + url).stdout
-        let line = try #require(listed.split(separator: "\n").first { $0.hasPrefix("passkey   ") })
-        #expect(line.contains(#""soft-webauthn"  registered "#) && line.hasSuffix("last used " + line.suffix(20)), "\(listed)")
+        let lines = listed.split(separator: "\n").filter { $0.hasPrefix("passkey   ") }
+        #expect(lines.count == 2, "\(listed)")
+        let line = try #require(lines.first)
+        #expect(line.contains(#""soft-webauthn"  registered "#) && line.contains(", last used "), "\(listed)")
         let id = String(line.split(separator: " ", omittingEmptySubsequences: true)[1])
         #expect(try await AuthdBinary.run(["user", "credentials", "alice", "--remove", id] + url).stdout == "removed passkey \(id) of alice\n")
         let again = try await AuthdBinary.run(["user", "credentials", "alice", "--remove", id] + url)
         #expect(again.status != 0 && again.stderr.contains("alice has no passkey \(id)"))
+        #expect(try await AuthdBinary.run(["user", "credentials", "alice", "--remove", "all"] + url).stdout == "removed 1 passkey of alice\n")
         #expect(try await AuthdBinary.run(["user", "credentials", "alice"] + url).stdout == "KIND      STATE\npassword  set\ntotp      off\n")
 
         // By default a passkey must verify its user: soft-webauthn's (user-present only) is refused.

@@ -45,10 +45,32 @@ extension AccountService {
     public func removePasskey(username raw: String, id: String, origin: RequestOrigin = RequestOrigin()) async throws -> (user: User, removed: Bool) {
         let username = try Username(raw)
         guard let user = try await storage.users.user(withKey: username.key) else { throw Self.noSuchUser(username) }
-        guard let bytes = Base64URL.decode(id), try await storage.passkeys.delete(id: bytes, ofUser: user.id) else { return (user, false) }
+        guard let bytes = Base64URL.decode(id) else { return (user, false) }
+        return (user, try await removePasskey(bytes, of: user, origin: origin))
+    }
+
+    /// Removes every passkey of the account for an operator, each audited as
+    /// ``removePasskey(username:id:origin:)`` does; returns how many there were.
+    /// - Throws: `invalid_request`, `not_found` (no such account), `service_unavailable`.
+    ///
+    /// ```swift
+    /// let (user, removed) = try await accounts.removePasskeys(username: "alice")
+    /// ```
+    public func removePasskeys(username raw: String, origin: RequestOrigin = RequestOrigin()) async throws -> (user: User, removed: Int) {
+        let username = try Username(raw)
+        guard let user = try await storage.users.user(withKey: username.key) else { throw Self.noSuchUser(username) }
+        var removed = 0
+        for passkey in try await storage.passkeys.passkeys(ofUser: user.id) where try await removePasskey(passkey.id, of: user, origin: origin) {
+            removed += 1
+        }
+        return (user, removed)
+    }
+
+    private func removePasskey(_ id: Data, of user: User, origin: RequestOrigin) async throws -> Bool {
+        guard try await storage.passkeys.delete(id: id, ofUser: user.id) else { return false }
         try await storage.audit.record(
-            SecurityEvent(kind: .passkeyRemoved, at: clock.now, userID: user.id, usernameKey: username.key, origin: origin, detail: "operator")
+            SecurityEvent(kind: .passkeyRemoved, at: clock.now, userID: user.id, usernameKey: user.usernameKey, origin: origin, detail: "operator")
         )
-        return (user, true)
+        return true
     }
 }
