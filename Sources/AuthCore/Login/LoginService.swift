@@ -93,8 +93,14 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
     /// - Throws: ``AuthError`` — `invalid_request`, `invalid_credentials`, `account_disabled`,
     ///   `too_many_attempts`, `service_unavailable`.
     public func login(username rawUsername: String, password: String, origin: RequestOrigin) async throws -> TokenGrant {
+        try await counted { try await checkedLogin(username: rawUsername, password: password, origin: origin) }
+    }
+
+    /// Runs a login attempt (by password, its second step, or a passkey), counting its
+    /// outcome in ``metrics``: `success`, the error's code, or `error`.
+    func counted(_ attempt: () async throws -> TokenGrant) async throws -> TokenGrant {
         do {
-            let grant = try await checkedLogin(username: rawUsername, password: password, origin: origin)
+            let grant = try await attempt()
             metrics.login(result: "success")
             return grant
         } catch let error as AuthError {
@@ -104,6 +110,23 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
             metrics.login(result: "error")
             throw error
         }
+    }
+
+    /// The end of a login whose every factor was checked elsewhere (a second step, a
+    /// passkey): the account's counters cleared (the username's, its re-authentication and
+    /// second-factor ones) and the address's attempt given back, and the session, its
+    /// token and a `login_succeeded` event with `detail` written in one step, if the account
+    /// still has its password hash and is enabled; nil, writing no session, otherwise.
+    func finishLogin(of user: User, origin: RequestOrigin, detail: String) async throws -> TokenGrant? {
+        var keys = throttle.keys(usernameKey: user.usernameKey, address: origin.clientAddress)
+        keys.reauthentication = throttle.reauthenticationKey(userID: user.id)
+        keys.secondFactor = throttle.secondFactorKey(userID: user.id)
+        let (grant, record) = try await makeGrant(for: user, origin: origin)
+        let recorded = try await storage.recordLoginSuccess(LoginSuccess(
+            throttle: keys, verifiedPasswordHash: user.passwordHash, refreshToken: record,
+            event: event(.loginSucceeded, user: user, usernameKey: user.usernameKey, origin: origin, detail: detail)
+        ))
+        return recorded ? grant : nil
     }
 
     private func checkedLogin(username rawUsername: String, password: String, origin: RequestOrigin) async throws -> TokenGrant {

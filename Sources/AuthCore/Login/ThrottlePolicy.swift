@@ -85,10 +85,6 @@ public struct ThrottleKeys: Sendable, Equatable {
     /// Every key a password attempt reserves, in a fixed order.
     public var all: [ThrottleKey] { [account] + [pair, address].compactMap { $0 } }
 
-    /// What a second-factor attempt reserves: the account's second-factor counter and
-    /// this address.
-    public var secondFactorAttempt: [ThrottleKey] { [secondFactor, address].compactMap { $0 } }
-
     /// What a right password clears, whether or not a second factor is still asked: the
     /// username's counters, here and everywhere.
     public var clearedByPassword: [ThrottleKey] { [account] + [pair].compactMap { $0 } }

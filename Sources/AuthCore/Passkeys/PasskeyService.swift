@@ -106,17 +106,7 @@ public struct PasskeyService<Storage: AuthStorage>: Sendable {
     ///   not verify, answers no challenge, names no passkey, or its counter went back),
     ///   `account_disabled`, `too_many_attempts`.
     public func logIn(_ response: AuthenticationResponseJSON, origin: RequestOrigin) async throws -> TokenGrant {
-        do {
-            let grant = try await checkedLogIn(response, origin: origin)
-            login.metrics.login(result: "success")
-            return grant
-        } catch let error as AuthError {
-            login.metrics.login(result: error.code.rawValue)
-            throw error
-        } catch {
-            login.metrics.login(result: "error")
-            throw error
-        }
+        try await login.counted { try await checkedLogIn(response, origin: origin) }
     }
 
     private func checkedLogIn(_ response: AuthenticationResponseJSON, origin: RequestOrigin) async throws -> TokenGrant {
@@ -150,15 +140,7 @@ public struct PasskeyService<Storage: AuthStorage>: Sendable {
             throw AuthError.accountDisabled
         }
         try await storage.passkeys.recordUse(id: passkey.id, signCount: verified.signCount, backedUp: verified.isBackedUp, at: login.clock.now)
-        var keys = login.throttle.keys(usernameKey: user.usernameKey, address: origin.clientAddress)
-        keys.reauthentication = login.throttle.reauthenticationKey(userID: user.id)
-        keys.secondFactor = login.throttle.secondFactorKey(userID: user.id)
-        let (grant, tokenRecord) = try await login.makeGrant(for: user, origin: origin)
-        let recorded = try await storage.recordLoginSuccess(LoginSuccess(
-            throttle: keys, verifiedPasswordHash: user.passwordHash, refreshToken: tokenRecord,
-            event: login.event(.loginSucceeded, user: user, usernameKey: user.usernameKey, origin: origin, detail: "passkey")
-        ))
-        guard recorded else { throw AuthError.accountDisabled }
+        guard let grant = try await login.finishLogin(of: user, origin: origin, detail: "passkey") else { throw AuthError.accountDisabled }
         return grant
     }
 

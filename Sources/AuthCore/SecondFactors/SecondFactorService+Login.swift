@@ -15,17 +15,7 @@ extension SecondFactorService {
     /// let grant = try await factors.completeLogin(mfaToken: body.mfaToken, proof: .code("123456"), origin: origin)
     /// ```
     public func completeLogin(mfaToken: String, proof: SecondFactorProof, origin: RequestOrigin) async throws -> TokenGrant {
-        do {
-            let grant = try await checkedCompleteLogin(mfaToken: mfaToken, proof: proof, origin: origin)
-            login.metrics.login(result: "success")
-            return grant
-        } catch let error as AuthError {
-            login.metrics.login(result: error.code.rawValue)
-            throw error
-        } catch {
-            login.metrics.login(result: "error")
-            throw error
-        }
+        try await login.counted { try await checkedCompleteLogin(mfaToken: mfaToken, proof: proof, origin: origin) }
     }
 
     private func checkedCompleteLogin(mfaToken: String, proof: SecondFactorProof, origin: RequestOrigin) async throws -> TokenGrant {
@@ -42,10 +32,8 @@ extension SecondFactorService {
             try await login.audit(.loginFailed, user: user, usernameKey: usernameKey, origin: origin, detail: "account_disabled")
             throw AuthError.accountDisabled
         }
-        var keys = login.throttle.keys(usernameKey: usernameKey, address: origin.clientAddress)
-        keys.reauthentication = login.throttle.reauthenticationKey(userID: user.id)
-        keys.secondFactor = login.throttle.secondFactorKey(userID: user.id)
-        if let refusal = try await storage.loginAttempts.reserve(keys.secondFactorAttempt, now: login.clock.now) {
+        let attempt = [login.throttle.secondFactorKey(userID: user.id)] + (login.throttle.addressKey(origin.clientAddress).map { [$0] } ?? [])
+        if let refusal = try await storage.loginAttempts.reserve(attempt, now: login.clock.now) {
             try await login.refuse(refusal, user: user, usernameKey: usernameKey, origin: origin, detail: "second_factor")
         }
 
@@ -78,12 +66,7 @@ extension SecondFactorService {
         }
         // As a password login's: the session is written only if the account still has the
         // password hash the first step checked, and is enabled.
-        let (grant, record) = try await login.makeGrant(for: user, origin: origin)
-        let recorded = try await storage.recordLoginSuccess(LoginSuccess(
-            throttle: keys, verifiedPasswordHash: user.passwordHash, refreshToken: record,
-            event: login.event(.loginSucceeded, user: user, usernameKey: usernameKey, origin: origin, detail: factorName)
-        ))
-        guard recorded else { throw AuthError.invalidToken }
+        guard let grant = try await login.finishLogin(of: user, origin: origin, detail: factorName) else { throw AuthError.invalidToken }
         return grant
     }
 }
