@@ -66,10 +66,11 @@ enum PactVerifier {
         }
 
         let verified = try await verify(file)
-        // Pact cannot compute a TOTP code: the interactions that send one (the export noted
-        // each) are refused, and only those.
+        // Pact cannot compute a TOTP code nor sign a passkey's credential: the interactions
+        // that send one (the export noted each) are refused, and only those.
         let noted = exported.stderr.split(separator: "\n").compactMap { note -> String? in
-            guard note.contains(": Pact cannot compute one"), let file = note.range(of: ".yaml:"), let place = note.range(of: ": request ") else { return nil }
+            guard note.contains(": Pact cannot compute one") || note.contains(": Pact cannot sign one"),
+                  let file = note.range(of: ".yaml:"), let place = note.range(of: ": request ") else { return nil }
             return String(note[file.upperBound..<place.lowerBound])
         }
         let failures = verified.output.split(separator: "\n").filter { $0.range(of: #"^\s*[0-9]+\) Verifying a pact"#, options: .regularExpression) != nil }
