@@ -128,10 +128,13 @@ public final class Database: Sendable {
         await Task.yield()
     }
 
-    /// Runs `operation` within ``timeout``.
+    /// Runs `operation` within ``timeout``, or within `deadline` when given (migrations, whose
+    /// DDL may take longer than a request's statements).
     /// - Throws: `AuthError.serviceUnavailable` at once while the breaker is open, or when
     ///   the database cannot be reached in time; what `operation` throws otherwise.
-    public func run<T: Sendable>(_ operation: @escaping @Sendable (PostgresClient) async throws -> T) async throws -> T {
+    public func run<T: Sendable>(
+        deadline: Duration? = nil, _ operation: @escaping @Sendable (PostgresClient) async throws -> T
+    ) async throws -> T {
         let (client, down) = state.withLock { ($0.client, $0.down) }
         guard !down else {
             metrics.databaseError(kind: "unavailable")
@@ -139,7 +142,8 @@ public final class Database: Sendable {
         }
         operations.add(1, ordering: .relaxed)
         do {
-            return try await Self.first(of: { try await operation(client) }, orUnavailableWhen: { try await self.watch() })
+            let limit = deadline ?? timeout
+            return try await Self.first(of: { try await operation(client) }, orUnavailableWhen: { try await self.watch(limit: limit) })
         } catch let error where Self.isUnavailability(error) {
             if Self.isConnectionFailure(error) { markDown(reason: Self.reason(error)) }
             logger.warning("database unavailable", metadata: ["reason": "\(Self.reason(error))"])
@@ -221,16 +225,16 @@ public final class Database: Sendable {
         }
     }
 
-    /// Returns when the operation beside it should give up: the breaker opened, or the
-    /// deadline passed. After ``suspectAfter`` it asks the probe to look.
-    private func watch() async throws {
+    /// Returns when the operation beside it should give up: the breaker opened, or `limit`
+    /// passed. After ``suspectAfter`` it asks the probe to look.
+    private func watch(limit: Duration) async throws {
         let start = ContinuousClock.now
         var asked = false
         while true {
             try await Task.sleep(for: .milliseconds(50))
             if !isAvailable { return }
             let elapsed = ContinuousClock.now - start
-            if elapsed >= timeout {
+            if elapsed >= limit {
                 requestProbe.yield()
                 return
             }

@@ -21,12 +21,17 @@ public struct MigrationRunner: Sendable {
         self.migrations = migrations
     }
 
+    /// How long applying the due migrations may take.
+    public static let deadline = Duration.seconds(300)
+
     /// Applies the migrations not yet recorded; returns the versions applied now.
     @discardableResult
     public func migrate() async throws -> [String] {
         let logger = database.logger
         let migrations = self.migrations
-        let applied = try await database.run { client in
+        // Schema changes may take longer than a request's statement (an index over a large
+        // table; a machine under load): they get a deadline of their own.
+        let applied = try await database.run(deadline: Self.deadline) { client in
             try await client.withTransaction(logger: logger) { connection -> [String] in
                 try await connection.query("SELECT pg_advisory_xact_lock(\(AdvisoryLock.migrations))", logger: logger)
                 try await connection.query(

@@ -266,6 +266,25 @@ import WebAuthn
         #expect(try await fixture.auditKinds().contains("passkey_removed"))
     }
 
+    /// Each login options answer stores a challenge, so it counts against the address's
+    /// login attempts: a client cannot fill the table faster than it may try logins.
+    @Test func loginOptionsAreCountedAgainstTheAddress() async throws {
+        var fixture = try await Self.fixture()
+        fixture.configuration.port = 0
+        fixture.configuration.trustedProxies = try TrustedProxies(["127.0.0.0/8", "::1/128"])
+        fixture.configuration.throttle.addressLimit = 3
+        let app = try await fixture.application()
+        try await app.test(.live) { client async throws in
+            for _ in 0..<3 {
+                #expect(try await client.postJSON("/webauthn/login/options", "{}", from: "203.0.113.7").status == .ok)
+            }
+            let refused = try await client.postJSON("/webauthn/login/options", "{}", from: "203.0.113.7")
+            #expect(refused.status == .tooManyRequests)
+            #expect(refused.headers[.retryAfter] != nil)
+            #expect(try await client.postJSON("/webauthn/login/options", "{}", from: "198.51.100.7").status == .ok)
+        }
+    }
+
     @Test func withoutARelyingPartyTheRoutesAreNotFound() async throws {
         let fixture = try await ServerFixture()
         try await fixture.test { client async throws in

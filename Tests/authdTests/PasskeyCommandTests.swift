@@ -66,7 +66,8 @@ import FoundationNetworking
         let database = try await TestCluster.newDatabase()
         let url = ["--database-url", database.url]
         for name in ["alice", "bob"] {
-            #expect(try await AuthdBinary.run(["user", "add", name, "--password-stdin"] + url, input: Self.password).status == 0)
+            let added = try await AuthdBinary.run(["user", "add", name, "--password-stdin"] + url, input: Self.password)
+            #expect(added.status == 0, "\(added.stderr)")
         }
         let relyingParty = ["--rp-id", "localhost", "--rp-name", "authd tests", "--origin", "https://localhost:8443"]
 

@@ -27,7 +27,8 @@ import FoundationNetworking
         let python = try #require(PythonTools.python(importing: "pyotp", from: "pyotp"))
         let database = try await TestCluster.newDatabase()
         let url = ["--database-url", database.url]
-        #expect(try await AuthdBinary.run(["user", "add", "alice", "--password-stdin"] + url, input: Self.password).status == 0)
+        let added = try await AuthdBinary.run(["user", "add", "alice", "--password-stdin"] + url, input: Self.password)
+        #expect(added.status == 0, "\(added.stderr)")
         let off = try await AuthdBinary.run(["user", "credentials", "alice"] + url)
         #expect(off.stdout == "KIND      STATE\npassword  set\ntotp      off\n", "\(off.stderr)")
 

@@ -20,8 +20,8 @@ public struct LoginChallenge: Sendable, Equatable {
         case passkeyAuthentication = "passkey_authentication"
     }
 
-    /// How long an `mfa_token` works, seconds.
-    public static let secondFactorLifetime = 300
+    /// How long an `mfa_token` or a passkey ceremony's challenge works, seconds.
+    public static let lifetime = 300
     /// How many wrong codes one `mfa_token` survives.
     public static let secondFactorAttempts = 5
 

@@ -177,7 +177,7 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
         let now = clock.now
         try await storage.loginChallenges.store(LoginChallenge(
             tokenHash: token.hash, kind: .secondFactor, userID: user.id, passwordHash: passwordHash, createdAt: now,
-            expiresAt: now.addingTimeInterval(TimeInterval(LoginChallenge.secondFactorLifetime)),
+            expiresAt: now.addingTimeInterval(TimeInterval(LoginChallenge.lifetime)),
             attemptsLeft: LoginChallenge.secondFactorAttempts
         ))
         try await audit(.secondFactorRequired, user: user, usernameKey: usernameKey, origin: origin)
@@ -294,7 +294,7 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
     }
 
     /// A new token pair for `user` and the refresh token's record, not yet stored.
-    func makeGrant(for user: User, origin: RequestOrigin) async throws -> (TokenGrant, RefreshTokenRecord) {
+    private func makeGrant(for user: User, origin: RequestOrigin) async throws -> (TokenGrant, RefreshTokenRecord) {
         let session = UUID()
         let access = try await issuer.issue(subject: user.id.uuidString.lowercased(), sessionID: session)
         let refresh = RefreshToken.generate()
@@ -320,7 +320,7 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
     /// The security event of this login, stamped now.
     /// The event; the username only when it names an account, so that what was typed into
     /// the username box for no account (a password, often) is never stored.
-    func event(_ kind: SecurityEvent.Kind, user: User?, usernameKey: String, origin: RequestOrigin, detail: String? = nil) -> SecurityEvent {
+    private func event(_ kind: SecurityEvent.Kind, user: User?, usernameKey: String, origin: RequestOrigin, detail: String? = nil) -> SecurityEvent {
         SecurityEvent(kind: kind, at: clock.now, userID: user?.id, usernameKey: user == nil ? nil : usernameKey, origin: origin, detail: detail)
     }
 

@@ -82,7 +82,15 @@ public struct PasskeyService<Storage: AuthStorage>: Sendable {
     /// looks the same: one credential id derived from the name under a secret, so the answer
     /// tells no one which names exist. Without `username`, a discoverable login: the user
     /// picks a passkey and its user handle names the account.
-    public func authenticationOptions(username rawUsername: String?) async throws -> PublicKeyCredentialRequestOptionsJSON {
+    ///
+    /// Each answer stores a challenge, so each is counted against the client address's login
+    /// attempts (a passkey login that succeeds gives one back): a client cannot fill the
+    /// table with challenges faster than it may try logins.
+    /// - Throws: ``AuthError`` — `invalid_request`, `too_many_attempts`.
+    public func authenticationOptions(username rawUsername: String?, origin: RequestOrigin) async throws -> PublicKeyCredentialRequestOptionsJSON {
+        if let key = login.throttle.addressKey(origin.clientAddress), let refusal = try await storage.loginAttempts.reserve([key], now: login.clock.now) {
+            try await login.refuse(refusal, user: nil, usernameKey: "", origin: origin, detail: "passkey_options")
+        }
         var allowed: [PublicKeyCredentialDescriptorJSON] = []
         var userID: UUID?
         if let rawUsername {
@@ -100,7 +108,7 @@ public struct PasskeyService<Storage: AuthStorage>: Sendable {
         return relyingParty.requestOptions(challenge: challenge, allowCredentials: allowed)
     }
 
-    /// A login by the assertion `response` made for the options ``authenticationOptions(username:)``
+    /// A login by the assertion `response` made for the options ``authenticationOptions(username:origin:)``
     /// answered: a token pair, as a password login with its second factor gives.
     /// - Throws: ``AuthError`` — `invalid_request` (malformed), `invalid_credentials` (it does
     ///   not verify, answers no challenge, names no passkey, or its counter went back),
@@ -164,13 +172,13 @@ public struct PasskeyService<Storage: AuthStorage>: Sendable {
         let userID: UUID?
     }
 
-    /// A fresh challenge, stored for ``LoginChallenge/secondFactorLifetime`` seconds.
+    /// A fresh challenge, stored for ``LoginChallenge/lifetime`` seconds.
     private func issueChallenge(_ kind: LoginChallenge.Kind, userID: UUID?) async throws -> Data {
         let bytes = Data(SecureRandom.bytes(32))
         let now = login.clock.now
         try await storage.loginChallenges.store(LoginChallenge(
             tokenHash: OpaqueToken.hash(of: Base64URL.encode(bytes)), kind: kind, userID: userID, passwordHash: nil, createdAt: now,
-            expiresAt: now.addingTimeInterval(TimeInterval(LoginChallenge.secondFactorLifetime)), attemptsLeft: 1
+            expiresAt: now.addingTimeInterval(TimeInterval(LoginChallenge.lifetime)), attemptsLeft: 1
         ))
         return bytes
     }
