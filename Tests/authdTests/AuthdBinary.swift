@@ -57,6 +57,22 @@ enum AuthdBinary {
     }
 
     /// Sends SIGTERM and waits up to 20 s for the exit status.
+    /// Runs `body` with `authd serve …` listening, and stops it afterwards, also when `body`
+    /// throws (a failed `#require`), so a failing test leaves no server behind. Returns what
+    /// `body` returned and the server's exit status.
+    static func withServer<T: Sendable>(
+        _ arguments: [String], environment: [String: String] = environment(), _ body: (URL) async throws -> T
+    ) async throws -> (value: T, status: Int32?) {
+        let (child, base) = try await serve(arguments, environment: environment)
+        do {
+            let value = try await body(base)
+            return (value, try await stop(child))
+        } catch {
+            _ = try? await stop(child)
+            throw error
+        }
+    }
+
     static func stop(_ child: ChildProcess) async throws -> Int32? {
         child.send(SIGTERM)
         for _ in 0..<200 {

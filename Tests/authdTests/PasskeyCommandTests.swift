@@ -71,18 +71,19 @@ import FoundationNetworking
         }
         let relyingParty = ["--rp-id", "localhost", "--rp-name", "authd tests", "--origin", "https://localhost:8443"]
 
-        let (lenient, base) = try await AuthdBinary.serve(url + relyingParty + ["--passkey-user-verification", "preferred"])
-        let output = try await Self.run(python, base, "alice")
-        #expect(output.prefix(2) == ["register 201", "login 200"], "\(output)")
-        let access = try #require(output.last)
-        var me = URLRequest(url: base.appendingPathComponent("me"))
-        me.setValue("Bearer \(access)", forHTTPHeaderField: "Authorization")
-        let (body, response) = try await URLSession.shared.data(for: me)
-        #expect((response as? HTTPURLResponse)?.statusCode == 200)
-        #expect(String(decoding: body, as: UTF8.self).contains(#""username":"alice""#))
-        // A second device of alice's registers too.
-        #expect(try await Self.run(python, base, "alice").prefix(2) == ["register 201", "login 200"])
-        #expect(try await AuthdBinary.stop(lenient) == 0)
+        let (_, lenient) = try await AuthdBinary.withServer(url + relyingParty + ["--passkey-user-verification", "preferred"]) { base in
+            let output = try await Self.run(python, base, "alice")
+            #expect(output.prefix(2) == ["register 201", "login 200"], "\(output)")
+            let access = try #require(output.last)
+            var me = URLRequest(url: base.appendingPathComponent("me"))
+            me.setValue("Bearer \(access)", forHTTPHeaderField: "Authorization")
+            let (body, response) = try await URLSession.shared.data(for: me)
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            #expect(String(decoding: body, as: UTF8.self).contains(#""username":"alice""#))
+            // A second device of alice's registers too.
+            #expect(try await Self.run(python, base, "alice").prefix(2) == ["register 201", "login 200"])
+        }
+        #expect(lenient == 0)
 
         // The operator sees them (never a key) and removes one, then all.
         let listed = try await AuthdBinary.run(["user", "credentials", "alice"] + url).stdout
@@ -98,9 +99,10 @@ import FoundationNetworking
         #expect(try await AuthdBinary.run(["user", "credentials", "alice"] + url).stdout == "KIND      STATE\npassword  set\ntotp      off\n")
 
         // By default a passkey must verify its user: soft-webauthn's (user-present only) is refused.
-        let (strict, strictBase) = try await AuthdBinary.serve(url + relyingParty)
-        #expect(try await Self.run(python, strictBase, "bob").prefix(1) == ["register 401"])
-        #expect(try await AuthdBinary.stop(strict) == 0)
+        let (_, strict) = try await AuthdBinary.withServer(url + relyingParty) { base async throws in
+            #expect(try await Self.run(python, base, "bob").prefix(1) == ["register 401"])
+        }
+        #expect(strict == 0)
         let audit = try await AuthdBinary.run(["audit", "--user", "bob"] + url).stdout
         #expect(audit.contains("passkey_user_verified"), "\(audit)")
     }

@@ -32,37 +32,38 @@ import FoundationNetworking
         let off = try await AuthdBinary.run(["user", "credentials", "alice"] + url)
         #expect(off.stdout == "KIND      STATE\npassword  set\ntotp      off\n", "\(off.stderr)")
 
-        let (server, base) = try await AuthdBinary.serve(url)
-        let access = try #require(try await AuthdBinary.login(base, "alice", Self.password).1["access_token"] as? String)
-        let (enrolled, enrolment) = try await AuthdBinary.post(base, "mfa/totp", [:], bearer: access)
-        #expect(enrolled == 200)
-        let uri = try #require(enrolment["otpauth_uri"] as? String)
-        let waiting = try await AuthdBinary.run(["user", "credentials", "alice"] + url).stdout
-        #expect(waiting.contains("totp      enrolment waiting for its first code since "))
+        let (_, status) = try await AuthdBinary.withServer(url) { base in
+            let access = try #require(try await AuthdBinary.login(base, "alice", Self.password).1["access_token"] as? String)
+            let (enrolled, enrolment) = try await AuthdBinary.post(base, "mfa/totp", [:], bearer: access)
+            #expect(enrolled == 200)
+            let uri = try #require(enrolment["otpauth_uri"] as? String)
+            let waiting = try await AuthdBinary.run(["user", "credentials", "alice"] + url).stdout
+            #expect(waiting.contains("totp      enrolment waiting for its first code since "))
 
-        let (confirmed, codes) = try await AuthdBinary.post(base, "mfa/totp/confirm", ["code": try await Self.pyotp(python, uri)], bearer: access)
-        #expect(confirmed == 200)
-        let recoveryCodes = try #require(codes["recovery_codes"] as? [String])
+            let (confirmed, codes) = try await AuthdBinary.post(base, "mfa/totp/confirm", ["code": try await Self.pyotp(python, uri)], bearer: access)
+            #expect(confirmed == 200)
+            let recoveryCodes = try #require(codes["recovery_codes"] as? [String])
 
-        let (first, challenge) = try await AuthdBinary.login(base, "alice", Self.password)
-        #expect(first == 401 && challenge["error"] as? String == "mfa_required")
-        let mfaToken = try #require(challenge["mfa_token"] as? String)
-        // The next step's code: the current one confirmed the app.
-        let (second, tokens) = try await AuthdBinary.post(base, "login/mfa", ["mfa_token": mfaToken, "code": try await Self.pyotp(python, uri, offset: 30)])
-        #expect(second == 200 && tokens["access_token"] is String)
+            let (first, challenge) = try await AuthdBinary.login(base, "alice", Self.password)
+            #expect(first == 401 && challenge["error"] as? String == "mfa_required")
+            let mfaToken = try #require(challenge["mfa_token"] as? String)
+            // The next step's code: the current one confirmed the app.
+            let (second, tokens) = try await AuthdBinary.post(base, "login/mfa", ["mfa_token": mfaToken, "code": try await Self.pyotp(python, uri, offset: 30)])
+            #expect(second == 200 && tokens["access_token"] is String)
 
-        let again = try #require(try await AuthdBinary.login(base, "alice", Self.password).1["mfa_token"] as? String)
-        #expect(try await AuthdBinary.post(base, "login/mfa", ["mfa_token": again, "recovery_code": recoveryCodes[3]]).0 == 200)
-        let on = try await AuthdBinary.run(["user", "credentials", "alice"] + url).stdout
-        #expect(on.contains("totp      on since ") && on.hasSuffix(", 9 recovery codes left\n"), "\(on)")
+            let again = try #require(try await AuthdBinary.login(base, "alice", Self.password).1["mfa_token"] as? String)
+            #expect(try await AuthdBinary.post(base, "login/mfa", ["mfa_token": again, "recovery_code": recoveryCodes[3]]).0 == 200)
+            let on = try await AuthdBinary.run(["user", "credentials", "alice"] + url).stdout
+            #expect(on.contains("totp      on since ") && on.hasSuffix(", 9 recovery codes left\n"), "\(on)")
 
-        let removed = try await AuthdBinary.run(["user", "credentials", "alice", "--remove", "totp"] + url)
-        #expect(removed.stdout == "removed the authenticator app of alice\n")
-        #expect(try await AuthdBinary.run(["user", "credentials", "alice", "--remove", "totp"] + url).stdout == "alice has no authenticator app\n")
-        #expect(try await AuthdBinary.login(base, "alice", Self.password).0 == 200)
-        let audit = try await AuthdBinary.run(["audit", "--user", "alice"] + url).stdout
-        #expect(audit.contains("totp_disabled") && audit.contains("operator"))
-        #expect(!audit.contains(mfaToken) && !audit.contains(recoveryCodes[3]))
-        #expect(try await AuthdBinary.stop(server) == 0)
+            let removed = try await AuthdBinary.run(["user", "credentials", "alice", "--remove", "totp"] + url)
+            #expect(removed.stdout == "removed the authenticator app of alice\n")
+            #expect(try await AuthdBinary.run(["user", "credentials", "alice", "--remove", "totp"] + url).stdout == "alice has no authenticator app\n")
+            #expect(try await AuthdBinary.login(base, "alice", Self.password).0 == 200)
+            let audit = try await AuthdBinary.run(["audit", "--user", "alice"] + url).stdout
+            #expect(audit.contains("totp_disabled") && audit.contains("operator"))
+            #expect(!audit.contains(mfaToken) && !audit.contains(recoveryCodes[3]))
+        }
+        #expect(status == 0)
     }
 }
