@@ -1,4 +1,5 @@
 import ArgumentParser
+import AuthCore
 import AuthPostgres
 import AuthServer
 import Foundation
@@ -99,6 +100,12 @@ extension Authd {
         @OptionGroup var passwords: PasswordOptions
         @OptionGroup var deliveries: DeliveryOptions
         @OptionGroup var passkeys: PasskeyOptions
+
+        @Flag(
+            name: .customLong("test-clock"),
+            help: "For tests only, never in production: serve GET and POST /test/clock, which move authd's time forward ({\"advance\": seconds}) so a test sees tokens expire without waiting."
+        )
+        var testClock = false
         @OptionGroup var retention: RetentionOptions
         @OptionGroup var logging: LoggingOptions
 
@@ -170,6 +177,10 @@ extension Authd {
                 deliveries.apply(to: &configuration.throttle)
                 configuration.delivery = delivery
                 configuration.passkeys = passkeys.relyingParty()
+                if testClock {
+                    configuration.testClock = SteppedClock()
+                    logger.warning("--test-clock: POST /test/clock moves this authd's time forward; never use it in production")
+                }
                 configuration.logger = logger
                 configuration.tls = tls
                 configuration.trustedProxies = proxies

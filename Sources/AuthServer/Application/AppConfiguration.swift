@@ -75,6 +75,13 @@ public struct AppConfiguration: Sendable {
     public var tls: TLSConfiguration?
     /// Time source (injected in tests).
     public var clock: any WallClock = SystemClock()
+    /// With `serve --test-clock`: a clock stepped forward by `POST /test/clock` (routed only
+    /// then), which becomes ``clock`` when set. Never in production.
+    public var testClock: SteppedClock? {
+        didSet {
+            if let testClock { clock = testClock }
+        }
+    }
     /// Called once the server listens, with the bound port.
     public var onListening: @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in }
     /// How long a connection has to deliver a complete request head, from when it opens or

@@ -49,6 +49,9 @@ public func buildRouter<Storage: AuthStorage>(
     if let passkeys {
         router.addRoutes(PasskeyController(passkeys: passkeys, sessions: sessions, maxBodySize: maxBodySize).routes)
     }
+    if let testClock = configuration.testClock {
+        router.addRoutes(TestClockController(clock: testClock, maxBodySize: maxBodySize).routes)
+    }
     router.addRoutes(KeyController(issuer: issuer, maxAge: configuration.jwksMaxAge).routes)
     router.addRoutes(
         OperationsController(
