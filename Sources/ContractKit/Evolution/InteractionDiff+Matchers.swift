@@ -1,0 +1,50 @@
+extension InteractionDiff {
+    /// Compares two JSON matcher trees key by key: objects by their keys, arrays by their
+    /// elements, `each` by its count and its element (`[*]`), a JWT by its claims; anything
+    /// else with ``compare(_:_:at:side:)``.
+    mutating func walk(_ old: Matcher, _ new: Matcher, at path: String, side: Side) {
+        switch (old.kind, new.kind) {
+        case (.object(let before), .object(let after)):
+            for key in Set(before.keys).union(after.keys).sorted() {
+                let child = Matcher.childPath(path, key)
+                switch (before[key], after[key], side) {
+                case (let a?, let b?, _): walk(a, b, at: child, side: side)
+                case (nil, .some, .request): note(.breaking, "request \(child)", "required field added: clients written against the old contract do not send it")
+                case (nil, .some, .response): note(.safe, "response \(child)", "key added: clients ignore keys they do not read")
+                case (.some, nil, .request): note(.breaking, "request \(child)", "field removed: the provider may refuse it (the stub refuses keys not listed)")
+                case (.some, nil, .response): note(.breaking, "response \(child)", "key removed: a client may read it")
+                case (nil, nil, _): break
+                }
+            }
+        case (.array(let before), .array(let after)) where before.count == after.count:
+            for (index, pair) in zip(before, after).enumerated() { walk(pair.0, pair.1, at: "\(path)[\(index)]", side: side) }
+        case (.each(let before, let a, let b), .each(let after, let c, let d)):
+            let any = Matcher(.any)
+            compare(Matcher(.each(of: any, min: a, max: b)), Matcher(.each(of: any, min: c, max: d)), at: "\(side.rawValue) \(path)", side: side, describe: false)
+            walk(before, after, at: "\(path)[*]", side: side)
+        case (.jwt(let before), .jwt(let after)):
+            walk(Matcher(.object(before)), Matcher(.object(after)), at: path, side: side)
+        default:
+            compare(old, new, at: "\(side.rawValue) \(path)", side: side)
+        }
+    }
+
+    /// Classifies one matcher's change (see ``MatcherBreadth``): in a request, narrowed or
+    /// changed breaks and widened is safe; in a response any change breaks (widened: clients
+    /// see values they did not expect; narrowed or changed: what they were promised is not
+    /// what comes, and when unsure it counts as breaking). An example alone changed is safe.
+    mutating func compare(_ old: Matcher, _ new: Matcher, at path: String, side: Side, describe: Bool = true) {
+        let breadth = MatcherBreadth(old: old, new: new)
+        let what = describe ? "\(old.summary) → \(new.summary)" : "count bounds changed"
+        switch (breadth, side) {
+        case (.same, _):
+            if old.example != new.example { note(.safe, path, "example changed") }
+        case (.wider, .request): note(.safe, path, "\(what) (widened: old requests still match)")
+        case (.narrower, .request): note(.breaking, path, "\(what) (narrowed: some old requests no longer match)")
+        case (.different, .request): note(.breaking, path, "\(what) (changed)")
+        case (.wider, .response): note(.breaking, path, "\(what) (widened: clients may see values they did not expect)")
+        case (.narrower, .response): note(.breaking, path, "\(what) (narrowed: the stub now answers otherwise and a client may rely on the old values; when unsure, breaking)")
+        case (.different, .response): note(.breaking, path, "\(what) (changed)")
+        }
+    }
+}
