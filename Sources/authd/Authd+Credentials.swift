@@ -11,8 +11,9 @@ extension Authd.UserCommand {
             discussion: """
                 Lists the authenticator app (TOTP), how many recovery codes are left, and the passkeys \
                 (id, name, dates), never a secret. --remove totp turns the app off with its recovery codes, \
-                for an owner who lost both (their next login asks for the password only); --remove ID \
-                removes the passkey with that id; --remove all removes the app and every passkey.
+                for an owner who lost both (their next login asks for the password only); --remove=ID \
+                removes the passkey with that id (write it with =: an id may begin with -); --remove all \
+                removes the app and every passkey.
                 """
         )
 

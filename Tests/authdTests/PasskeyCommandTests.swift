@@ -92,8 +92,9 @@ import FoundationNetworking
         let line = try #require(lines.first)
         #expect(line.contains(#""soft-webauthn"  registered "#) && line.contains(", last used "), "\(listed)")
         let id = String(line.split(separator: " ", omittingEmptySubsequences: true)[1])
-        #expect(try await AuthdBinary.run(["user", "credentials", "alice", "--remove", id] + url).stdout == "removed passkey \(id) of alice\n")
-        let again = try await AuthdBinary.run(["user", "credentials", "alice", "--remove", id] + url)
+        // With `=`: a base64url id may begin with `-`.
+        #expect(try await AuthdBinary.run(["user", "credentials", "alice", "--remove=\(id)"] + url).stdout == "removed passkey \(id) of alice\n")
+        let again = try await AuthdBinary.run(["user", "credentials", "alice", "--remove=\(id)"] + url)
         #expect(again.status != 0 && again.stderr.contains("alice has no passkey \(id)"))
         #expect(try await AuthdBinary.run(["user", "credentials", "alice", "--remove", "all"] + url).stdout == "removed 1 passkey of alice\n")
         #expect(try await AuthdBinary.run(["user", "credentials", "alice"] + url).stdout == "KIND      STATE\npassword  set\ntotp      off\n")
