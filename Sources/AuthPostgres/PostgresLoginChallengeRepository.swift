@@ -3,11 +3,11 @@ import Foundation
 import PostgresNIO
 
 /// Login challenges in `login_challenges` (migration 0014), by the digest of the token the
-/// client holds. Using one is a single guarded update, so it succeeds once.
+/// client holds. Taking one is a single guarded update, so it succeeds once.
 ///
 /// ```swift
 /// let challenges = PostgresLoginChallengeRepository(database: database)
-/// let used = try await challenges.use(tokenHash: hash, kind: .secondFactor, now: Date())
+/// let taken = try await challenges.take(tokenHash: hash, kind: .secondFactor, now: Date())
 /// ```
 public struct PostgresLoginChallengeRepository: LoginChallengeRepository {
     /// The database.
@@ -21,7 +21,7 @@ public struct PostgresLoginChallengeRepository: LoginChallengeRepository {
     public func store(_ challenge: LoginChallenge) async throws {
         try await database.execute(
             """
-            INSERT INTO login_challenges (token_hash, kind, user_id, password_hash, created_at, expires_at, attempts_left)
+            INSERT INTO login_challenges (\(Self.columns))
             VALUES (\(challenge.tokenHash), \(challenge.kind.rawValue), \(challenge.userID), \(challenge.passwordHash),
                     \(challenge.createdAt), \(challenge.expiresAt), \(challenge.attemptsLeft))
             """
@@ -29,30 +29,18 @@ public struct PostgresLoginChallengeRepository: LoginChallengeRepository {
     }
 
     public func challenge(tokenHash: String, kind: LoginChallenge.Kind, now: Date) async throws -> LoginChallenge? {
-        try await database.query(
-            """
-            SELECT user_id, password_hash, created_at, expires_at, attempts_left FROM login_challenges
-            WHERE \(Self.working(tokenHash: tokenHash, kind: kind, now: now))
-            """
-        ) { rows in
-            for try await (userID, passwordHash, createdAt, expiresAt, attemptsLeft) in rows.decode((UUID?, String?, Date, Date, Int32).self) {
-                return LoginChallenge(
-                    tokenHash: tokenHash, kind: kind, userID: userID, passwordHash: passwordHash, createdAt: createdAt,
-                    expiresAt: expiresAt, attemptsLeft: Int(attemptsLeft)
-                )
-            }
-            return nil
-        }
+        try await first("SELECT \(Self.columns) FROM login_challenges WHERE \(Self.working(tokenHash: tokenHash, kind: kind, now: now))")
     }
 
     public func recordFailure(tokenHash: String) async throws {
         try await database.execute("UPDATE login_challenges SET attempts_left = attempts_left - 1 WHERE token_hash = \(tokenHash)")
     }
 
-    public func use(tokenHash: String, kind: LoginChallenge.Kind, now: Date) async throws -> Bool {
-        try await database.countingChanges(
-            "UPDATE login_challenges SET used_at = \(now) WHERE \(Self.working(tokenHash: tokenHash, kind: kind, now: now))"
-        ) == 1
+    public func take(tokenHash: String, kind: LoginChallenge.Kind, now: Date) async throws -> LoginChallenge? {
+        // A second taker waits for the first's row lock, then finds it used.
+        try await first(
+            "UPDATE login_challenges SET used_at = \(now) WHERE \(Self.working(tokenHash: tokenHash, kind: kind, now: now)) RETURNING \(Self.columns)"
+        )
     }
 
     public func deleteEnded(before date: Date, limit: Int) async throws -> Int {
@@ -64,6 +52,23 @@ public struct PostgresLoginChallengeRepository: LoginChallengeRepository {
             ))
             """
         )
+    }
+
+    private static let columns: SQL = "token_hash, kind, user_id, password_hash, created_at, expires_at, attempts_left"
+
+    /// The first challenge `statement` returns (in ``columns``' order).
+    private func first(_ statement: SQL) async throws -> LoginChallenge? {
+        try await database.query(statement) { rows in
+            for try await (tokenHash, kind, userID, passwordHash, createdAt, expiresAt, attemptsLeft)
+                in rows.decode((String, String, UUID?, String?, Date, Date, Int32).self) {
+                guard let kind = LoginChallenge.Kind(rawValue: kind) else { return nil }
+                return LoginChallenge(
+                    tokenHash: tokenHash, kind: kind, userID: userID, passwordHash: passwordHash, createdAt: createdAt,
+                    expiresAt: expiresAt, attemptsLeft: Int(attemptsLeft)
+                )
+            }
+            return nil
+        }
     }
 
     /// The condition that picks the challenge while it still works.

@@ -31,7 +31,7 @@ import Testing
             }
             #expect(try await race { try await factors.useTOTPStep(userID: user.id, step: 101) } == 1)
             #expect(try await race { try await factors.useRecoveryCode(userID: user.id, codeHash: "a", now: now) } == 1)
-            #expect(try await race { try await challenges.use(tokenHash: "t", kind: .secondFactor, now: now) } == 1)
+            #expect(try await race { try await challenges.take(tokenHash: "t", kind: .secondFactor, now: now) != nil } == 1)
             // An earlier step, the same step, or a used code: refused; a later step: taken.
             #expect(try await !factors.useTOTPStep(userID: user.id, step: 100))
             #expect(try await !factors.useTOTPStep(userID: user.id, step: 101))
@@ -58,7 +58,7 @@ import Testing
             }
             #expect(try await challenges.challenge(tokenHash: "old", kind: .passkeyAuthentication, now: now) == nil)
             #expect(try await challenges.challenge(tokenHash: "live", kind: .secondFactor, now: now) == nil, "another kind")
-            #expect(try await challenges.use(tokenHash: "used", kind: .passkeyAuthentication, now: now.addingTimeInterval(-7_200)))
+            #expect(try await challenges.take(tokenHash: "used", kind: .passkeyAuthentication, now: now.addingTimeInterval(-7_200))?.tokenHash == "used")
             try await challenges.recordFailure(tokenHash: "worn")
             #expect(try await challenges.challenge(tokenHash: "worn", kind: .passkeyAuthentication, now: now) == nil)
             #expect(try await challenges.challenge(tokenHash: "live", kind: .passkeyAuthentication, now: now)?.userID == nil)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Storage of ``LoginChallenge``s: stored by digest, read while they work, worn down by
-/// wrong answers, used once.
+/// wrong answers, taken once.
 ///
 /// ```swift
 /// guard let challenge = try await storage.loginChallenges.challenge(tokenHash: hash, kind: .secondFactor, now: now) else { … }
@@ -13,8 +13,9 @@ public protocol LoginChallengeRepository: Sendable {
     func challenge(tokenHash: String, kind: LoginChallenge.Kind, now: Date) async throws -> LoginChallenge?
     /// One wrong answer: one attempt fewer (none left, it no longer works).
     func recordFailure(tokenHash: String) async throws
-    /// Marks the challenge used if it still works; true once.
-    func use(tokenHash: String, kind: LoginChallenge.Kind, now: Date) async throws -> Bool
+    /// Marks the challenge used if it still works, and returns it: once, however many ask
+    /// at the same time; nil afterwards, or when it never worked.
+    func take(tokenHash: String, kind: LoginChallenge.Kind, now: Date) async throws -> LoginChallenge?
     /// Deletes up to `limit` challenges that expired or were used before `date`; returns how many.
     func deleteEnded(before date: Date, limit: Int) async throws -> Int
 }

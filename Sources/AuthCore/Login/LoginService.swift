@@ -198,9 +198,7 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
         try PasswordPolicy.validatePresented(password)
         let usernameKey = user.usernameKey
         let key = throttle.reauthenticationKey(userID: user.id)
-        if let refusal = try await storage.loginAttempts.reserve([key], now: clock.now) {
-            try await refuse(refusal, user: user, usernameKey: usernameKey, origin: origin, detail: "reauthentication")
-        }
+        try await reserve([key], for: user, origin: origin, detail: "reauthentication")
         guard try await verify(password, against: user.passwordHash).matches else {
             try await audit(.loginFailed, user: user, usernameKey: usernameKey, origin: origin, detail: "wrong_password")
             throw AuthError.invalidCredentials
@@ -276,9 +274,17 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
         return Verification(matches: matches, presented: presented, typedForm: typedForm, took: took, verifications: verifications)
     }
 
+    /// Reserves an attempt against each of `keys` (a re-authentication, a code, a passkey
+    /// ceremony; `user` nil when none is known yet), refusing as ``refuse(_:user:usernameKey:origin:detail:)``
+    /// does when one is over its limit.
+    func reserve(_ keys: [ThrottleKey], for user: User?, origin: RequestOrigin, detail: String) async throws {
+        guard !keys.isEmpty, let refusal = try await storage.loginAttempts.reserve(keys, now: clock.now) else { return }
+        try await refuse(refusal, user: user, usernameKey: user?.usernameKey ?? "", origin: origin, detail: detail)
+    }
+
     /// Answers an attempt throttling refused: counted in the metrics, audited once per
     /// exhausted window (not once per refused try), 429.
-    func refuse(_ refusal: ThrottleRefusal, user: User?, usernameKey: String, origin: RequestOrigin, detail: String? = nil) async throws -> Never {
+    private func refuse(_ refusal: ThrottleRefusal, user: User?, usernameKey: String, origin: RequestOrigin, detail: String? = nil) async throws -> Never {
         metrics.throttled()
         if refusal.isFirst {
             try await audit(.loginThrottled, user: user, usernameKey: usernameKey, origin: origin, detail: detail)

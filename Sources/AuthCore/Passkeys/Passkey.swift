@@ -1,4 +1,5 @@
 import Foundation
+import WebAuthn
 
 /// A passkey (a WebAuthn credential) of an account, as stored: its id, public key and what
 /// its authenticator said. Nothing in it is secret.
@@ -53,5 +54,12 @@ public struct Passkey: Sendable, Equatable {
         self.name = name
         self.createdAt = createdAt
         self.lastUsedAt = lastUsedAt
+    }
+}
+
+extension Passkey {
+    /// How options name it to a client: its id, and its transports when any are known.
+    public var descriptor: PublicKeyCredentialDescriptorJSON {
+        PublicKeyCredentialDescriptorJSON(id: id, transports: transports.isEmpty ? nil : transports)
     }
 }

@@ -45,7 +45,7 @@ public struct PasskeyService<Storage: AuthStorage>: Sendable {
         let challenge = try await issueChallenge(.passkeyRegistration, userID: user.id)
         return relyingParty.creationOptions(
             challenge: challenge, user: .init(id: handle, name: user.username, displayName: user.username),
-            excludeCredentials: existing.map { PublicKeyCredentialDescriptorJSON(id: $0.id, transports: $0.transports.isEmpty ? nil : $0.transports) }
+            excludeCredentials: existing.map(\.descriptor)
         )
     }
 
@@ -88,9 +88,7 @@ public struct PasskeyService<Storage: AuthStorage>: Sendable {
     /// table with challenges faster than it may try logins.
     /// - Throws: ``AuthError`` — `invalid_request`, `too_many_attempts`.
     public func authenticationOptions(username rawUsername: String?, origin: RequestOrigin) async throws -> PublicKeyCredentialRequestOptionsJSON {
-        if let key = login.throttle.addressKey(origin.clientAddress), let refusal = try await storage.loginAttempts.reserve([key], now: login.clock.now) {
-            try await login.refuse(refusal, user: nil, usernameKey: "", origin: origin, detail: "passkey_options")
-        }
+        try await login.reserve([login.throttle.addressKey(origin.clientAddress)].compactMap { $0 }, for: nil, origin: origin, detail: "passkey_options")
         var allowed: [PublicKeyCredentialDescriptorJSON] = []
         var userID: UUID?
         if let rawUsername {
@@ -102,7 +100,7 @@ public struct PasskeyService<Storage: AuthStorage>: Sendable {
             }
             allowed = passkeys.isEmpty
                 ? [PublicKeyCredentialDescriptorJSON(id: decoyID(for: username.key))]
-                : passkeys.map { PublicKeyCredentialDescriptorJSON(id: $0.id, transports: $0.transports.isEmpty ? nil : $0.transports) }
+                : passkeys.map(\.descriptor)
         }
         let challenge = try await issueChallenge(.passkeyAuthentication, userID: userID)
         return relyingParty.requestOptions(challenge: challenge, allowCredentials: allowed)
@@ -119,10 +117,7 @@ public struct PasskeyService<Storage: AuthStorage>: Sendable {
 
     private func checkedLogIn(_ response: AuthenticationResponseJSON, origin: RequestOrigin) async throws -> TokenGrant {
         // Each attempt costs a signature check at most: it is counted against the address.
-        let addressKeys = login.throttle.addressKey(origin.clientAddress).map { [$0] } ?? []
-        if let refusal = try await storage.loginAttempts.reserve(addressKeys, now: login.clock.now) {
-            try await login.refuse(refusal, user: nil, usernameKey: "", origin: origin, detail: "passkey")
-        }
+        try await login.reserve([login.throttle.addressKey(origin.clientAddress)].compactMap { $0 }, for: nil, origin: origin, detail: "passkey")
         let challenge = try await takeChallenge(of: response.response.clientDataJSON, kind: .passkeyAuthentication)
         guard let challenge, let passkey = try await storage.passkeys.passkey(id: response.rawId),
               challenge.userID.map({ $0 == passkey.userID }) ?? true,
@@ -194,10 +189,7 @@ public struct PasskeyService<Storage: AuthStorage>: Sendable {
             throw AuthError.invalidRequest("credential.response.clientDataJSON: \(error)")
         }
         let tokenHash = OpaqueToken.hash(of: Base64URL.encode(clientData.challenge))
-        let now = login.clock.now
-        guard let stored = try await storage.loginChallenges.challenge(tokenHash: tokenHash, kind: kind, now: now),
-              try await storage.loginChallenges.use(tokenHash: tokenHash, kind: kind, now: now)
-        else { return nil }
+        guard let stored = try await storage.loginChallenges.take(tokenHash: tokenHash, kind: kind, now: login.clock.now) else { return nil }
         return TakenChallenge(bytes: clientData.challenge, userID: stored.userID)
     }
 

@@ -19,7 +19,9 @@ extension SecondFactorService {
     }
 
     private func checkedCompleteLogin(mfaToken: String, proof: SecondFactorProof, origin: RequestOrigin) async throws -> TokenGrant {
-        if case .code(let code) = proof { _ = try TOTPPolicy.normalized(code) }
+        // A code that is not 6 digits is malformed (400) before any lookup.
+        var proof = proof
+        if case .code(let code) = proof { proof = .code(try TOTPPolicy.normalized(code)) }
         let storage = login.storage
         let tokenHash = OpaqueToken.hash(of: mfaToken)
         guard let challenge = try await storage.loginChallenges.challenge(tokenHash: tokenHash, kind: .secondFactor, now: login.clock.now),
@@ -32,10 +34,8 @@ extension SecondFactorService {
             try await login.audit(.loginFailed, user: user, usernameKey: usernameKey, origin: origin, detail: "account_disabled")
             throw AuthError.accountDisabled
         }
-        let attempt = [login.throttle.secondFactorKey(userID: user.id)] + (login.throttle.addressKey(origin.clientAddress).map { [$0] } ?? [])
-        if let refusal = try await storage.loginAttempts.reserve(attempt, now: login.clock.now) {
-            try await login.refuse(refusal, user: user, usernameKey: usernameKey, origin: origin, detail: "second_factor")
-        }
+        let attempt = [login.throttle.secondFactorKey(userID: user.id), login.throttle.addressKey(origin.clientAddress)].compactMap { $0 }
+        try await login.reserve(attempt, for: user, origin: origin, detail: "second_factor")
 
         let failure: String?
         let factorName: String
@@ -43,7 +43,7 @@ extension SecondFactorService {
         case .code(let code):
             factorName = "totp"
             if let factor = try await storage.secondFactors.totpFactor(userID: user.id), factor.isConfirmed {
-                failure = try await accept(try TOTPPolicy.normalized(code), factor: factor)
+                failure = try await accept(code, factor: factor)
             } else {
                 failure = "wrong_code"
             }
@@ -61,7 +61,7 @@ extension SecondFactorService {
             try await login.audit(.loginFailed, user: user, usernameKey: usernameKey, origin: origin, detail: failure)
             throw AuthError.invalidCode
         }
-        guard try await storage.loginChallenges.use(tokenHash: tokenHash, kind: .secondFactor, now: login.clock.now) else {
+        guard try await storage.loginChallenges.take(tokenHash: tokenHash, kind: .secondFactor, now: login.clock.now) != nil else {
             throw AuthError.invalidToken
         }
         // As a password login's: the session is written only if the account still has the

@@ -102,9 +102,7 @@ public struct SecondFactorService<Storage: AuthStorage>: Sendable {
     /// client's address; returns the account's key (what a success clears).
     private func reserveCodeAttempt(for user: User, origin: RequestOrigin) async throws -> ThrottleKey {
         let key = login.throttle.secondFactorKey(userID: user.id)
-        if let refusal = try await storage.loginAttempts.reserve([key], now: login.clock.now) {
-            try await login.refuse(refusal, user: user, usernameKey: user.usernameKey, origin: origin, detail: "second_factor")
-        }
+        try await login.reserve([key], for: user, origin: origin, detail: "second_factor")
         return key
     }
 

@@ -53,7 +53,7 @@ public struct AccountController<Storage: AuthStorage>: Sendable {
     }
 
     @Sendable func me(_ request: Request, context: AuthRequestContext) async throws -> Response {
-        let user = try await sessions.profile(accessToken: try BearerToken(request.headers[.authorization]).value)
+        let user = try await sessions.account(of: request)
         return JSONResponse.make(status: .ok, body: ProfileResponse(user))
     }
 
@@ -69,7 +69,7 @@ public struct AccountController<Storage: AuthStorage>: Sendable {
     /// A new token pair; every session of the account, this one included, ends, so the
     /// pair answered is the one that works.
     @Sendable func changePassword(_ request: Request, context: AuthRequestContext) async throws -> Response {
-        let user = try await sessions.profile(accessToken: try BearerToken(request.headers[.authorization]).value)
+        let user = try await sessions.account(of: request)
         let body = try await JSONRequestBody.decode(PasswordChangeRequest.self, from: request, limit: maxBodySize)
         try await login.confirmPassword(of: user, password: body.currentPassword.value, origin: context.origin)
         let changed = try await accounts.setPassword(username: user.username, password: body.newPassword.value, origin: context.origin)
@@ -77,7 +77,7 @@ public struct AccountController<Storage: AuthStorage>: Sendable {
     }
 
     @Sendable func deleteMe(_ request: Request, context: AuthRequestContext) async throws -> Response {
-        let user = try await sessions.profile(accessToken: try BearerToken(request.headers[.authorization]).value)
+        let user = try await sessions.account(of: request)
         let body = try await JSONRequestBody.decode(AccountDeletionRequest.self, from: request, limit: maxBodySize)
         try await login.confirmPassword(of: user, password: body.password.value, origin: context.origin)
         try await accounts.delete(username: user.username, origin: context.origin)

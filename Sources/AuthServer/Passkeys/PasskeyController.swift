@@ -39,13 +39,13 @@ public struct PasskeyController<Storage: AuthStorage>: Sendable {
     }
 
     @Sendable func registrationOptions(_ request: Request, context: AuthRequestContext) async throws -> Response {
-        let user = try await sessions.profile(accessToken: try BearerToken(request.headers[.authorization]).value)
+        let user = try await sessions.account(of: request)
         try await JSONRequestBody.expectNoFields(in: request, limit: maxBodySize)
         return JSONResponse.make(status: .ok, body: try await passkeys.registrationOptions(for: user))
     }
 
     @Sendable func register(_ request: Request, context: AuthRequestContext) async throws -> Response {
-        let user = try await sessions.profile(accessToken: try BearerToken(request.headers[.authorization]).value)
+        let user = try await sessions.account(of: request)
         let body = try await JSONRequestBody.decode(PasskeyRegistrationRequest.self, from: request, limit: maxBodySize)
         let passkey = try await passkeys.register(body.credential, name: body.name?.value, for: user, origin: context.origin)
         return JSONResponse.make(status: .created, body: PasskeyResponse(passkey))
@@ -63,12 +63,12 @@ public struct PasskeyController<Storage: AuthStorage>: Sendable {
     }
 
     @Sendable func list(_ request: Request, context: AuthRequestContext) async throws -> Response {
-        let user = try await sessions.profile(accessToken: try BearerToken(request.headers[.authorization]).value)
+        let user = try await sessions.account(of: request)
         return JSONResponse.make(status: .ok, body: try await passkeys.passkeys(of: user).map(PasskeyResponse.init))
     }
 
     @Sendable func remove(_ request: Request, context: AuthRequestContext) async throws -> Response {
-        let user = try await sessions.profile(accessToken: try BearerToken(request.headers[.authorization]).value)
+        let user = try await sessions.account(of: request)
         try await passkeys.remove(id: try context.parameters.require("id"), of: user, origin: context.origin)
         return JSONResponse.noContent()
     }

@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 /// Login challenges in memory, behaving as the PostgreSQL table does: found by digest
-/// while unused, unexpired and with attempts left; used once.
+/// while unused, unexpired and with attempts left; taken once.
 ///
 /// ```swift
 /// let storage = InMemoryStorage()
@@ -27,11 +27,11 @@ public final class InMemoryLoginChallengeRepository: LoginChallengeRepository {
         challenges.withLock { $0[tokenHash]?.challenge.attemptsLeft -= 1 }
     }
 
-    public func use(tokenHash: String, kind: LoginChallenge.Kind, now: Date) async throws -> Bool {
+    public func take(tokenHash: String, kind: LoginChallenge.Kind, now: Date) async throws -> LoginChallenge? {
         challenges.withLock { all in
-            guard Self.working(all[tokenHash], kind: kind, now: now) != nil else { return false }
+            guard let challenge = Self.working(all[tokenHash], kind: kind, now: now) else { return nil }
             all[tokenHash]?.usedAt = now
-            return true
+            return challenge
         }
     }
 
