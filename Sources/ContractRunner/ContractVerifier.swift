@@ -3,7 +3,8 @@ import ContractStub
 import Foundation
 
 /// Replays contracts: files concurrently, the interactions of one file in order (so `save`
-/// feeds later requests). Each interaction goes to the live provider and to the in-process
+/// feeds later requests); files with a clock step (`after:`) afterwards, one at a time, since
+/// the step moves the provider's clock and the stub's for every file. Each interaction goes to the live provider and to the in-process
 /// stub (either may be left out); each response is checked against the contract, then the
 /// two are compared with each other (``Agreement``).
 ///
@@ -63,11 +64,13 @@ public struct ContractVerifier: Sendable {
             (contract, contract.interactions.filter { Self.selects(filter, state: state, contract, $0) })
         }.filter { !$0.1.isEmpty }
         var results = [[InteractionResult]](repeating: [], count: selected.count)
+        let stepping = Set(selected.indices.filter { selected[$0].1.contains { $0.after != nil } })
+        let together = selected.indices.filter { !stepping.contains($0) }
         await withTaskGroup(of: (Int, [InteractionResult]).self) { group in
             var next = 0
             func addNext() {
-                guard next < selected.count else { return }
-                let index = next
+                guard next < together.count else { return }
+                let index = together[next]
                 let (contract, interactions) = selected[index]
                 group.addTask { (index, await verify(contract, interactions)) }
                 next += 1
@@ -77,6 +80,9 @@ public struct ContractVerifier: Sendable {
                 results[index] = fileResults
                 addNext()
             }
+        }
+        for index in stepping.sorted() {
+            results[index] = await verify(selected[index].0, selected[index].1)
         }
         return VerificationReport(results: results.flatMap { $0 }, duration: Self.seconds(ContinuousClock.now - start))
     }
@@ -102,7 +108,18 @@ public struct ContractVerifier: Sendable {
             let start = ContinuousClock.now
             var liveSide: SideResult?
             var stubSide: SideResult?
-            if let live {
+            // Time passes first, on every clock of the run.
+            var clockProblem: String?
+            if let after = interaction.after {
+                codes.advanceClock(by: after)
+                stub?.advanceClock(by: after)
+                if live != nil {
+                    do { try await ProviderStates.advanceClock(by: after, with: states) } catch { clockProblem = "\(error)" }
+                }
+            }
+            if let clockProblem {
+                liveSide = SideResult(check: .error(VerificationError(.clockStep, clockProblem)))
+            } else if let live {
                 liveSide = await run(interaction, on: live, variables: liveVariables, setUpStates: true, inbox: deliveries, authenticators: liveAuthenticators)
                 liveVariables.merge(liveSide?.saved ?? [:]) { _, new in new }
             }
@@ -157,6 +174,14 @@ public struct ContractVerifier: Sendable {
         guard let live else { throw ReplayError(description: "no live provider to replay on") }
         var variables = environment
         for interaction in interactions {
+            if let after = interaction.after {
+                codes.advanceClock(by: after)
+                do {
+                    try await ProviderStates.advanceClock(by: after, with: states)
+                } catch {
+                    throw ReplayError(description: "replaying '\(interaction.name)': \(error)")
+                }
+            }
             let side = await run(interaction, on: live, variables: variables, setUpStates: true, inbox: deliveries, authenticators: liveAuthenticators)
             switch side.check {
             case .held: break

@@ -6,7 +6,8 @@ import Foundation
 /// for a Pact file that `contract export pact` wrote: a provider state is set up as
 /// `contract.yaml` says, and ``PactExporter/savedValuesState`` replays the interactions
 /// before the named one in its contract and answers with the values its request uses, which
-/// the verifier puts in place of `${name}`.
+/// the verifier puts in place of `${name}` (and moves the provider's clock when the named one
+/// happens `after:` a while).
 ///
 /// ```swift
 /// let handler = PactStateChange(contracts: suite.contracts, verifier: ContractVerifier(live: transport, states: states))
@@ -59,6 +60,11 @@ public struct PactStateChange: Sendable {
             throw ContractVerifier.ReplayError(description: "contract '\(contractName)' has no interaction '\(interactionName)'")
         }
         let saved = try await verifier.savedValues(replaying: Array(contract.interactions[..<index]))
+        // The interaction itself happens later: time passes before the verifier sends it.
+        if let after = contract.interactions[index].after {
+            verifier.codes.advanceClock(by: after)
+            try await ProviderStates.advanceClock(by: after, with: verifier.states)
+        }
         var values: [String: JSONValue] = [:]
         for name in contract.interactions[index].request.variables {
             guard let value = saved[name] else {

@@ -15,6 +15,7 @@ public struct VerificationError: Error, Sendable, Equatable, CustomStringConvert
             case noAnswer = "no_answer"
             case noDeliveryReceiver = "no_delivery_receiver"
             case noCredential = "no_credential"
+            case clockStep = "clock_step"
         }
 
         private let base: Base
@@ -29,8 +30,10 @@ public struct VerificationError: Error, Sendable, Equatable, CustomStringConvert
         public static let noDeliveryReceiver = Code(base: .noDeliveryReceiver)
         /// A `webauthn_assertion`'s authenticator registered no credential earlier in the run.
         public static let noCredential = Code(base: .noCredential)
+        /// The provider's clock could not be moved for an interaction's `after:`.
+        public static let clockStep = Code(base: .clockStep)
 
-        /// `state_setup`, `undefined_variable`, `no_answer`, `no_delivery_receiver` or `no_credential`.
+        /// `state_setup`, `undefined_variable`, `no_answer`, `no_delivery_receiver`, `no_credential` or `clock_step`.
         public var description: String { base.rawValue }
     }
 

@@ -24,7 +24,10 @@ import Synchronization
 /// the creation options it answered and saved (and remembers the passkey for its session),
 /// and a `webauthn_assertion` that a remembered passkey signed for the request options it
 /// answered, with a counter that moved forward (``SoftwareAuthenticator`` makes both in a
-/// client test). A request
+/// client test). Its clock moves with ``advanceClock(by:)``: an interaction written
+/// `after: 901s` answers only once the clock moved that far since the stub last answered in
+/// its file (and then before an equal match without it), the tokens it mints carry its
+/// clock's `iat` and `exp`, and TOTP codes are checked against it. A request
 /// nothing matches gets 501 with the closest interaction and what differs, and is
 /// recorded in ``unmatched``.
 ///
@@ -93,6 +96,12 @@ public final class ContractStub: Sendable {
         var acceptedSteps: [TOTP: Int64] = [:]
         /// The passkeys registered with `webauthn_registration` matchers.
         var passkeys = StubPasskeys()
+        /// Seconds ``advanceClock(by:)`` moved the clock.
+        var clockOffset: Double = 0
+        /// Per file, the stub's time when it last answered there (for `after:`).
+        var lastAnsweredAt: [String: Date] = [:]
+        /// The stub's time when it was made or reset.
+        var startedAt: Date
     }
 
     private let entries: [Entry]
@@ -101,15 +110,15 @@ public final class ContractStub: Sendable {
     /// entries' order, so the cost of an answer does not grow with unrelated interactions.
     private let byRoute: [String: [Int]]
     private let byMethod: [String: [Int]]
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     /// Where deliveries go (``deliveries``, ``onDelivery(_:)``).
     let deliveryHub = StubDeliveryHub()
     /// The key that signs the stub's JWTs.
     public let signer: StubSigner
     /// The values of the `{{env.NAME}}` placeholders the requests use, from the environment.
     private let environment: [String: JSONValue]
-    /// The stub's clock, which TOTP codes are checked against.
-    private let now: @Sendable () -> Date
+    /// The clock the stub's own runs on, before ``advanceClock(by:)``.
+    private let clock: @Sendable () -> Date
 
     /// A stub answering with `contracts`; only interactions whose provider states are all in
     /// `activeStates` take part (nil: all states are active). `environment` gives
@@ -122,7 +131,8 @@ public final class ContractStub: Sendable {
         environment: [String: String] = ProcessInfo.processInfo.environment, now: @escaping @Sendable () -> Date = { Date() }
     ) throws {
         self.signer = signer
-        self.now = now
+        self.clock = now
+        self.state = Mutex(State(startedAt: now()))
         let used = Set(contracts.flatMap { $0.interactions.flatMap(\.request.variables) })
         self.environment = Template.environmentVariables(environment).filter { used.contains($0.key) }
         var entries: [Entry] = []
@@ -173,10 +183,30 @@ public final class ContractStub: Sendable {
     /// The requests received so far.
     public var requests: [ContractRequest] { exchanges.map(\.request) }
 
-    /// Forgets saved values and recordings.
+    /// Forgets saved values and recordings, and the clock's steps.
     public func reset() {
-        state.withLock { $0 = State() }
+        let start = clock()
+        state.withLock { $0 = State(startedAt: start) }
         deliveryHub.clear()
+    }
+
+    /// The stub's time: its clock plus the steps of ``advanceClock(by:)``.
+    public var now: Date {
+        let base = clock()
+        return state.withLock { base.addingTimeInterval($0.clockOffset) }
+    }
+
+    /// Moves the stub's clock `seconds` forward, as an interaction's `after:` says time passes:
+    /// tokens it minted before may now be expired, and an interaction written `after:` that
+    /// much answers next.
+    ///
+    /// ```swift
+    /// _ = try await session.data(for: login)       // tokens minted now, exp in 900 s
+    /// stub.advanceClock(by: 901)
+    /// _ = try await session.data(for: me)          // the contract's "after: 901s" answer: 401
+    /// ```
+    public func advanceClock(by seconds: TimeInterval) {
+        state.withLock { $0.clockOffset += Swift.max(0, seconds) }
     }
 
     /// Answers `request`.
@@ -200,20 +230,24 @@ public final class ContractStub: Sendable {
 
     private func answer(_ request: ContractRequest) -> Exchange {
         let parsed = ParsedRequest(request)
-        let time = now()
+        let base = clock()
         return state.withLock { state in
-            var best: (entry: Entry, score: Int, distance: Int, fit: RequestFit)?
+            let time = base.addingTimeInterval(state.clockOffset)
+            var best: (entry: Entry, score: Int, after: Double, distance: Int, fit: RequestFit)?
             for position in candidates(for: parsed) {
                 let entry = entries[position]
+                // An interaction that happens later waits for the clock to move that far.
+                let after = entry.interaction.after ?? 0
+                if after > 0, time.timeIntervalSince(state.lastAnsweredAt[entry.contract.file] ?? state.startedAt) < after { continue }
                 var matcher = RequestMatcher(known: known(state, entry.contract.file), now: time, acceptedSteps: state.acceptedSteps, passkeys: state.passkeys)
                 guard case .success(let fit) = matcher.fit(entry.interaction.request, parsed) else { continue }
                 // Equal fits: the next one after the last answered in the same file wins,
                 // so a replayed request gets the answer its file gives a replay.
                 let count = entry.contract.interactions.count
                 let distance = state.lastAnswered[entry.contract.file].map { (entry.index - $0 - 1 + count) % count } ?? entry.index
-                if best == nil || fit.score > (best?.score ?? 0) || (fit.score == best?.score && distance < (best?.distance ?? 0)) {
-                    best = (entry, fit.score, distance, fit)
-                }
+                // Among equal fits, one whose time has come goes first.
+                if let current = best, (fit.score, after, -distance) <= (current.score, current.after, -current.distance) { continue }
+                best = (entry, fit.score, after, distance, fit)
             }
             guard let best else {
                 // Nothing fits: look at every interaction for the closest one to name.
@@ -249,15 +283,16 @@ public final class ContractStub: Sendable {
             state.variables[file, default: [:]].merge(sent) { _, new in new }
             do {
                 let spec = best.entry.interaction.response.resolved(with: state.variables[file] ?? [:]).spec
-                response = try Self.build(spec, generator: ResponseGenerator(signer: signer))
+                response = try Self.build(spec, generator: ResponseGenerator(signer: signer, now: time))
             } catch {
                 // Checked when the stub was made; kept as a 501 rather than a crash.
                 response = Self.notStubbed(Unmatched(request: request, closest: best.entry.label, difference: "\(error)"))
             }
             let captured = best.entry.interaction.captures(request: nil, response: response).values
             state.variables[file, default: [:]].merge(captured) { _, new in new }
-            let deliveries = deliver(best.entry.interaction, in: file, state: &state)
+            let deliveries = deliver(best.entry.interaction, in: file, now: time, state: &state)
             state.lastAnswered[file] = best.entry.index
+            state.lastAnsweredAt[file] = time
             let exchange = Exchange(request: request, response: response, interaction: best.entry.interaction.name, deliveries: deliveries)
             state.exchanges.append(exchange)
             return exchange
@@ -266,12 +301,12 @@ public final class ContractStub: Sendable {
 
     /// The deliveries `interaction` sends, built with the file's saved values; what they
     /// `save` joins those values (so a later request can carry a delivered token back).
-    private func deliver(_ interaction: Interaction, in file: String, state: inout State) -> [StubDelivery] {
+    private func deliver(_ interaction: Interaction, in file: String, now: Date, state: inout State) -> [StubDelivery] {
         var deliveries: [StubDelivery] = []
         for delivery in interaction.delivers {
             let spec = delivery.resolved(with: state.variables[file] ?? [:]).delivery
             // Checked when the stub was made, as the answers are.
-            guard let built = try? Self.build(spec, of: interaction.name, generator: ResponseGenerator(signer: signer)) else { continue }
+            guard let built = try? Self.build(spec, of: interaction.name, generator: ResponseGenerator(signer: signer, now: now)) else { continue }
             state.variables[file, default: [:]].merge(spec.captures(from: built.request).values) { _, new in new }
             deliveries.append(built)
         }

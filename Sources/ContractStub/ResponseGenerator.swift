@@ -5,6 +5,8 @@ import Foundation
 /// with real tokens: a `jwt` is signed by the stub's key, a `jwks` is that key's set.
 struct ResponseGenerator: TokenMinter {
     let signer: StubSigner
+    /// The stub's time, for the tokens' `iat` and `exp`.
+    var now = Date()
 
     /// A value for `matcher`.
     /// - Throws: ``ContractKit/MatcherSampleError`` when one cannot be made (a regex without example).
@@ -15,7 +17,7 @@ struct ResponseGenerator: TokenMinter {
     func jwt(claims: [String: Matcher], at path: String) throws -> JSONValue {
         // The signer's own claims where they satisfy the contract (a live `exp`), the
         // contract's example or a generated value where they do not.
-        var standard = signer.claims(subject: "stub-user", lifetime: 900)
+        var standard = signer.claims(subject: "stub-user", lifetime: 900, now: now)
         for (name, claim) in claims.sorted(by: { $0.key < $1.key }) {
             if let current = standard[name], claim.mismatches(in: current).isEmpty { continue }
             standard[name] = try value(for: claim, at: "\(path).\(name)")

@@ -50,7 +50,7 @@ public enum ToyProvider {
     /// Serves the toy until `body` returns; `tokenType` changes what its login says. Its
     /// password reset (``resetContract(username:within:)``) delivers `delivery` to
     /// `deliveryURL`, when given; its TOTP second factor is ``totpContract``'s, its passkeys
-    /// ``webAuthnContract``'s.
+    /// ``webAuthnContract``'s, its clock and sessions ``clockContract``'s.
     public static func withRunning<T: Sendable>(
         tokenType: String = "Bearer", deliveryURL: String? = nil, delivery: ResetDelivery = .correct, _ body: @Sendable (String) async throws -> T
     ) async throws -> T {
@@ -58,6 +58,7 @@ public enum ToyProvider {
         addResetRoutes(to: router, deliveryURL: deliveryURL, delivery: delivery)
         addTOTPRoutes(to: router)
         addWebAuthnRoutes(to: router)
+        addClockRoutes(to: router)
         router.post("/login") { request, _ -> Response in
             let data = try await request.body.collect(upTo: 1 << 16)
             let json = try JSONValue(parsing: Data(buffer: data))

@@ -82,7 +82,8 @@ public struct PactExporter: Sendable {
 
     static func interaction(_ interaction: Interaction, of contract: Contract, description: String, saved: [String: Matcher]) -> (JSONValue, [String]) {
         var states: [JSONValue] = []
-        if !interaction.request.variables.isEmpty {
+        // The state replays what comes before (for the saved values) and steps the clock (after:).
+        if !interaction.request.variables.isEmpty || interaction.after != nil {
             states.append(["name": .string(savedValuesState), "params": ["contract": .string(contract.name), "interaction": .string(interaction.name)]])
         }
         for use in interaction.given {

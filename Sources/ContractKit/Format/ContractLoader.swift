@@ -94,7 +94,7 @@ public enum ContractLoader {
     public static func parseProvider(yaml: String, file: String) -> (ProviderConfiguration?, [ContractDiagnostic]) {
         var reader = YAMLReader(file: file)
         guard let root = compose(yaml, reader: &reader),
-            let pairs = reader.mapping(root, providerFileName, allowed: ["provider", "states"])
+            let pairs = reader.mapping(root, providerFileName, allowed: ["provider", "states", "clock"])
         else { return (nil, reader.diagnostics) }
         var command: Template?
         var ready = "/"
@@ -103,8 +103,17 @@ public enum ContractLoader {
         var states: [String: StateSetup] = [:]
         var swiftProducts: [String] = []
         var swiftPackage: String?
+        var clock: ClockHook?
         for (key, node) in pairs {
-            if key == "provider" {
+            if key == "clock" {
+                guard let fields = reader.mapping(node, "clock", allowed: ["command", "url"]) else { continue }
+                switch (fields.first { $0.key == "command" }?.node, fields.first { $0.key == "url" }?.node) {
+                case (let commandNode?, nil): clock = reader.string(commandNode, "command").map { .command(Template($0)) }
+                case (nil, let urlNode?): clock = reader.string(urlNode, "url").map { .url(Template($0)) }
+                case (.some, .some): reader.error(node, "clock needs either command or url, not both")
+                case (nil, nil): reader.error(node, "clock needs a command or a url")
+                }
+            } else if key == "provider" {
                 let fields = ["command", "ready", "base_url", "startup_timeout", "swift_products", "swift_package"]
                 for (field, value) in reader.mapping(node, "provider", allowed: fields) ?? [] {
                     switch field {
@@ -159,7 +168,7 @@ public enum ContractLoader {
         guard reader.diagnostics.isEmpty else { return (nil, reader.diagnostics) }
         let configuration = ProviderConfiguration(
             command: command, ready: ready, baseURL: baseURL, startupTimeout: timeout, states: states,
-            swiftProducts: swiftProducts, swiftPackage: swiftPackage
+            swiftProducts: swiftProducts, swiftPackage: swiftPackage, clock: clock
         )
         return (configuration, [])
     }

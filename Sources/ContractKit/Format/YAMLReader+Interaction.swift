@@ -1,10 +1,11 @@
+import Foundation
 import Yams
 
 extension YAMLReader {
     /// One interaction; `defined` holds the variables saved by earlier interactions and
     /// gains this one's.
     mutating func interaction(_ node: Node, defined: inout Set<String>) -> Interaction? {
-        guard let pairs = mapping(node, "an interaction", allowed: ["name", "given", "request", "response", "save", "delivers"], required: ["name", "request", "response"]) else {
+        guard let pairs = mapping(node, "an interaction", allowed: ["name", "given", "after", "request", "response", "save", "delivers"], required: ["name", "request", "response"]) else {
             return nil
         }
         var values: [String: Node] = [:]
@@ -13,6 +14,7 @@ extension YAMLReader {
 
         let name = values["name"].flatMap { string($0, "name") }
         let given = values["given"].map { providerStates($0) } ?? []
+        let after = values["after"].flatMap { duration($0, "after") }
         let request = values["request"].flatMap { self.request($0, defined: defined) }
         let response = values["response"].flatMap { self.response($0) }
         var save: [String: SaveSource] = [:]
@@ -57,8 +59,31 @@ extension YAMLReader {
         guard diagnostics.count == before, let name, let request, let response else { return nil }
         return Interaction(
             name: name, location: SourceLocation(file: file, line: node.mark?.line ?? 0),
-            given: given, request: request, response: response, save: save, delivers: delivers
+            given: given, request: request, response: response, save: save, delivers: delivers, after: after
         )
+    }
+
+    /// A span of time: seconds (`901`), or a number with a unit (`901s`, `15m`, `2h`, `30d`),
+    /// above zero and at most ten years.
+    mutating func duration(_ node: Node, _ what: String) -> Double? {
+        guard let text = scalarText(node, what)?.trimmingCharacters(in: .whitespaces) else { return nil }
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
+        var number = Substring(text)
+        var scale = 1.0
+        if let last = text.last, let unit = units[last] {
+            number = text.dropLast()
+            scale = unit
+        }
+        guard let value = Double(number), value.isFinite else {
+            error(node, "\(what) must be a time span such as 901s, 15m, 2h or 30d, not '\(text)'")
+            return nil
+        }
+        let seconds = value * scale
+        guard seconds > 0, seconds <= 315_360_000 else {
+            error(node, "\(what) must be above 0 and at most ten years, not '\(text)'")
+            return nil
+        }
+        return seconds
     }
 
     private mutating func providerStates(_ node: Node) -> [ProviderStateUse] {

@@ -23,7 +23,9 @@ public final class TOTPCodeGenerator: Sendable {
         public var description: String { "every TOTP step usable now was sent already; the next starts at \(until)" }
     }
 
-    private let now: @Sendable () -> Date
+    private let clock: @Sendable () -> Date
+    /// Seconds the run's clock steps moved the provider's clock (``advanceClock(by:)``).
+    private let offset = Mutex<Double>(0)
     private let sleep: @Sendable (Duration) async throws -> Void
     /// The last step sent, per key.
     private let sent = Mutex<[TOTP: Int64]>([:])
@@ -33,8 +35,19 @@ public final class TOTPCodeGenerator: Sendable {
         now: @escaping @Sendable () -> Date = { Date() },
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) {
-        self.now = now
+        self.clock = now
         self.sleep = sleep
+    }
+
+    /// Moves this generator's clock `seconds` forward, as an interaction's `after:` moves the
+    /// provider's: codes are of the provider's time from then on.
+    public func advanceClock(by seconds: Double) {
+        offset.withLock { $0 += seconds }
+    }
+
+    /// The provider's time: the clock plus the steps.
+    private func now() -> Date {
+        clock().addingTimeInterval(offset.withLock { $0 })
     }
 
     /// The code to send now for `totp`: of the current step if it was not sent yet (nor a

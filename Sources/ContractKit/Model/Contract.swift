@@ -37,12 +37,18 @@ public struct Interaction: Sendable, Equatable {
     public let save: [String: SaveSource]
     /// Messages the provider must send elsewhere when it answers (`delivers:`), in order.
     public let delivers: [Delivery]
+    /// Seconds that pass before the request is sent (`after: 901s`): the verifier moves the
+    /// provider's clock through `contract.yaml`'s `clock:` hook and the stub's by as much; the
+    /// stub answers with this interaction only once its clock moved that far since it last
+    /// answered in the file. Nil: no time passes.
+    public let after: Double?
 
     /// Creates an interaction.
     public init(
         name: String, location: SourceLocation, given: [ProviderStateUse], request: RequestSpec, response: ResponseSpec, save: [String: SaveSource],
-        delivers: [Delivery] = []
+        delivers: [Delivery] = [], after: Double? = nil
     ) {
+        self.after = after
         self.name = name
         self.location = location
         self.given = given

@@ -15,6 +15,8 @@
 ///   user exists:
 ///     command: "{{bin.authd}} user add {{username}} --password-stdin --data-dir {{env.AUTHD_DATA:-{{scratch}}/db}}"
 ///     stdin: "{{password}}"
+/// clock:
+///   url: /test/clock
 /// ```
 public struct ProviderConfiguration: Sendable, Equatable {
     /// A shell command that starts the provider, if the verifier should start it.
@@ -33,12 +35,16 @@ public struct ProviderConfiguration: Sendable, Equatable {
     /// The folder of the Swift package that holds ``swiftProducts``, relative to the
     /// contracts folder; nil: the nearest folder at or above it with a `Package.swift`.
     public let swiftPackage: String?
+    /// How the provider's clock is moved forward for interactions with `after:`; nil when
+    /// it cannot be.
+    public let clock: ClockHook?
 
     /// Creates a configuration.
     public init(
         command: Template?, ready: String, baseURL: Template?, startupTimeout: Int, states: [String: StateSetup],
-        swiftProducts: [String] = [], swiftPackage: String? = nil
+        swiftProducts: [String] = [], swiftPackage: String? = nil, clock: ClockHook? = nil
     ) {
+        self.clock = clock
         self.command = command
         self.ready = ready
         self.baseURL = baseURL
@@ -54,6 +60,23 @@ public enum StateSetup: Sendable, Equatable {
     /// A shell command; parameters are substituted shell-quoted; `stdin` is piped in.
     case command(Template, stdin: Template?)
     /// A URL the verifier POSTs `{"state": …, "params": {…}}` to.
+    case url(Template)
+}
+
+/// How the provider's clock moves forward (`clock:` in `contract.yaml`), for interactions
+/// that happen later (`after: 901s`).
+///
+/// ```yaml
+/// clock:
+///   url: /test/clock          # POST {"advance": 901} (a path is relative to the base URL)
+/// # or
+/// clock:
+///   command: "mytool clock advance {{seconds}}"
+/// ```
+public enum ClockHook: Sendable, Equatable {
+    /// A shell command; `{{seconds}}` is the step (other texts as in states).
+    case command(Template)
+    /// A URL the verifier POSTs `{"advance": seconds}` to; a path is relative to the base URL.
     case url(Template)
 }
 
