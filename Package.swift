@@ -61,6 +61,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        // `contract import openapi`: without its default ExternalLoading trait (unused, and slower to build).
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit.git", from: "6.4.0", traits: []),
     ],
     targets: [
         // Argon2id: the reference implementation (P-H-C/phc-winner-argon2 at f57e61e, 2021;
@@ -191,7 +193,18 @@ let package = Package(
             dependencies: ["JOSE", "WebAuthn", .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto")]
         ),
         // ... Pact and OpenAPI in and out ...
-        .target(name: "ContractInterop", dependencies: ["ContractKit", "JOSE"]),
+        .target(
+            name: "ContractInterop",
+            dependencies: [
+                "ContractKit",
+                "JOSE",
+                .product(name: "Yams", package: "Yams"),
+                // Reading OpenAPI 3.1/3.2 documents, and 3.0 ones converted to 3.1's model.
+                server("OpenAPIKit", "OpenAPIKit"),
+                server("OpenAPIKit30", "OpenAPIKit"),
+                server("OpenAPIKitCompat", "OpenAPIKit"),
+            ]
+        ),
         // ... and contracts written from recorded traffic.
         .target(name: "ContractRecording", dependencies: ["ContractKit"]),
         .target(

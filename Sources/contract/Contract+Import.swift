@@ -4,11 +4,12 @@ import ContractKit
 import Foundation
 
 extension ContractCommand {
-    /// `contract import pact FILE… --out DIR`: contracts from another tool's files.
+    /// `contract import pact FILE… --out DIR`, `contract import openapi FILE --out DIR`:
+    /// contracts from another tool's files.
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write YAML contracts from another tool's files.",
-            subcommands: [Pact.self]
+            subcommands: [Pact.self, OpenAPI.self]
         )
     }
 }
@@ -70,6 +71,81 @@ extension ContractCommand.Import {
             for state in states where !defined.contains(state) && !missing.contains(state) { missing.append(state) }
             if !missing.isEmpty {
                 print("Provider states to define in \(configuration) before `contract verify \(out)`: \(missing.map { "'\($0)'" }.joined(separator: ", "))")
+            }
+        }
+    }
+}
+
+extension ContractCommand.Import {
+    /// `contract import openapi FILE --out DIR [--schemas-only]`.
+    struct OpenAPI: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "openapi",
+            abstract: "Write YAML contracts from an OpenAPI 3.0, 3.1 or 3.2 document (JSON or YAML).",
+            discussion: """
+                One interaction per operation and declared status, matchers from the schemas, one \
+                contract file per tag (or first path segment), and DIR/contract.yaml as a skeleton \
+                unless it exists. What cannot be carried is reported as FILE: WHERE: MESSAGE on \
+                standard error and in DIR/IMPORT-NOTES.md. A document `contract export openapi` \
+                wrote gives back the contracts it came from (x-contract-interactions).
+                """
+        )
+
+        @Argument(help: "The OpenAPI document.")
+        var file: String
+
+        @Option(help: "The contracts directory to write into (created if missing).")
+        var out: String
+
+        @Flag(help: "Derive every interaction from the schemas, ignoring the interactions an export carries.")
+        var schemasOnly = false
+
+        func run() async throws {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                FileHandle.standardError.write(Data("\(file): cannot read the file\n".utf8))
+                throw ContractCommand.Status.brokenContracts
+            }
+            let result: OpenAPIImporter.Result
+            do {
+                result = try OpenAPIImporter.importDocument(data, file: file, carried: !schemasOnly)
+            } catch {
+                FileHandle.standardError.write(Data("\(error)\n".utf8))
+                throw ContractCommand.Status.brokenContracts
+            }
+            do {
+                try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+            } catch {
+                FileHandle.standardError.write(Data("cannot create \(out): \(error.localizedDescription)\n".utf8))
+                throw ExitCode.failure
+            }
+            for contractFile in result.files {
+                let path = (out as NSString).appendingPathComponent(contractFile.name)
+                try OutputOptions(file: path).write(contractFile.yaml)
+                let how = contractFile.carried ? "as the export carried them" : "from the schemas"
+                print("\(path): \(contractFile.contract.interactions.count) interactions \(how)")
+            }
+            let configuration = (out as NSString).appendingPathComponent(ContractLoader.providerFileName)
+            if FileManager.default.fileExists(atPath: configuration) {
+                let defined = FileManager.default.contents(atPath: configuration)
+                    .flatMap { ContractLoader.parseProvider(yaml: String(decoding: $0, as: UTF8.self), file: configuration).0?.states.keys }
+                    .map(Set.init) ?? []
+                let missing = result.states.filter { !defined.contains($0) }
+                if !missing.isEmpty {
+                    print("Provider states to define in \(configuration): \(missing.map { "'\($0)'" }.joined(separator: ", "))")
+                }
+            } else {
+                try OutputOptions(file: configuration).write(result.configuration)
+                print("\(configuration): a skeleton: fill in how to start the provider\(result.states.isEmpty ? "" : " and set up \(result.states.count) states")")
+            }
+            let notesPath = (out as NSString).appendingPathComponent("IMPORT-NOTES.md")
+            if result.notes.isEmpty {
+                try? FileManager.default.removeItem(atPath: notesPath)
+            } else {
+                for note in result.notes { FileHandle.standardError.write(Data("\(note)\n".utf8)) }
+                let lines = result.notes.map { "- `\($0.location)`: \($0.message)" }
+                let text = "# What `contract import openapi` did not carry from \((file as NSString).lastPathComponent)\n\n" + lines.joined(separator: "\n") + "\n"
+                try OutputOptions(file: notesPath).write(text)
+                print("\(notesPath): \(result.notes.count) notes")
             }
         }
     }

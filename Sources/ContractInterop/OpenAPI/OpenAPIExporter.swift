@@ -14,6 +14,8 @@ import Foundation
 /// - A path and method answered only 404 or 405 (a contract showing what the router
 ///   refuses) is not an operation.
 /// - Deliveries (`delivers:`) are `webhooks` (``OpenAPIWebhooks`` says why not `callbacks`).
+/// - Each operation carries its interactions as written under `x-contract-interactions`
+///   (``CarriedInteractions``), for `contract import openapi` to give the contracts back.
 ///
 /// ```swift
 /// let suite = ContractLoader.load(directory: "contracts")
@@ -38,17 +40,19 @@ public struct OpenAPIExporter: Sendable {
         var order: [OperationKey] = []
         for contract in contracts {
             let variables = contract.savedMatchers
-            for interaction in contract.interactions {
+            for (position, interaction) in contract.interactions.enumerated() {
                 let key = OperationKey(path: Self.openAPIPath(interaction.request.path), method: interaction.request.method.lowercased())
                 if operations[key] == nil { order.append(key) }
-                operations[key, default: []].append(OpenAPIOperation.Use(contract: contract.name, interaction: interaction, variables: variables))
+                let carried = CarriedInteractions.entry(interaction, of: contract, position: position)
+                operations[key, default: []].append(OpenAPIOperation.Use(contract: contract.name, interaction: interaction, variables: variables, carried: carried))
             }
         }
 
         var built: [(OperationKey, OpenAPIOperation)] = []
         var usedIDs = Set<String>()
         // A path and method answered only 404 or 405 shows an operation that is absent.
-        order.removeAll { key in operations[key]?.allSatisfy { [404, 405].contains($0.interaction.response.status) } ?? true }
+        let absent = order.filter { key in operations[key]?.allSatisfy { [404, 405].contains($0.interaction.response.status) } ?? true }
+        order.removeAll { absent.contains($0) }
         for key in order {
             var operation = OpenAPIOperation(key: key, uses: operations[key] ?? [])
             operation.id = Self.freeID(key.operationID, in: &usedIDs)
@@ -74,6 +78,10 @@ public struct OpenAPIExporter: Sendable {
             "paths": .object(paths),
         ]
         if !components.isEmpty { document["components"] = .object(components) }
+        // The interactions of no operation, carried for `contract import openapi` as the
+        // operations carry theirs.
+        let unlisted = absent.flatMap { operations[$0] ?? [] }.map(\.carried)
+        if !unlisted.isEmpty { document[CarriedInteractions.key] = .array(unlisted) }
         let webhooks = OpenAPIWebhooks.of(contracts)
         if !webhooks.isEmpty { document["webhooks"] = .object(webhooks) }
         return .object(document)

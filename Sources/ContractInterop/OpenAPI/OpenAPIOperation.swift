@@ -7,6 +7,8 @@ struct OpenAPIOperation {
         let contract: String
         let interaction: Interaction
         let variables: [String: Matcher]
+        /// The interaction as ``CarriedInteractions`` carries it.
+        let carried: JSONValue
     }
 
     let key: OperationKey
@@ -55,6 +57,7 @@ struct OpenAPIOperation {
             responses[String(status)] = .object(response(status: status, sharedError: sharedError))
         }
         operation["responses"] = .object(responses)
+        operation[CarriedInteractions.key] = .array(uses.map(\.carried))
         return operation
     }
 

@@ -103,6 +103,9 @@ package enum ContractYAML {
             }
             pairs.append(("given", .sequence(Node.Sequence(uses, .implicit, .block))))
         }
+        if let after = interaction.after {
+            pairs.append(("after", text(JSONValue.numeric(after).description + "s")))
+        }
         let request = interaction.request
         var requestPairs: [(String, Node)] = [("method", text(request.method)), ("path", text(request.path.text))]
         if !request.path.params.isEmpty {
@@ -130,6 +133,25 @@ package enum ContractYAML {
         pairs.append(("response", mapping(responsePairs)))
         if !interaction.save.isEmpty {
             pairs.append(("save", mapping(interaction.save.keys.sorted().compactMap { name in interaction.save[name].map { (name, text($0.description)) } })))
+        }
+        if !interaction.delivers.isEmpty {
+            pairs.append(("delivers", .sequence(Node.Sequence(interaction.delivers.map(delivery), .implicit, .block))))
+        }
+        return mapping(pairs)
+    }
+
+    /// One delivery (`delivers:`), leaving out what is the default (`method: POST`, `within: 5`).
+    package static func delivery(_ delivery: Delivery) -> Node {
+        var pairs: [(String, Node)] = []
+        if delivery.method != "POST" { pairs.append(("method", text(delivery.method))) }
+        pairs.append(("path", text(delivery.path.text)))
+        if !delivery.headers.isEmpty {
+            pairs.append(("headers", mapping(delivery.headers.keys.sorted().compactMap { name in delivery.headers[name].map { (name, matcher($0)) } })))
+        }
+        if let body = delivery.body { pairs.append(("json", matcher(body))) }
+        if delivery.within != Delivery.defaultWithin { pairs.append(("within", value(.numeric(delivery.within)))) }
+        if !delivery.save.isEmpty {
+            pairs.append(("save", mapping(delivery.save.keys.sorted().compactMap { name in delivery.save[name].map { (name, text($0.description)) } })))
         }
         return mapping(pairs)
     }
