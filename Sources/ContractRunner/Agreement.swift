@@ -15,6 +15,9 @@ public enum AgreementMode: String, Sendable, CaseIterable {
 /// Compares a live response with the stub's response to the same interaction. Values are
 /// not compared: where the contract fixes a value, both sides were already checked
 /// against it, and other values (tokens, ids, times) legitimately differ between calls.
+/// Nor are the places where the contract allows variants (a `one_of`, an optional key that
+/// one side left out): each side was checked against the contract there, and `verify`
+/// reports a variant the provider never answered with (``VariantCoverage``).
 ///
 /// ```swift
 /// let differences = Agreement.compare(live: live, stub: stub, spec: interaction.response, mode: .full)
@@ -35,9 +38,9 @@ public enum Agreement {
         }
         switch (live.json, stub.json) {
         case (let liveJSON?, let stubJSON?):
-            let declared: Matcher?
-            if mode == .declared, case .json(let matcher) = spec.body { declared = matcher } else { declared = nil }
-            found += shape(liveJSON, stubJSON, at: "$", declared: mode == .declared ? .some(declared) : .none)
+            let contract: Matcher?
+            if case .json(let matcher) = spec.body { contract = matcher } else { contract = nil }
+            found += shape(liveJSON, stubJSON, at: "$", declared: mode == .declared ? .some(contract) : .none, contract: contract)
         case (.some, nil):
             found.append(Mismatch(path: "body", expected: "JSON (live)", actual: "no JSON (stub)"))
         case (nil, .some):
@@ -49,9 +52,11 @@ public enum Agreement {
     }
 
     /// `declared` is nil for full comparison, `.some(matcher)` to follow only what a
-    /// matcher declares (`.some(nil)`: nothing declared below here).
-    static func shape(_ live: JSONValue, _ stub: JSONValue, at path: String, declared: Matcher??) -> [Mismatch] {
+    /// matcher declares (`.some(nil)`: nothing declared below here). `contract` is the
+    /// contract's matcher here, if it has one: where it allows variants, the sides may differ.
+    static func shape(_ live: JSONValue, _ stub: JSONValue, at path: String, declared: Matcher??, contract: Matcher? = nil) -> [Mismatch] {
         if case .some(nil) = declared { return [] }
+        if case .oneOf? = contract?.kind { return [] }
         guard kind(live) == kind(stub) else {
             return [Mismatch(path: path, expected: "\(kind(live)) (live)", actual: "\(kind(stub)) (stub)")]
         }
@@ -64,12 +69,15 @@ public enum Agreement {
                 childDeclared = members
                 keys = keys.intersection(members.keys)
             }
+            var contractMembers: [String: Matcher] = [:]
+            if case .object(let members)? = contract?.kind { contractMembers = members }
             return keys.sorted().flatMap { key -> [Mismatch] in
                 let childPath = path == "$" ? "$.\(key)" : "\(path).\(key)"
                 switch (liveMembers[key], stubMembers[key]) {
                 case (let l?, let s?):
                     let next: Matcher?? = childDeclared.map { .some($0[key]) } ?? .none
-                    return shape(l, s, at: childPath, declared: next)
+                    return shape(l, s, at: childPath, declared: next, contract: contractMembers[key])
+                case (.some, nil) where contractMembers[key]?.optional == true, (nil, .some) where contractMembers[key]?.optional == true: return []
                 case (.some, nil): return [Mismatch(path: childPath, expected: "present (live)", actual: "missing (stub)")]
                 case (nil, .some): return [Mismatch(path: childPath, expected: "missing (live)", actual: "present (stub)")]
                 case (nil, nil): return []
@@ -81,7 +89,13 @@ public enum Agreement {
                 if case .each(let element, _, _) = matcher.kind { next = .some(element) } else { return [] }
             }
             return zip(liveElements, stubElements).enumerated().flatMap { index, pair in
-                shape(pair.0, pair.1, at: "\(path)[\(index)]", declared: next)
+                var element: Matcher?
+                switch contract?.kind {
+                case .each(let each, _, _)?: element = each
+                case .array(let elements)? where index < elements.count: element = elements[index]
+                default: element = nil
+                }
+                return shape(pair.0, pair.1, at: "\(path)[\(index)]", declared: next, contract: element)
             }
         default:
             return []

@@ -84,7 +84,22 @@ public struct ContractVerifier: Sendable {
         for index in stepping.sorted() {
             results[index] = await verify(selected[index].0, selected[index].1)
         }
-        return VerificationReport(results: results.flatMap { $0 }, duration: Self.seconds(ContinuousClock.now - start))
+        let all = results.flatMap { $0 }
+        return VerificationReport(results: all, duration: Self.seconds(ContinuousClock.now - start), unseenVariants: live == nil ? [] : Self.unseenVariants(in: all))
+    }
+
+    /// The variants the interactions' responses allow that no live response showed, per
+    /// place (`METHOD path status` and JSON path).
+    static func unseenVariants(in results: [InteractionResult]) -> [VariantCoverage.Unseen] {
+        var coverage = VariantCoverage()
+        for result in results {
+            let interaction = result.interaction
+            let site = "\(interaction.request.method) \(interaction.request.path.text) \(interaction.response.status)"
+            // Only an answer of the declared status shows that response's variants.
+            let live = result.live == nil || result.response?.status != interaction.response.status ? nil : result.response?.json
+            coverage.observe(interaction.response, in: live, site: site, location: interaction.location)
+        }
+        return coverage.unseen
     }
 
     /// One side's exchange for one interaction.

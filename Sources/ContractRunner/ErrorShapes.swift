@@ -59,13 +59,14 @@ public struct ErrorShapes: Sendable {
             case .null: return Matcher(.null)
             case .object, .array: return typesOnly(Matcher.literal(value))
             }
-        case .object(let members): return Matcher(.object(members.mapValues(typesOnly)))
+        case .object(let members): return Matcher(.object(members.mapValues { typesOnly($0).optional($0.optional) }))
         case .array(let elements): return Matcher(.each(of: elements.first.map(typesOnly) ?? Matcher(.any), min: nil, max: nil))
         case .each(let element, _, _): return Matcher(.each(of: typesOnly(element), min: nil, max: nil))
         case .string, .regex, .uuid, .datetime, .jwt, .totp: return string
         case .integer, .number: return number
         case .boolean: return Matcher(.boolean)
         case .null: return Matcher(.null)
+        case .oneOf(let alternatives): return Matcher(.oneOf(alternatives.map(typesOnly)))
         case .any, .jwks, .webauthn: return Matcher(.any)
         }
     }

@@ -40,7 +40,14 @@ public enum TextReport {
                 lines.append("      \(message)")
             }
         }
-        let summary = "\(report.passedCount) passed, \(report.failedCount) failed"
+        if !report.unseenVariants.isEmpty {
+            lines.append("")
+            let heading = "Variants the contracts allow and the provider never answered with" + (report.unseenVariantsAllowed ? " (allowed):" : ":")
+            lines.append(paint(heading, report.unseenVariantsAllowed ? "33" : "31"))
+            for variant in report.unseenVariants { lines.append("  \(paint("?", report.unseenVariantsAllowed ? "33" : "31")) \(variant)") }
+        }
+        var summary = "\(report.passedCount) passed, \(report.failedCount) failed"
+        if !report.unseenVariants.isEmpty { summary += ", \(report.unseenVariants.count) variant\(report.unseenVariants.count == 1 ? "" : "s") never seen live" }
         lines.append("")
         lines.append(report.checkSummary)
         lines.append(paint(summary, report.succeeded ? "32" : "31"))
@@ -61,6 +68,16 @@ public enum JUnitReport {
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         xml += #"<testsuites name="contract verify" tests="\#(report.results.count)" failures="\#(report.failedCount)" time="\#(format(report.duration))">"# + "\n"
         xml += #"  <properties><property name="checks" value="\#(escape(report.checkSummary))"/></properties>"# + "\n"
+        if !report.unseenVariants.isEmpty {
+            let failure = report.unseenVariantsAllowed ? "" : #" failures="\#(report.unseenVariants.count)""#
+            xml += #"  <testsuite name="variants never seen live" tests="\#(report.unseenVariants.count)"\#(failure)>"# + "\n"
+            for variant in report.unseenVariants {
+                let location = variant.locations.first
+                xml += #"    <testcase name="\#(escape("\(variant.place): \(variant.variant)"))" classname="variants" file="\#(escape(location?.file ?? ""))" line="\#(location?.line ?? 0)">"#
+                xml += report.unseenVariantsAllowed ? "</testcase>\n" : #"<failure message="\#(escape(variant.description))"/></testcase>"# + "\n"
+            }
+            xml += "  </testsuite>\n"
+        }
         let byContract = Dictionary(grouping: report.results, by: \.contract)
         for contract in report.results.map(\.contract).uniqued() {
             let results = byContract[contract] ?? []
@@ -96,8 +113,9 @@ public enum JUnitReport {
     }
 }
 
-/// The JSON report: `{passed, failed, checks: {live|stub|agreement: {held, of}}, results:
-/// [{contract, interaction, file, line, outcome, live, stub, agreement, mismatches|message}]}`;
+/// The JSON report: `{passed, failed, succeeded, checks: {live|stub|agreement: {held, of}}, results:
+/// [{contract, interaction, file, line, outcome, live, stub, agreement, mismatches|message}],
+/// unseen_variants: [{place, variant, locations}]}`;
 /// a check is `held`, `failed`, `error` or `not_run`, and a check that applied to no
 /// interaction is absent from `checks`.
 ///
@@ -137,9 +155,15 @@ public enum JSONReport {
         for name in ["live", "stub", "agreement"] {
             if let tally = report.tally(name) { checks[name] = .object(["held": .integer(tally.held), "of": .integer(tally.of)]) }
         }
+        let unseen: [JSONValue] = report.unseenVariants.map { variant in
+            .object([
+                "place": .string(variant.place), "variant": .string(variant.variant),
+                "locations": .array(variant.locations.map { .string($0.description) }),
+            ])
+        }
         return JSONValue.object([
             "passed": .integer(report.passedCount), "failed": .integer(report.failedCount), "checks": .object(checks),
-            "results": .array(results),
+            "results": .array(results), "unseen_variants": .array(unseen), "succeeded": .bool(report.succeeded),
         ]).description
     }
 }

@@ -151,19 +151,32 @@ public struct VerificationReport: Sendable {
     public let results: [InteractionResult]
     /// Wall time of the whole run, seconds.
     public let duration: Double
+    /// The variants the contracts allow (a `one_of`'s alternatives, an optional key there
+    /// and left out) that no live response showed; empty without a live side.
+    public let unseenVariants: [VariantCoverage.Unseen]
+    /// Whether unseen variants are only reported (`--allow-unseen-variants`), not a failure.
+    public let unseenVariantsAllowed: Bool
 
     /// Creates a report.
-    public init(results: [InteractionResult], duration: Double) {
+    public init(results: [InteractionResult], duration: Double, unseenVariants: [VariantCoverage.Unseen] = [], unseenVariantsAllowed: Bool = false) {
         self.results = results
         self.duration = duration
+        self.unseenVariants = unseenVariants
+        self.unseenVariantsAllowed = unseenVariantsAllowed
+    }
+
+    /// The same results, with unseen variants only reported.
+    public func allowingUnseenVariants() -> VerificationReport {
+        VerificationReport(results: results, duration: duration, unseenVariants: unseenVariants, unseenVariantsAllowed: true)
     }
 
     /// How many passed.
     public var passedCount: Int { results.filter(\.passed).count }
     /// How many failed or could not run.
     public var failedCount: Int { results.count - passedCount }
-    /// Whether every interaction passed (and there was at least one).
-    public var succeeded: Bool { !results.isEmpty && failedCount == 0 }
+    /// Whether every interaction passed (and there was at least one), and every variant the
+    /// contracts allow was seen live (unless ``unseenVariantsAllowed``).
+    public var succeeded: Bool { !results.isEmpty && failedCount == 0 && (unseenVariants.isEmpty || unseenVariantsAllowed) }
 
     /// For one check (`live`, `stub` or `agreement`): how many interactions it applied to
     /// and how many of those held; nil when it applied to none.

@@ -223,8 +223,9 @@ struct RequestMatcher {
             if let extra = object.keys.sorted().first(where: { members[$0] == nil }) {
                 return .failure(Difference(weight: 5, text: "body \(path).\(extra): not in the contract's request"))
             }
-            // Keys first: a missing key settles it before any value is looked at.
-            if let missing = members.keys.sorted().first(where: { object[$0] == nil }) {
+            // Keys first: a missing key settles it before any value is looked at (an optional
+            // one may be absent).
+            if let missing = members.keys.sorted().first(where: { object[$0] == nil && members[$0]?.optional != true }) {
                 return .failure(Difference(weight: 5, text: "body \(path).\(missing): missing"))
             }
             var score = 0
@@ -251,6 +252,16 @@ struct RequestMatcher {
         case .literal(let literal):
             return Matcher.equal(literal, actual)
                 ? .success(4) : .failure(Difference(weight: 5, text: "body \(path): expected \(literal), got \(actual)"))
+        case .oneOf(let alternatives):
+            // The alternative that fits best; what it accepted (codes, passkeys) is kept.
+            var best: (score: Int, matcher: RequestMatcher)?
+            for alternative in alternatives {
+                var trial = self
+                if case .success(let gained) = trial.fit(alternative, actual, path: path), gained > (best?.score ?? -1) { best = (gained, trial) }
+            }
+            guard let best else { return .failure(Difference(weight: 5, text: "body \(path): expected \(expected.summary), got \(actual)")) }
+            self = best.matcher
+            return .success(best.score)
         default:
             if let mismatch = expected.mismatches(in: actual, at: "body \(path)").first {
                 return .failure(Difference(weight: 5, text: "\(mismatch)"))

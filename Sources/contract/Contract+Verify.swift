@@ -45,6 +45,12 @@ extension ContractCommand {
         @Flag(name: .customLong("live-only"), help: "Check the live provider against the contracts; no stub, no agreement check.")
         var liveOnly = false
 
+        @Flag(
+            name: .customLong("allow-unseen-variants"),
+            help: "Report a one_of alternative or an optional key's side the provider never answered with, without failing (a filtered run only reports them)."
+        )
+        var allowUnseenVariants = false
+
         @Flag(name: .customLong("no-color"), help: "Plain output even on a terminal.")
         var noColor = false
 
@@ -80,7 +86,10 @@ extension ContractCommand {
                 live: provider.map { HTTPTransport(baseURL: $0.baseURL) }, stub: stub, states: states, agreement: agreement,
                 concurrency: jobs, deliveries: receiver?.inbox
             )
-            let report = await verifier.verify(suite.contracts, filter: filter, state: filterState)
+            let verified = await verifier.verify(suite.contracts, filter: filter, state: filterState)
+            // A filtered run sees part of the responses: what it did not see is reported only.
+            let partial = filter != nil || filterState != nil
+            let report = allowUnseenVariants || partial ? verified.allowingUnseenVariants() : verified
 
             let color = !noColor && isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
             print(TextReport.render(report, color: color))

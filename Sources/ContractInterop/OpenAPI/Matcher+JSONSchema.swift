@@ -13,7 +13,8 @@ extension Matcher {
 
     /// This matcher as a JSON Schema (2020-12, as OpenAPI 3.1 uses): `uuid` → `format:
     /// uuid`, `datetime` → `format: date-time`, bounds → `minimum`/`maximum`/`minLength`/
-    /// `maxLength`, `each` → an array with `items` and `minItems`, `strict` → objects with
+    /// `maxLength`, `each` → an array with `items` and `minItems`, `one_of` → `anyOf`, an optional
+    /// key → not `required`, `strict` → objects with
     /// `additionalProperties: false`, an `example` → `examples`. A string holding
     /// `{{var}}` is a value saved earlier: described by the matcher it was saved from
     /// (`variables`, see ``Contract/savedMatchers``) when it is the sole content, else a string.
@@ -48,7 +49,8 @@ extension Matcher {
         case .object(let members):
             schema = ["type": "object"]
             schema["properties"] = .object(members.mapValues { .object($0.jsonSchema(role: role, strict: strict, variables: variables)) })
-            if !members.isEmpty { schema["required"] = .array(members.keys.sorted().map(JSONValue.string)) }
+            let required = members.keys.sorted().filter { members[$0]?.optional != true }
+            if !required.isEmpty { schema["required"] = .array(required.map(JSONValue.string)) }
             // A request's object lists its keys, no more (the stub refuses others).
             if strict || role == .request { schema["additionalProperties"] = false }
         case .array(let elements):
@@ -103,6 +105,10 @@ extension Matcher {
             schema = ["type": "array", "items": .object(element.jsonSchema(role: role, strict: strict, variables: variables))]
             schema["minItems"] = min.map(JSONValue.integer)
             schema["maxItems"] = max.map(JSONValue.integer)
+        case .oneOf(let alternatives):
+            // anyOf, not oneOf: alternatives may overlap (a string and a uuid), and a value
+            // matching two of them is still what the contract allows.
+            schema = ["anyOf": .array(alternatives.map { .object($0.jsonSchema(role: role, strict: strict, variables: variables)) })]
         case .jwks(let min, let max):
             var keys: [String: JSONValue] = [
                 "type": "array",

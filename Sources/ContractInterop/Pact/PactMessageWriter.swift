@@ -54,6 +54,9 @@ struct PactMessageWriter {
             for key in members.keys.sorted() {
                 guard let member = members[key] else { continue }
                 let childPath = Self.path(path, key: key)
+                if member.optional {
+                    note("\(childPath) is optional: Pact has no optional keys, so the verifier expects it present")
+                }
                 if let example = value(member, at: childPath, cascaded: cascaded) {
                     object[key] = example
                 } else {
@@ -84,6 +87,14 @@ struct PactMessageWriter {
                 "\(path) is \(credential.summary): Pact cannot sign one, so the verifier sends an example of its shape, which a provider refuses (contract verify signs a fresh one)"
             )
             return credential.exampleCredential
+        case .oneOf(let alternatives):
+            note("\(path) is \(matcher.summary): Pact has no rule for alternatives, so it checks the first only")
+            guard let first = alternatives.first else { return nil }
+            if let example = matcher.example, first.mismatches(in: example).isEmpty {
+                _ = value(first, at: path, cascaded: cascaded)
+                return example
+            }
+            return value(first, at: path, cascaded: cascaded)
         case .any:
             return nil
         default:
@@ -197,7 +208,7 @@ struct PactMessageWriter {
                 "\(place) is a TOTP code of \(code.secret): Pact cannot compute one, so the verifier sends the example \(code.placeholderCode), which a provider refuses (contract verify sends a valid code)"
             )
             return [Self.regex(code.pattern)]
-        case .any, .literal, .object, .array, .each, .jwks, .webauthn:
+        case .any, .literal, .object, .array, .each, .jwks, .webauthn, .oneOf:
             return []
         }
     }
@@ -238,6 +249,8 @@ struct PactMessageWriter {
             return .string(code.placeholderCode)
         case .webauthn(let credential):
             return credential.exampleCredential
+        case .oneOf(let alternatives):
+            return alternatives.first.map(example(of:)) ?? .null
         }
     }
 

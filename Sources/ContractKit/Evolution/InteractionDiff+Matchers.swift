@@ -8,8 +8,12 @@ extension InteractionDiff {
             for key in Set(before.keys).union(after.keys).sorted() {
                 let child = Matcher.childPath(path, key)
                 switch (before[key], after[key], side) {
-                case (let a?, let b?, _): walk(a, b, at: child, side: side)
+                case (let a?, let b?, _):
+                    optionality(a, b, at: child, side: side)
+                    walk(a.optional(false), b.optional(false), at: child, side: side)
+                case (nil, let b?, .request) where b.optional: note(.safe, "request \(child)", "optional field added: old requests without it still match")
                 case (nil, .some, .request): note(.breaking, "request \(child)", "required field added: clients written against the old contract do not send it")
+                case (let a?, nil, .response) where a.optional: note(.safe, "response \(child)", "optional key removed: clients already cope without it")
                 case (nil, .some, .response): note(.safe, "response \(child)", "key added: clients ignore keys they do not read")
                 case (.some, nil, .request): note(.breaking, "request \(child)", "field removed: the provider may refuse it (the stub refuses keys not listed)")
                 case (.some, nil, .response): note(.breaking, "response \(child)", "key removed: a client may read it")
@@ -26,6 +30,19 @@ extension InteractionDiff {
             walk(Matcher(.object(before)), Matcher(.object(after)), at: path, side: side)
         default:
             compare(old, new, at: "\(side.rawValue) \(path)", side: side)
+        }
+    }
+
+    /// A key made optional or required: in a request, optional is safe and required breaks;
+    /// in a response, a key that may now be absent breaks (a client may read it) and one now
+    /// always there is safe.
+    private mutating func optionality(_ old: Matcher, _ new: Matcher, at path: String, side: Side) {
+        switch (old.optional, new.optional, side) {
+        case (false, true, .request): note(.safe, "request \(path)", "now optional: old requests still match")
+        case (true, false, .request): note(.breaking, "request \(path)", "now required: clients written against the old contract may not send it")
+        case (false, true, .response): note(.breaking, "response \(path)", "now optional: a client may read it and find nothing")
+        case (true, false, .response): note(.safe, "response \(path)", "now always present: clients already cope with it there")
+        default: break
         }
     }
 

@@ -8,6 +8,10 @@
 /// - `integer` ⊂ `number` ⊂ `any`, when the bounds allow it; `boolean`, `null`, `jwks` ⊂ `any`;
 /// - bounds by inclusion: `min: 1` ⊂ `min: 0`, `max_length: 10` ⊂ no `max_length`;
 /// - `each`: by its count bounds and its element, both the same way or it is ``different``;
+/// - `one_of`: by its alternatives (a matcher that is not one is a `one_of` of itself): narrower
+///   when each new alternative is within an old one, wider when each old one is within a new one;
+/// - an object's key: made optional widens, made required narrows, an optional key added or
+///   removed changes nothing for values without it;
 /// - two different patterns, literals, `uuid` against `regex`, `totp` or `webauthn_…`
 ///   specs that differ: ``different`` (not comparable, so treated as breaking).
 ///
@@ -53,6 +57,20 @@ public enum MatcherBreadth: String, Sendable, Equatable {
     private static func compare(_ old: Matcher.Kind, _ new: Matcher.Kind) -> Self {
         if old == new { return .same }
         switch (old, new) {
+        case (.oneOf, _), (_, .oneOf):
+            let after: [Matcher]
+            if case .oneOf(let alternatives) = new { after = alternatives } else { after = [Matcher(new)] }
+            let oldAlternatives: [Matcher]
+            if case .oneOf(let alternatives) = old { oldAlternatives = alternatives } else { oldAlternatives = [Matcher(old)] }
+            func within(_ inner: [Matcher], _ outer: [Matcher]) -> Bool {
+                inner.allSatisfy { candidate in outer.contains { [.same, .narrower].contains(MatcherBreadth(old: $0, new: candidate)) } }
+            }
+            switch (within(after, oldAlternatives), within(oldAlternatives, after)) {
+            case (true, true): return .same
+            case (true, false): return .narrower
+            case (false, true): return .wider
+            case (false, false): return .different
+            }
         case (.any, _): return .narrower
         case (_, .any): return .wider
         case (.literal(let value), _): return Matcher(new).mismatches(in: value).isEmpty ? .wider : .different
@@ -81,9 +99,12 @@ public enum MatcherBreadth: String, Sendable, Equatable {
             var result = Self.same
             for key in Set(oldMembers.keys).union(newMembers.keys) {
                 switch (oldMembers[key], newMembers[key]) {
-                case (let a?, let b?): result = result.combined(with: MatcherBreadth(old: a, new: b))
-                case (nil, _): result = result.combined(with: .narrower)
-                case (_, nil): result = result.combined(with: .wider)
+                case (let a?, let b?):
+                    result = result.combined(with: MatcherBreadth(old: a, new: b))
+                    if a.optional != b.optional { result = result.combined(with: b.optional ? .wider : .narrower) }
+                case (nil, let b?): if !b.optional { result = result.combined(with: .narrower) }
+                case (let a?, nil): if !a.optional { result = result.combined(with: .wider) }
+                case (nil, nil): break
                 }
             }
             return result

@@ -25,6 +25,13 @@ package enum ContractYAML {
         func add(_ key: String, _ json: JSONValue?) {
             if let json { pairs.append((text(key), value(json))) }
         }
+        // An optional literal or object is written as the one alternative of a one_of.
+        if matcher.optional {
+            switch matcher.kind {
+            case .literal, .object, .array: return self.matcher(Matcher(.oneOf([matcher.optional(false)]), optional: true))
+            default: break
+            }
+        }
         switch matcher.kind {
         case .literal(let json): return value(json)
         case .object(let members):
@@ -57,6 +64,9 @@ package enum ContractYAML {
             pairs.append((text("of"), self.matcher(element)))
             add("min", min.map(JSONValue.integer))
             add("max", max.map(JSONValue.integer))
+        case .oneOf(let alternatives):
+            add("match", "one_of")
+            pairs.append((text("of"), .sequence(Node.Sequence(alternatives.map(self.matcher), .implicit, .flow))))
         case .jwks(let min, let max):
             add("match", "jwks")
             add("min", min.map(JSONValue.integer))
@@ -83,6 +93,7 @@ package enum ContractYAML {
             if spec.userVerified != defaults.userVerified { add("user_verified", .bool(spec.userVerified)) }
         }
         add("example", matcher.example)
+        if matcher.optional { add("optional", .bool(true)) }
         return .mapping(Node.Mapping(pairs, .implicit, .flow))
     }
 

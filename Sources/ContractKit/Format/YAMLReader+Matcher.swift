@@ -4,8 +4,9 @@ extension YAMLReader {
     /// A matcher tree: mappings with `match` are typed matchers, other mappings objects,
     /// lists arrays, scalars literals. `inRequest`: what a request sends, where a `totp` or a
     /// `webauthn_…` matcher may be (a response or a delivery cannot be checked against a code
-    /// or a credential).
-    mutating func matcher(_ node: Node, _ what: String, inRequest: Bool = false) -> Matcher? {
+    /// or a credential). `member`: the value of an object's key (or a JWT's claim), which may
+    /// be `optional: true`.
+    mutating func matcher(_ node: Node, _ what: String, inRequest: Bool = false, member: Bool = false) -> Matcher? {
         switch node {
         case .scalar:
             return scalarJSON(node).map { Matcher(.literal($0)) }
@@ -21,25 +22,25 @@ extension YAMLReader {
             return nil
         case .mapping(let mapping):
             let isTyped = mapping.contains { key, _ in key.string == "match" }
-            if isTyped { return typedMatcher(node, what, inRequest: inRequest) }
+            if isTyped { return typedMatcher(node, what, inRequest: inRequest, member: member) }
             guard let pairs = self.mapping(node, what) else { return nil }
             var members: [String: Matcher] = [:]
             var ok = true
             for (key, value) in pairs {
-                if let matcher = matcher(value, what, inRequest: inRequest) { members[key] = matcher } else { ok = false }
+                if let matcher = matcher(value, what, inRequest: inRequest, member: true) { members[key] = matcher } else { ok = false }
             }
             return ok ? Matcher(.object(members)) : nil
         }
     }
 
-    private mutating func typedMatcher(_ node: Node, _ what: String, inRequest: Bool) -> Matcher? {
+    private mutating func typedMatcher(_ node: Node, _ what: String, inRequest: Bool, member: Bool) -> Matcher? {
         guard case .mapping(let mapping) = node, let nameNode = mapping["match"] else { return nil }
         // `match: null` names the null matcher, so the name is read as written.
         guard let name = scalarText(nameNode, "match") else { return nil }
         let options: [String: [String]] = [
             "string": ["min_length", "max_length"], "integer": ["min", "max"], "number": ["min", "max"],
             "boolean": [], "null": [], "any": [], "regex": ["pattern"], "uuid": [], "datetime": [], "jwt": ["claims"],
-            "jwks": ["min", "max"], "each": ["of", "min", "max"], "totp": ["secret", "digits", "period", "algorithm"],
+            "jwks": ["min", "max"], "each": ["of", "min", "max"], "one_of": ["of"], "totp": ["secret", "digits", "period", "algorithm"],
             "webauthn_registration": ["options", "origin", "authenticator", "algorithm", "attestation", "user_verified"],
             "webauthn_assertion": ["options", "origin", "authenticator", "user_verified"],
         ]
@@ -49,7 +50,7 @@ extension YAMLReader {
         }
         // A TOTP code depends on the moment, a WebAuthn credential on a challenge: no example
         // can be written down.
-        let common = name == "totp" || name.hasPrefix("webauthn_") ? ["match"] : ["match", "example"]
+        let common = (name == "totp" || name.hasPrefix("webauthn_") ? ["match"] : ["match", "example"]) + ["optional"]
         guard let pairs = self.mapping(node, "matcher '\(name)'", allowed: common + allowed) else { return nil }
         var values: [String: Node] = [:]
         for (key, value) in pairs { values[key] = value }
@@ -72,7 +73,7 @@ extension YAMLReader {
             if let claimsNode = values["claims"] {
                 guard let claimPairs = self.mapping(claimsNode, "'claims'") else { return nil }
                 for (claim, claimNode) in claimPairs {
-                    guard let claimMatcher = matcher(claimNode, "claim '\(claim)'", inRequest: inRequest) else { return nil }
+                    guard let claimMatcher = matcher(claimNode, "claim '\(claim)'", inRequest: inRequest, member: true) else { return nil }
                     claims[claim] = claimMatcher
                 }
             }
@@ -98,6 +99,17 @@ extension YAMLReader {
             }
             guard let element = matcher(ofNode, "'of'", inRequest: inRequest) else { return nil }
             kind = .each(of: element, min: values["min"].flatMap { integer($0, "min") }, max: values["max"].flatMap { integer($0, "max") })
+        case "one_of":
+            guard let ofNode = values["of"], case .sequence(let sequence) = ofNode, !sequence.isEmpty else {
+                error(values["of"] ?? node, "matcher 'one_of' needs 'of': a list of the matchers a value may match")
+                return nil
+            }
+            var alternatives: [Matcher] = []
+            for alternativeNode in sequence {
+                guard let alternative = matcher(alternativeNode, "an alternative of one_of", inRequest: inRequest) else { return nil }
+                alternatives.append(alternative)
+            }
+            kind = .oneOf(alternatives)
         case "totp":
             guard inRequest else {
                 error(node, "a totp matcher belongs in a request (a code the verifier computes), not in a response or a delivery")
@@ -127,7 +139,15 @@ extension YAMLReader {
                 }
             }
         }
-        return Matcher(kind, example: example)
+        var optional = false
+        if let optionalNode = values["optional"] {
+            optional = bool(optionalNode, "optional") ?? false
+            if optional && !member {
+                error(optionalNode, "optional: true belongs on a key of an object (a value that may be absent), not on \(what)")
+                return nil
+            }
+        }
+        return Matcher(kind, example: example, optional: optional)
     }
 }
 

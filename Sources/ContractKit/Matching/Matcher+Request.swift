@@ -10,6 +10,7 @@ extension Matcher {
         case .object(let members): members.keys.sorted().flatMap { members[$0]?.templateVariables ?? [] }
         case .array(let elements): elements.flatMap(\.templateVariables)
         case .each(let element, _, _): element.templateVariables
+        case .oneOf(let alternatives): alternatives.flatMap(\.templateVariables)
         case .jwt(let claims): claims.keys.sorted().flatMap { claims[$0]?.templateVariables ?? [] }
         case .totp(let spec): spec.variables
         case .webauthn(let spec): spec.variables
@@ -21,7 +22,8 @@ extension Matcher {
     /// request: 4 a literal (or `null`, or a `totp` code or a `webauthn_…` credential, which
     /// the stub takes only when it is valid), 3 a narrow matcher (`uuid`, `regex`, `datetime`, `jwt`, `jwks`, `integer`,
     /// `boolean`, or `string`/`number` with bounds), 2 a wide one (`string`, `number`,
-    /// `each`), 1 `any`. Objects and arrays add up their members.
+    /// `each`), 1 `any`. Objects and arrays add up their members; `one_of` is as narrow as its
+    /// widest alternative.
     ///
     /// ```swift
     /// Matcher(.uuid).specificity                             // 3
@@ -37,6 +39,7 @@ extension Matcher {
         case .any: 1
         case .object(let members): members.values.map(\.specificity).reduce(0, +)
         case .array(let elements): elements.map(\.specificity).reduce(0, +)
+        case .oneOf(let alternatives): alternatives.map(\.specificity).min() ?? 1
         }
     }
 
@@ -45,6 +48,7 @@ extension Matcher {
     public var appliesToText: Bool {
         switch kind {
         case .object, .array, .each, .jwks, .webauthn: false
+        case .oneOf(let alternatives): alternatives.allSatisfy(\.appliesToText)
         case .literal(let value): if case .object = value { false } else if case .array = value { false } else { true }
         default: true
         }

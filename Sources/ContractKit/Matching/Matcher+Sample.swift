@@ -29,7 +29,8 @@ extension Matcher {
     /// an unsaved `{{name}}`, it is ``TOTPSpec/placeholderCode``. A `webauthn_…` credential
     /// comes from `authenticators` (a run's ``WebAuthnAuthenticators``) for the saved options;
     /// without them a registration is made by a throwaway authenticator; while the options
-    /// are not saved it is ``WebAuthnSpec/exampleCredential``.
+    /// are not saved it is ``WebAuthnSpec/exampleCredential``. A `one_of` is its `example`, else
+    /// its first alternative's value; an optional key is there.
     ///
     /// ```swift
     /// try Matcher(.integer(min: 5, max: nil)).sampleValue()   // .integer(5)
@@ -61,6 +62,10 @@ extension Matcher {
         case .each(let element, let min, _):
             if let example { return example }
             return .array(try (0..<Swift.max(min ?? 1, 1)).map { try element.sampleValue(at: "\(path)[\($0)]", minter: minter, codes: codes, authenticators: authenticators) })
+        case .oneOf(let alternatives):
+            if let example { return example }
+            guard let first = alternatives.first else { throw MatcherSampleError(path: path, reason: "a one_of matcher needs alternatives") }
+            return try first.sampleValue(at: path, minter: minter, codes: codes, authenticators: authenticators)
         case .totp(let spec):
             return .string(try spec.code(at: path, codes: codes))
         case .webauthn(let spec):
@@ -110,7 +115,7 @@ extension Matcher {
         case .datetime: return .string(DateTimeFormat.string(from: Date()))
         case .regex(let pattern):
             throw MatcherSampleError(path: path, reason: "a regex matcher (/\(pattern)/) needs an example")
-        case .literal, .object, .array, .each, .jwt, .jwks, .totp, .webauthn:
+        case .literal, .object, .array, .each, .jwt, .jwks, .totp, .webauthn, .oneOf:
             return .null
         }
     }

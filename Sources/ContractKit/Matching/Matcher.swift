@@ -2,7 +2,9 @@ import Foundation
 import JOSE
 
 /// What a contract expects of a JSON value: a literal, a structure of matchers, or a
-/// typed matcher (`{ match: integer, min: 1 }`), each with an optional `example`.
+/// typed matcher (`{ match: integer, min: 1 }`), each with an optional `example`; a key of an
+/// object may be `optional` (absent, or present and matching), and `one_of` takes any of
+/// several matchers.
 ///
 /// ```swift
 /// let matcher = Matcher(.integer(min: 1, max: nil), example: .integer(900))
@@ -46,17 +48,34 @@ public struct Matcher: Sendable, Equatable {
         /// only: the verifier's software authenticator makes one for the saved options, the stub
         /// accepts one that verifies against them as a relying party would.
         case webauthn(WebAuthnSpec)
+        /// A value that matches any of these (`{ match: one_of, of: [...] }`); the stub and the
+        /// verifier use the first (or the `example`), and `contract verify` reports an
+        /// alternative the provider never answered with.
+        case oneOf([Matcher])
     }
 
     /// What is expected.
     public let kind: Kind
     /// A value the stub can answer with (validated against the matcher when loaded).
     public let example: JSONValue?
+    /// As a key of an object: the key may be absent (`optional: true`); when present, its
+    /// value must match.
+    public let optional: Bool
 
     /// Creates a matcher.
-    public init(_ kind: Kind, example: JSONValue? = nil) {
+    public init(_ kind: Kind, example: JSONValue? = nil, optional: Bool = false) {
         self.kind = kind
         self.example = example
+        self.optional = optional
+    }
+
+    /// This matcher as an optional key's (or not).
+    ///
+    /// ```swift
+    /// Matcher(.string(minLength: 1, maxLength: nil)).optional(true)   // { match: string, min_length: 1, optional: true }
+    /// ```
+    public func optional(_ optional: Bool) -> Matcher {
+        Matcher(kind, example: example, optional: optional)
     }
 
     /// A matcher for exactly `value`, recursively.
@@ -70,7 +89,8 @@ public struct Matcher: Sendable, Equatable {
 
     /// The matcher names accepted after `match:`.
     public static let names = [
-        "string", "integer", "number", "boolean", "null", "any", "regex", "uuid", "datetime", "jwt", "jwks", "each", "totp", "webauthn_registration", "webauthn_assertion",
+        "string", "integer", "number", "boolean", "null", "any", "regex", "uuid", "datetime", "jwt", "jwks", "each", "one_of", "totp", "webauthn_registration",
+        "webauthn_assertion",
     ]
 
     /// This matcher with every literal string that is a template (`"{{sub}}"`) replaced by
@@ -92,17 +112,19 @@ public struct Matcher: Sendable, Equatable {
                 undefined += missing
                 return self
             }
-            if let name = template.soleVariable, let value = variables[name] { return Matcher(.literal(value), example: example) }
+            if let name = template.soleVariable, let value = variables[name] { return Matcher(.literal(value), example: example, optional: optional) }
             guard let rendered = try? template.render(variables) else { return self }
-            return Matcher(.literal(.string(rendered)), example: example)
+            return Matcher(.literal(.string(rendered)), example: example, optional: optional)
         case .object(let members):
-            return Matcher(.object(members.mapValues { $0.resolved(with: variables, undefined: &undefined) }), example: example)
+            return Matcher(.object(members.mapValues { $0.resolved(with: variables, undefined: &undefined) }), example: example, optional: optional)
         case .array(let elements):
-            return Matcher(.array(elements.map { $0.resolved(with: variables, undefined: &undefined) }), example: example)
+            return Matcher(.array(elements.map { $0.resolved(with: variables, undefined: &undefined) }), example: example, optional: optional)
         case .each(let element, let min, let max):
-            return Matcher(.each(of: element.resolved(with: variables, undefined: &undefined), min: min, max: max), example: example)
+            return Matcher(.each(of: element.resolved(with: variables, undefined: &undefined), min: min, max: max), example: example, optional: optional)
+        case .oneOf(let alternatives):
+            return Matcher(.oneOf(alternatives.map { $0.resolved(with: variables, undefined: &undefined) }), example: example, optional: optional)
         case .jwt(let claims):
-            return Matcher(.jwt(claims: claims.mapValues { $0.resolved(with: variables, undefined: &undefined) }), example: example)
+            return Matcher(.jwt(claims: claims.mapValues { $0.resolved(with: variables, undefined: &undefined) }), example: example, optional: optional)
         case .totp(var spec) where !spec.variables.isEmpty:
             let template = Template(spec.secret)
             let missing = template.requiredVariables.filter { variables[$0] == nil }
@@ -111,14 +133,14 @@ public struct Matcher: Sendable, Equatable {
                 return self
             }
             spec.secret = rendered
-            return Matcher(.totp(spec), example: example)
+            return Matcher(.totp(spec), example: example, optional: optional)
         case .webauthn(var spec) where !spec.variables.isEmpty:
             guard let saved = spec.savedOptions(with: variables) else {
                 undefined += spec.variables.filter { variables[$0] == nil }
                 return self
             }
             spec.savedOptions = saved
-            return Matcher(.webauthn(spec), example: example)
+            return Matcher(.webauthn(spec), example: example, optional: optional)
         default:
             return self
         }
@@ -139,7 +161,9 @@ public struct Matcher: Sendable, Equatable {
             for key in members.keys.sorted() {
                 let childPath = Self.childPath(path, key)
                 guard let value = object[key] else {
-                    found.append(Mismatch(path: childPath, expected: members[key]?.summary ?? "a value", actual: "nothing (key missing)"))
+                    if members[key]?.optional != true {
+                        found.append(Mismatch(path: childPath, expected: members[key]?.summary ?? "a value", actual: "nothing (key missing)"))
+                    }
                     continue
                 }
                 found += members[key]?.mismatches(in: value, at: childPath, strict: strict) ?? []
@@ -165,6 +189,16 @@ public struct Matcher: Sendable, Equatable {
             }
         case .jwks(let min, let max):
             return Self.jwksProblems(actual, at: path, min: min, max: max)
+        case .oneOf(let alternatives):
+            var closest: [Mismatch]?
+            for alternative in alternatives {
+                let found = alternative.mismatches(in: actual, at: path, strict: strict)
+                if found.isEmpty { return [] }
+                // Of one JSON type with the value: its own mismatches say more than the list.
+                if alternative.jsonType == actual.typeName { closest = closest == nil ? found : [] }
+            }
+            if let closest, !closest.isEmpty { return closest }
+            return fail(summary)
         case .jwt(let claims):
             guard case .string(let text) = actual, JWTShape.isJWT(text) else { return fail("a JWT (header.payload.signature)") }
             guard !claims.isEmpty else { return [] }
@@ -224,6 +258,7 @@ public struct Matcher: Sendable, Equatable {
         case .jwt(let claims): claims.isEmpty ? "a JWT" : "a JWT with claims \(claims.keys.sorted().joined(separator: ", "))"
         case .jwks: "a JWK Set"
         case .each(let element, _, _): "an array of \(element.summary)"
+        case .oneOf(let alternatives): "one of: " + alternatives.map(\.summary).joined(separator: " | ")
         case .totp(let spec): spec.summary
         case .webauthn(let spec): spec.summary
         }
@@ -275,8 +310,25 @@ public struct Matcher: Sendable, Equatable {
         case .webauthn(let spec):
             // The shape: whether it verifies takes a relying party (the stub is one).
             return spec.shapeProblem(actual)
-        case .literal, .object, .array, .each, .jwks, .jwt:
+        case .literal, .object, .array, .each, .jwks, .jwt, .oneOf:
             return nil
+        }
+    }
+
+    /// The JSON type every value this matcher takes has (`string`, `object`, …), nil when
+    /// it takes several (`any`, `one_of`).
+    var jsonType: String? {
+        switch kind {
+        case .literal(let value): value.typeName
+        case .object, .jwks: JSONValue.object([:]).typeName
+        case .array, .each: JSONValue.array([]).typeName
+        case .string, .regex, .uuid, .datetime, .jwt, .totp: JSONValue.string("").typeName
+        case .integer: JSONValue.integer(0).typeName
+        case .number: JSONValue.number(0.5).typeName
+        case .boolean: JSONValue.bool(true).typeName
+        case .null: JSONValue.null.typeName
+        case .webauthn: JSONValue.object([:]).typeName
+        case .any, .oneOf: nil
         }
     }
 
