@@ -221,6 +221,7 @@ private func member(_ matcher: Matcher, _ key: String) -> Matcher? {
               /notes/{id}:
                 put:
                   operationId: putNote
+                  security: [{ bearerAuth: [] }]
                   parameters: [{ name: id, in: path, required: true, schema: { type: string, format: uuid } }]
                   requestBody:
                     content: { application/json: { schema: { type: object, required: [title], properties: { title: { type: string, examples: [Groceries] } } } } }
@@ -231,11 +232,15 @@ private func member(_ matcher: Matcher, _ key: String) -> Matcher? {
                       content:
                         application/json:
                           schema: { type: object, required: [id, tags], properties: { id: { type: string, format: uuid }, tags: { type: [array, "null"], items: { type: string } } } }
+            components:
+              securitySchemes: { bearerAuth: { type: http, scheme: bearer } }
             """
         let result = try OpenAPIImporter.importDocument(Data(yaml.utf8), file: "notes.yaml")
         let interaction = try #require(result.files.first?.contract.interactions.first)
         #expect(result.files.first?.name == "notes.yaml")
         #expect(interaction.request.path.params["id"]?.kind == .uuid)
+        #expect(interaction.request.headers.map(\.name) == ["Authorization"])
+        #expect(interaction.request.headers.first?.value == Matcher(.literal(.string("Bearer {{env.BEARER_AUTH}}"))))
         #expect(interaction.request.body == .json(Matcher(.object(["title": Matcher(.string(minLength: nil, maxLength: nil), example: .string("Groceries"))]))))
         #expect(interaction.response.headers["Location"]?.kind == .string(minLength: nil, maxLength: nil))
         guard case .json(let body) = interaction.response.body else { Issue.record("no body"); return }

@@ -88,10 +88,9 @@ enum OpenAPIDocumentReader {
     }
 
     private static func location(of error: YamlError) -> String {
-        // Yams counts lines and columns from 0.
         switch error {
         case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _):
-            return "line \(mark.line + 1), column \(mark.column + 1)"
+            return "line \(mark.line), column \(mark.column)"
         default:
             return ""
         }

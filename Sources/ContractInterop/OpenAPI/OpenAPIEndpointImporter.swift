@@ -122,7 +122,12 @@ struct OpenAPIEndpointImporter {
     private mutating func security(
         _ scheme: OpenAPI.SecurityScheme, name: String, at label: String, headers: inout [(name: String, value: Matcher)], query: inout [(name: String, value: Matcher)]
     ) {
-        let variable = "env." + Contract.identifier(name).uppercased()
+        // bearerAuth → BEARER_AUTH.
+        let words = name.reduce(into: "") { text, character in
+            if character.isUppercase, let last = text.last, last.isLowercase || last.isNumber { text.append("_") }
+            text.append(character)
+        }
+        let variable = "env." + Contract.identifier(words).uppercased()
         switch scheme.type {
         case .http(let kind, _) where kind.lowercased() == "bearer":
             headers.append(("Authorization", Matcher.literal(.string("Bearer {{\(variable)}}"))))
