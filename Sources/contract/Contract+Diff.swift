@@ -26,8 +26,8 @@ extension ContractCommand {
         var json = false
 
         func run() async throws {
-            let before = try side(old, other: new)
-            let after = try side(new, other: old)
+            let before = try Self.side(old, other: new)
+            let after = try Self.side(new, other: old)
             let report = ContractDiffReport(changes: ContractDiff.changes(old: before, new: after))
             if json {
                 print(try report.json.prettyText())
@@ -37,8 +37,9 @@ extension ContractCommand {
             if report.hasBreakingChanges { throw ContractCommand.Status.failures }
         }
 
-        /// The contracts of one side, their files named as the user wrote the side; exits 2 when they cannot be read or loaded.
-        private func side(_ argument: String, other: String) throws -> [Contract] {
+        /// The contracts of one side, their files named as the user wrote the side; exits 2 when
+        /// they cannot be read or loaded (`command` begins the message; `can-i-deploy` reads its sides here too).
+        static func side(_ argument: String, other: String, command: String = "contract diff") throws -> [Contract] {
             do {
                 let side = try ContractSide.parse(argument, other: other)
                 let (folder, cleanUp) = try side.materialize()
@@ -65,7 +66,7 @@ extension ContractCommand {
                     return Contract(name: contract.name, file: file, interactions: interactions)
                 }
             } catch let problem as ContractSide.Problem {
-                FileHandle.standardError.write(Data("contract diff: \(problem)\n".utf8))
+                FileHandle.standardError.write(Data("\(command): \(problem)\n".utf8))
                 throw ContractCommand.Status.brokenContracts
             }
         }
