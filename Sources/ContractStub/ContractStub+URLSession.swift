@@ -53,19 +53,65 @@ public class ContractStubURLProtocol: URLProtocol {
         let contractRequest = ContractRequest(
             method: request.httpMethod ?? "GET", target: target, headers: headers, body: Self.body(of: request)
         )
-        let answer = stub.respond(to: contractRequest)
+        let exchange = stub.exchange(contractRequest)
+        guard case .delay(let seconds)? = exchange.fault else {
+            deliver(exchange, url: url)
+            return
+        }
+        // A delay waits on a timer, not a thread; the request's timeout, when shorter, fails
+        // it as URLSession would (swift-corelibs-foundation does not time out custom protocols).
+        let timeout = request.timeoutInterval > 0 ? request.timeoutInterval : .infinity
+        let handle = LoadingHandle(self)
+        let task = Task {
+            try? await Task.sleep(for: .seconds(Swift.min(seconds, timeout)))
+            guard !Task.isCancelled, let loader = handle.take() else { return }
+            if seconds > timeout {
+                loader.client?.urlProtocol(loader, didFailWithError: URLError(.timedOut))
+            } else {
+                loader.deliver(exchange, url: url)
+            }
+        }
+        pending.withLock { $0 = (handle, task) }
+    }
+
+    /// Hands `exchange`'s answer (or its fault) to the client.
+    private func deliver(_ exchange: ContractStub.Exchange, url: URL) {
+        if exchange.fault == .reset {
+            client?.urlProtocol(self, didFailWithError: URLError(.networkConnectionLost))
+            return
+        }
+        let answer = exchange.response
         var responseHeaders: [String: String] = [:]
         for header in answer.headers { responseHeaders[header.name] = header.value }
+        let truncated = exchange.fault == .truncatedBody
+        if truncated { responseHeaders["Content-Length"] = String(answer.body.count) }
         guard let response = HTTPURLResponse(url: url, statusCode: answer.status, httpVersion: "HTTP/1.1", headerFields: responseHeaders) else {
             client?.urlProtocol(self, didFailWithError: URLError(.badServerResponse))
             return
         }
         client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
+        if truncated {
+            // Fewer bytes than Content-Length, then the connection drops.
+            client?.urlProtocol(self, didLoad: answer.body.prefix(answer.body.count / 2))
+            client?.urlProtocol(self, didFailWithError: URLError(.networkConnectionLost))
+            return
+        }
         client?.urlProtocol(self, didLoad: answer.body)
         client?.urlProtocolDidFinishLoading(self)
     }
 
-    override public func stopLoading() {}
+    override public func stopLoading() {
+        // Cancelled or timed out by URLSession: a delayed answer must not reach the client.
+        let pending = pending.withLock { value in
+            defer { value = nil }
+            return value
+        }
+        _ = pending?.handle.take()
+        pending?.task.cancel()
+    }
+
+    /// A delayed answer's timer, and the loader it answers unless ``stopLoading()`` came first.
+    private let pending = Mutex<(handle: LoadingHandle, task: Task<Void, Never>)?>(nil)
 
     /// Linux delivers the body in `httpBody`, Apple platforms only as a stream.
     static func body(of request: URLRequest) -> Data? {
@@ -81,6 +127,25 @@ public class ContractStubURLProtocol: URLProtocol {
             data.append(buffer, count: read)
         }
         return data
+    }
+}
+
+/// The loader of a delayed answer, handed out once: to the timer or to `stopLoading`.
+/// (URLProtocol is not Sendable; the lock makes the one hand-over safe.)
+final class LoadingHandle: @unchecked Sendable {
+    private let lock = NSLock()
+    private var loader: ContractStubURLProtocol?
+
+    init(_ loader: ContractStubURLProtocol) {
+        self.loader = loader
+    }
+
+    /// The loader, the first time only.
+    func take() -> ContractStubURLProtocol? {
+        lock.withLock {
+            defer { loader = nil }
+            return loader
+        }
     }
 }
 

@@ -48,12 +48,15 @@ public final class ContractStub: Sendable {
         public let interaction: String?
         /// What the interaction's `delivers:` sent, in order.
         public let deliveries: [StubDelivery]
+        /// The fault a test injected into this exchange (``inject(_:for:times:)``), if any.
+        public let fault: StubFault?
 
-        init(request: ContractRequest, response: ContractResponse, interaction: String?, deliveries: [StubDelivery] = []) {
+        init(request: ContractRequest, response: ContractResponse, interaction: String?, deliveries: [StubDelivery] = [], fault: StubFault? = nil) {
             self.request = request
             self.response = response
             self.interaction = interaction
             self.deliveries = deliveries
+            self.fault = fault
         }
     }
 
@@ -113,6 +116,8 @@ public final class ContractStub: Sendable {
     private let state: Mutex<State>
     /// Where deliveries go (``deliveries``, ``onDelivery(_:)``).
     let deliveryHub = StubDeliveryHub()
+    /// Usage and injected faults (ContractStub+Usage, ContractStub+Faults).
+    let hooks = StubHooks()
     /// The key that signs the stub's JWTs.
     public let signer: StubSigner
     /// The values of the `{{env.NAME}}` placeholders the requests use, from the environment.
@@ -164,6 +169,7 @@ public final class ContractStub: Sendable {
         }
         self.byRoute = byRoute
         self.byMethod = byMethod
+        hooks.register(entries.map { ($0.contract, $0.interaction) })
     }
 
     /// A stub from the contracts in `directory`, checking TOTP codes against `now`.
@@ -249,6 +255,13 @@ public final class ContractStub: Sendable {
                 if let current = best, (fit.score, after, -distance) <= (current.score, current.after, -current.distance) { continue }
                 best = (entry, fit.score, after, distance, fit)
             }
+            // A fault the test injected: one that replaces the answer leaves the state untouched.
+            let fault = hooks.takeFault(for: request, interaction: best?.entry.interaction.name)
+            if let fault, let replacement = fault.replacement {
+                let exchange = Exchange(request: request, response: replacement, interaction: nil, fault: fault)
+                state.exchanges.append(exchange)
+                return exchange
+            }
             guard let best else {
                 // Nothing fits: look at every interaction for the closest one to name.
                 var closest: (entry: Entry, difference: Difference)?
@@ -266,7 +279,7 @@ public final class ContractStub: Sendable {
                 )
                 let response = Self.notStubbed(unmatched)
                 state.unmatched.append(unmatched)
-                let exchange = Exchange(request: request, response: response, interaction: nil)
+                let exchange = Exchange(request: request, response: response, interaction: nil, fault: fault)
                 state.exchanges.append(exchange)
                 return exchange
             }
@@ -293,7 +306,8 @@ public final class ContractStub: Sendable {
             let deliveries = deliver(best.entry.interaction, in: file, now: time, state: &state)
             state.lastAnswered[file] = best.entry.index
             state.lastAnsweredAt[file] = time
-            let exchange = Exchange(request: request, response: response, interaction: best.entry.interaction.name, deliveries: deliveries)
+            hooks.recordUse(best.entry.contract, best.entry.interaction)
+            let exchange = Exchange(request: request, response: response, interaction: best.entry.interaction.name, deliveries: deliveries, fault: fault)
             state.exchanges.append(exchange)
             return exchange
         }

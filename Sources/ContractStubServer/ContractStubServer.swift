@@ -25,8 +25,16 @@ public enum ContractStubServer {
         logger: Logger = quietLogger,
         onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
-        try await serve(host: host, port: port, gracefulShutdownSignals: gracefulShutdownSignals, logger: logger, onListening: onListening) {
-            stub.respond(to: $0)
+        let app = Application(
+            responder: StubResponder(stub: stub),
+            configuration: .init(address: .hostname(host, port: port), serverName: nil),
+            onServerRunning: { await onListening($0.localAddress?.port ?? port) },
+            logger: logger
+        )
+        if gracefulShutdownSignals {
+            try await app.runService()
+        } else {
+            try await app.run()
         }
     }
 
@@ -92,18 +100,78 @@ struct ClosureResponder: HTTPResponder {
     let respond: @Sendable (ContractRequest) async -> ContractResponse
 
     func respond(to request: Request, context: Context) async throws -> Response {
+        Self.response(await respond(try await Self.contractRequest(request)))
+    }
+
+    /// The request as the stub takes it (bodies up to 16 MiB).
+    static func contractRequest(_ request: Request) async throws -> ContractRequest {
         let body = try await request.body.collect(upTo: 16 * 1024 * 1024)
-        let contractRequest = ContractRequest(
+        return ContractRequest(
             method: request.method.rawValue,
             target: request.uri.description,
             headers: request.headers.map { (name: $0.name.rawName, value: $0.value) },
             body: body.readableBytes == 0 ? nil : Data(body.readableBytesView)
         )
-        let answer = await respond(contractRequest)
+    }
+
+    /// `answer` as a Hummingbird response.
+    static func response(_ answer: ContractResponse) -> Response {
+        Response(status: .init(code: answer.status), headers: headers(answer), body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
+    }
+
+    static func headers(_ answer: ContractResponse) -> HTTPFields {
         var headers = HTTPFields()
         for header in answer.headers {
             if let name = HTTPField.Name(header.name) { headers.append(HTTPField(name: name, value: header.value)) }
         }
-        return Response(status: .init(code: answer.status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
+        return headers
+    }
+}
+
+/// A request's context that keeps its connection, which a `reset` fault closes.
+struct StubRequestContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    let channel: any Channel
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        channel = source.channel
+    }
+}
+
+/// Hands every request to the stub and carries out the faults a test injected: a delay
+/// waits before the answer, a reset closes the connection without one, a truncated body
+/// declares the whole body's `Content-Length`, writes half and closes the connection.
+struct StubResponder: HTTPResponder {
+    typealias Context = StubRequestContext
+    let stub: ContractStub
+
+    /// Ends a response on purpose (the connection closes).
+    struct InjectedFault: Error {}
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        let exchange = stub.exchange(try await ClosureResponder.contractRequest(request))
+        let answer = exchange.response
+        switch exchange.fault {
+        case .delay(let seconds)?:
+            try await Task.sleep(for: .seconds(seconds))
+        case .reset?:
+            context.channel.close(promise: nil)
+            throw InjectedFault()
+        case .truncatedBody?:
+            let half = ByteBuffer(bytes: answer.body.prefix(answer.body.count / 2))
+            var headers = ClosureResponder.headers(answer)
+            headers[.contentLength] = nil
+            let channel = context.channel
+            let body = ResponseBody(contentLength: answer.body.count) { writer in
+                try await writer.write(half)
+                channel.close(promise: nil)
+                throw InjectedFault()
+            }
+            return Response(status: .init(code: answer.status), headers: headers, body: body)
+        case .status?, nil:
+            break
+        }
+        return ClosureResponder.response(answer)
     }
 }

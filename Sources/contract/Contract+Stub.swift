@@ -27,6 +27,15 @@ extension ContractCommand {
         )
         var deliverTo: String?
 
+        @Option(
+            name: .customLong("fault"),
+            help: ArgumentHelp(
+                "A fault for a client's resilience test (repeatable): INTERACTION:FAULT[,retry-after=S][,times=N], FAULT one of delay=SECONDS, reset, status=CODE, truncated-body.",
+                valueName: "fault"
+            )
+        )
+        var faults: [String] = []
+
         func validate() throws {
             if let deliverTo {
                 guard let url = URL(string: deliverTo), let scheme = url.scheme, ["http", "https"].contains(scheme.lowercased()), url.host != nil else {
@@ -43,6 +52,15 @@ extension ContractCommand {
             } catch {
                 FileHandle.standardError.write(Data("the stub cannot be built from these contracts:\n\(error)\n".utf8))
                 throw ContractCommand.Status.brokenContracts
+            }
+            for text in faults {
+                do {
+                    let (fault, interaction, times) = try StubFault.parse(text)
+                    try stub.inject(fault, for: interaction, times: times)
+                } catch {
+                    FileHandle.standardError.write(Data("--fault \(error)\n".utf8))
+                    throw ContractCommand.Status.brokenContracts
+                }
             }
             if let deliverTo, let url = URL(string: deliverTo) {
                 stub.forwardDeliveries(to: url)

@@ -93,9 +93,7 @@ extension LoginAPI {
     }
 
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let (data, response) = try await session.data(for: request)
-        guard let http = response as? HTTPURLResponse else { throw LoginError.malformedResponse }
-        return (data, http)
+        try await perform(request)
     }
 
     /// The error an answer other than success stands for.

@@ -39,6 +39,10 @@ public enum LoginError: Error, Equatable {
     case unexpectedStatus(Int)
     /// The server's answer could not be understood.
     case malformedResponse
+    /// The server answered `503` to every attempt the ``RetryPolicy`` allows; its last `Retry-After`.
+    case serviceUnavailable(retryAfter: Int?)
+    /// An attempt took longer than the ``RetryPolicy``'s timeout.
+    case timedOut
 }
 
 /// The login API of an authd server, over URLSession.
@@ -54,21 +58,25 @@ public struct LoginAPI: Sendable {
     public let session: URLSession
     /// The `User-Agent` sent with each request (the server shows it in the session list).
     public let userAgent: String?
+    /// Retries of a `503` and the timeout of each attempt.
+    public let retry: RetryPolicy
 
     /// Creates a client.
-    public init(baseURL: URL, session: URLSession = .shared, userAgent: String? = nil) {
+    public init(baseURL: URL, session: URLSession = .shared, userAgent: String? = nil, retry: RetryPolicy = RetryPolicy()) {
         self.baseURL = baseURL
         self.session = session
         self.userAgent = userAgent
+        self.retry = retry
     }
 
     /// Logs in.
     /// - Throws: ``LoginError`` (``LoginError/secondFactorRequired(mfaToken:)`` when the
-    ///   account has an authenticator app), or a `URLError` when the server cannot be reached.
+    ///   account has an authenticator app; ``LoginError/serviceUnavailable(retryAfter:)`` and
+    ///   ``LoginError/timedOut`` as the ``RetryPolicy`` says), or a `URLError` when the server
+    ///   cannot be reached.
     public func login(username: String, password: String) async throws -> LoginSession {
         let request = try self.request("POST", "login", json: ["username": username, "password": password])
-        let (data, response) = try await session.data(for: request)
-        guard let http = response as? HTTPURLResponse else { throw LoginError.malformedResponse }
+        let (data, http) = try await perform(request)
         switch http.statusCode {
         case 200:
             guard let body = try? JSONDecoder().decode(TokenBody.self, from: data), body.tokenType == "Bearer" else {

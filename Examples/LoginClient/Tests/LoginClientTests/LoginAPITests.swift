@@ -151,6 +151,7 @@ let authdContracts = URL(fileURLWithPath: #filePath)
     @Test func copesWithAMalformedServerAnswer() async throws {
         let fixtures = try #require(Bundle.module.url(forResource: "Fixtures", withExtension: nil))
         let malformed = try ContractStub(directory: fixtures.appendingPathComponent("malformed").path)
+        malformed.usageClient = nil   // a fixture, not authd's contracts: not in the usage file
         let api = LoginAPI(baseURL: try #require(URL(string: "https://auth.example")), session: malformed.urlSession)
         await #expect(throws: LoginError.malformedResponse) {
             try await api.login(username: "alice", password: "correct horse battery staple")
@@ -177,6 +178,7 @@ let authdContracts = URL(fileURLWithPath: #filePath)
     @Test func copesWithAMalformedServerAnswer() async throws {
         let fixtures = try #require(Bundle.module.url(forResource: "Fixtures", withExtension: nil))
         let stub = try ContractStub(directory: fixtures.appendingPathComponent("malformed").path)
+        stub.usageClient = nil
         try await ContractStubServer.withRunning(stub) { url in
             await #expect(throws: LoginError.malformedResponse) {
                 try await LoginAPI(baseURL: url).login(username: "alice", password: "correct horse battery staple")
