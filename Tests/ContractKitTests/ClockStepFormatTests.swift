@@ -1,4 +1,6 @@
 import ContractKit
+import Foundation
+import ProcessKit
 import Testing
 
 /// `after:` on an interaction and `clock:` in contract.yaml.
@@ -53,5 +55,25 @@ import Testing
         let (configuration, problems) = ContractLoader.parseProvider(yaml: yaml, file: "contract.yaml")
         #expect(configuration == nil)
         #expect(problems.contains { $0.message.contains(message) }, "\(problems)")
+    }
+
+    @Test func aStepWithoutAHookInContractYAMLIsDiagnosedOnItsInteraction() throws {
+        let temporary = try TemporaryFolder("clock")
+        defer { temporary.remove() }
+        try Self.contract(after: "901s").write(to: temporary.url.appendingPathComponent("later.yaml"), atomically: true, encoding: .utf8)
+        try "states: {}\n".write(to: temporary.url.appendingPathComponent("contract.yaml"), atomically: true, encoding: .utf8)
+        let suite = ContractLoader.load(directory: temporary.url.path)
+        #expect(suite.diagnostics.map(\.line) == [6])
+        #expect(suite.diagnostics.first?.message.contains("declares no clock: hook") == true)
+        try "clock: { url: /test/clock }\n".write(to: temporary.url.appendingPathComponent("contract.yaml"), atomically: true, encoding: .utf8)
+        #expect(ContractLoader.load(directory: temporary.url.path).diagnostics == [])
+    }
+
+    @Test func aChangedStepBreaks() throws {
+        let old = try #require(ContractLoader.parse(yaml: Self.contract(after: "901s"), file: "later.yaml").0)
+        let new = try #require(ContractLoader.parse(yaml: Self.contract(after: "3601s"), file: "later.yaml").0)
+        let changes = ContractDiff.changes(old: [old], new: [new])
+        #expect(changes.map { "\($0.path): \($0.impact.rawValue)" } == ["after: breaking"])
+        #expect(changes.first?.reason.hasPrefix("after: 901s → after: 3601s") == true)
     }
 }

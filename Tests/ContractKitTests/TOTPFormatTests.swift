@@ -109,7 +109,7 @@ import Testing
         (#"{ match: totp, secret: "{{totp_secret}}", digits: six }"#, "12: digits must be an integer, not text"),
         (#"{ match: totp, secret: "{{totp_secret}}", period: 0 }"#, "12: period must be at least 1 (seconds)"),
         (#"{ match: totp, secret: "{{totp_secret}}", algorithm: MD5 }"#, "12: unknown algorithm 'MD5' (expected one of: SHA1, SHA256, SHA512)"),
-        (#"{ match: totp, secret: "{{totp_secret}}", example: "123456" }"#, "12: unknown key 'example' in matcher 'totp' (allowed: match, secret, digits, period, algorithm)"),
+        (#"{ match: totp, secret: "{{totp_secret}}", example: "123456" }"#, "12: unknown key 'example' in matcher 'totp' (allowed: match, secret, digits, period, algorithm, optional)"),
         (#"{ match: totp, secret: "not base32!" }"#, #"12: secret must be base32 (letters A–Z and digits 2–7) or a saved value such as "{{totp_secret}}", not 'not base32!'"#),
         (#"{ match: totp, secret: "{{nope}}" }"#, "12: undefined variable 'nope' (saved so far: totp_secret)"),
     ])

@@ -137,11 +137,11 @@ import WebAuthn
         ("{ \(base), user_verified: maybe }", "12: user_verified must be true or false, not text"),
         (
             "{ \(base), example: {} }",
-            "12: unknown key 'example' in matcher 'webauthn_registration' (allowed: match, options, origin, authenticator, algorithm, attestation, user_verified)"
+            "12: unknown key 'example' in matcher 'webauthn_registration' (allowed: match, options, origin, authenticator, algorithm, attestation, user_verified, optional)"
         ),
         (
             #"{ match: webauthn_assertion, options: "{{creation}}", origin: "https://example.com", authenticator: a, algorithm: ES256 }"#,
-            "12: unknown key 'algorithm' in matcher 'webauthn_assertion' (allowed: match, options, origin, authenticator, user_verified)"
+            "12: unknown key 'algorithm' in matcher 'webauthn_assertion' (allowed: match, options, origin, authenticator, user_verified, optional)"
         ),
     ])
     func lintNamesEachBrokenMatcherWithItsLine(matcher: String, expected: String) {

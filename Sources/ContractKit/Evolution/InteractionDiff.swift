@@ -7,7 +7,8 @@
 ///   breaks, widened is safe; method, path or body kind changed breaks.
 /// - Responses: the status, a key or header removed, or any matcher changed (narrowed,
 ///   widened or otherwise) breaks; a key or header added is safe (clients ignore unknown ones).
-/// - Examples, `strict`, `given`, `save`: safe. Deliveries changed: breaking (their receiver may rely on them).
+/// - Examples, `strict`, `given`, `save`: safe. Deliveries changed: breaking (their receiver may rely on them);
+///   `after:` changed: breaking (a client test steps the old time).
 ///
 /// ```swift
 /// for change in InteractionDiff(file: "login.yaml", old: before, new: after).changes { print(change) }
@@ -118,6 +119,10 @@ public struct InteractionDiff: Sendable {
             deliveries.map {
                 Delivery(method: $0.method, path: $0.path, headers: $0.headers, body: $0.body, within: $0.within, save: $0.save, location: SourceLocation(file: "", line: 0))
             }
+        }
+        if old.after != new.after {
+            let text = { (after: Double?) in after.map { "after: \(JSONValue.numeric($0))s" } ?? "no time step" }
+            note(.breaking, "after", "\(text(old.after)) → \(text(new.after)): the stub answers it after another time step, so a client test that steps the old one gets another answer")
         }
         if unplaced(old.delivers) != unplaced(new.delivers) {
             note(.breaking, "delivers", "the messages sent elsewhere changed: their receiver may rely on them")

@@ -56,6 +56,19 @@ public enum ContractLoader {
                 }
             }
         }
+        // Time that passes must be able to pass on the provider too.
+        if let provider, provider.clock == nil {
+            for contract in contracts {
+                for interaction in contract.interactions where interaction.after != nil {
+                    diagnostics.append(
+                        ContractDiagnostic(
+                            file: contract.file, line: interaction.location.line, column: 0,
+                            message: "'\(interaction.name)' happens after: a time step, and \(providerFileName) declares no clock: hook to move the provider's clock"
+                        )
+                    )
+                }
+            }
+        }
         return ContractSuite(directory: directory, provider: provider, contracts: contracts, diagnostics: diagnostics.sorted())
     }
 

@@ -50,8 +50,8 @@ extension YAMLReader {
         }
         // A TOTP code depends on the moment, a WebAuthn credential on a challenge: no example
         // can be written down.
-        let common = (name == "totp" || name.hasPrefix("webauthn_") ? ["match"] : ["match", "example"]) + ["optional"]
-        guard let pairs = self.mapping(node, "matcher '\(name)'", allowed: common + allowed) else { return nil }
+        let common = name == "totp" || name.hasPrefix("webauthn_") ? ["match"] : ["match", "example"]
+        guard let pairs = self.mapping(node, "matcher '\(name)'", allowed: common + allowed + ["optional"]) else { return nil }
         var values: [String: Node] = [:]
         for (key, value) in pairs { values[key] = value }
 
