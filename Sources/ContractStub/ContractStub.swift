@@ -215,6 +215,11 @@ public final class ContractStub: Sendable {
         state.withLock { $0.clockOffset += Swift.max(0, seconds) }
     }
 
+    /// Seconds ``advanceClock(by:)`` moved the clock since the stub was made or reset.
+    public var clockSteps: TimeInterval {
+        state.withLock { $0.clockOffset }
+    }
+
     /// Answers `request`.
     public func respond(to request: ContractRequest) -> ContractResponse {
         exchange(request).response

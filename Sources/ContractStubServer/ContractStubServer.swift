@@ -16,17 +16,21 @@ import NIOCore
 /// ```
 public enum ContractStubServer {
     /// Runs a server for `stub` on `host:port` until the task is cancelled (or, with
-    /// `gracefulShutdownSignals`, until one arrives); `onListening` gets the bound port.
+    /// `gracefulShutdownSignals`, until one arrives); `onListening` gets the bound port. With
+    /// a `clockPath`, that path is the stub's clock as authd's `--test-clock` has it: `GET`
+    /// answers `{"now", "stepped"}` and `POST {"advance": seconds}` moves it
+    /// (``ContractStub/advanceClock(by:)``), so a client in another process can step it.
     public static func run(
         _ stub: ContractStub,
         host: String = "127.0.0.1",
         port: Int = 0,
+        clockPath: String? = nil,
         gracefulShutdownSignals: Bool = false,
         logger: Logger = quietLogger,
         onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
         let app = Application(
-            responder: StubResponder(stub: stub),
+            responder: StubResponder(stub: stub, clockPath: clockPath),
             configuration: .init(address: .hostname(host, port: port), serverName: nil),
             onServerRunning: { await onListening($0.localAddress?.port ?? port) },
             logger: logger
@@ -68,14 +72,14 @@ public enum ContractStubServer {
         }
     }
 
-    /// Starts a server for `stub` on an ephemeral port of 127.0.0.1, runs `body` with its
-    /// base URL, and stops it.
+    /// Starts a server for `stub` on an ephemeral port of 127.0.0.1 (with its clock at
+    /// `clockPath`, if given), runs `body` with its base URL, and stops it.
     @discardableResult
-    public static func withRunning<T: Sendable>(_ stub: ContractStub, _ body: @Sendable (URL) async throws -> T) async throws -> T {
+    public static func withRunning<T: Sendable>(_ stub: ContractStub, clockPath: String? = nil, _ body: @Sendable (URL) async throws -> T) async throws -> T {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                try await run(stub, onListening: { continuation.yield($0) })
+                try await run(stub, clockPath: clockPath, onListening: { continuation.yield($0) })
             }
             defer { group.cancelAll() }
             var iterator = ports.makeAsyncIterator()
@@ -145,11 +149,16 @@ struct StubRequestContext: RequestContext {
 struct StubResponder: HTTPResponder {
     typealias Context = StubRequestContext
     let stub: ContractStub
+    /// The path of the stub's clock, if it has one.
+    var clockPath: String?
 
     /// Ends a response on purpose (the connection closes).
     struct InjectedFault: Error {}
 
     func respond(to request: Request, context: Context) async throws -> Response {
+        if let clockPath, request.uri.path == clockPath {
+            return try await clock(request)
+        }
         let exchange = stub.exchange(try await ClosureResponder.contractRequest(request))
         let answer = exchange.response
         switch exchange.fault {
@@ -173,5 +182,34 @@ struct StubResponder: HTTPResponder {
             break
         }
         return ClosureResponder.response(answer)
+    }
+}
+
+extension StubResponder {
+    /// `GET` the stub's time, `POST {"advance": seconds}` to move it forward.
+    fileprivate func clock(_ request: Request) async throws -> Response {
+        func answer(_ status: HTTPResponse.Status, _ body: JSONValue) -> Response {
+            Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: body.description)))
+        }
+        switch request.method {
+        case .get:
+            break
+        case .post:
+            let body = try await request.body.collect(upTo: 64 * 1024)
+            let json = try? JSONValue(parsing: Data(buffer: body))
+            let seconds: Double? =
+                switch json?["advance"] {
+                case .integer(let value)?: Double(value)
+                case .number(let value)?: value
+                default: nil
+                }
+            guard let seconds, seconds.isFinite, seconds > 0, seconds <= 315_360_000 else {
+                return answer(.badRequest, ["error": "invalid_request", "error_description": "advance must be a number of seconds above 0 and at most 315360000"])
+            }
+            stub.advanceClock(by: seconds)
+        default:
+            return answer(.methodNotAllowed, ["error": "method_not_allowed", "error_description": "GET or POST the clock"])
+        }
+        return answer(.ok, ["now": .string(DateTimeFormat.string(from: stub.now)), "stepped": .number(stub.clockSteps)])
     }
 }

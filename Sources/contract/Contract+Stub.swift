@@ -36,6 +36,12 @@ extension ContractCommand {
         )
         var faults: [String] = []
 
+        @Flag(
+            name: .customLong("test-clock"),
+            help: "Route GET/POST /test/clock as authd's --test-clock does: POST {\"advance\": seconds} moves the stub's clock (after: interactions, token expiry)."
+        )
+        var testClock = false
+
         func validate() throws {
             if let deliverTo {
                 guard let url = URL(string: deliverTo), let scheme = url.scheme, ["http", "https"].contains(scheme.lowercased()), url.host != nil else {
@@ -66,7 +72,7 @@ extension ContractCommand {
                 stub.forwardDeliveries(to: url)
             }
             let host = self.host
-            try await ContractStubServer.run(stub, host: host, port: port, gracefulShutdownSignals: true) { port in
+            try await ContractStubServer.run(stub, host: host, port: port, clockPath: testClock ? "/test/clock" : nil, gracefulShutdownSignals: true) { port in
                 FileHandle.standardOutput.write(Data("contract stub listening on http://\(host):\(port)\n".utf8))
             }
         }

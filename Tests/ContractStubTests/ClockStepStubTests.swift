@@ -1,8 +1,13 @@
 import ContractKit
 import ContractStub
+import ContractStubServer
 import Foundation
 import JOSE
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// `after:` in the stub: an interaction that happens later answers only once the stub's
 /// clock moved that far since it last answered in the file, and before an equal match then.
@@ -73,5 +78,34 @@ import Testing
         let stub = try ContractStub(contracts: [loadContract(Self.expiry)], now: { start })
         stub.advanceClock(by: -50)
         #expect(stub.now == start)
+    }
+
+    @Test func aClientInAnotherProcessStepsTheClockOverHTTP() async throws {
+        let stub = try ContractStub(contracts: [loadContract(Self.expiry)])
+        try await ContractStubServer.withRunning(stub, clockPath: "/test/clock") { base in
+            func send(_ method: String, _ path: String, _ body: String? = nil, token: String? = nil) async throws -> (Int, JSONValue?) {
+                var request = URLRequest(url: base.appendingPathComponent(path))
+                request.httpMethod = method
+                if let body {
+                    request.httpBody = Data(body.utf8)
+                    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+                }
+                if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+                let (data, response) = try await URLSession.shared.data(for: request)
+                return ((response as? HTTPURLResponse)?.statusCode ?? 0, try? JSONValue(parsing: data))
+            }
+            let (_, login) = try await send("POST", "login", #"{"username":"gwen"}"#)
+            guard case .string(let token)? = login?["access_token"] else {
+                Issue.record("no token")
+                return
+            }
+            #expect(try await send("GET", "me", token: token).0 == 200)
+            let (stepped, clock) = try await send("POST", "test/clock", #"{"advance":901}"#)
+            #expect(stepped == 200)
+            #expect(clock?["stepped"] == .number(901))
+            #expect(try await send("GET", "me", token: token).0 == 401)
+            #expect(try await send("POST", "test/clock", #"{"advance":-1}"#).0 == 400)
+            #expect(try await send("GET", "test/clock").1?["stepped"] == .number(901))
+        }
     }
 }
