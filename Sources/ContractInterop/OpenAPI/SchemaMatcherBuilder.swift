@@ -9,18 +9,18 @@ import OpenAPIKit
 /// | schema | matcher |
 /// |---|---|
 /// | `const`, a one-value `enum` | the literal |
-/// | a string `enum` | `regex` of the alternatives, the example one of them |
+/// | `enum` | `one_of` of the literals, the example one of them |
 /// | `format: uuid`, `date-time` | `uuid`, `datetime` |
 /// | `format: email`, `uri`, `date` | `regex` with an example |
 /// | `pattern` | `regex` (anchored as JSON Schema is not) with the example |
 /// | `contentMediaType: application/jwt` | `jwt` |
 /// | `minLength`/`maxLength`, `minimum`/`maximum` | `string`, `integer`, `number` bounds |
 /// | `type: array` | `each` of `items`, `minItems`/`maxItems` as `min`/`max` |
-/// | `type: object` | an object of its required properties and those the example shows |
+/// | `type: object` | an object of its properties, those not `required` `optional: true` |
+/// | `oneOf`, `anyOf`; a nullable type | `one_of` of the alternatives; of the type and `null` |
 ///
 /// What a matcher cannot say is noted (``notes``) and matched as loosely as it must be:
-/// optional properties the example does not show are left out, `oneOf`/`anyOf` of several,
-/// `not` and a nullable type become `any`, an `enum` of other values its first.
+/// `not` becomes `any`, an `allOf` of other than objects too.
 ///
 /// ```swift
 /// var builder = SchemaMatcherBuilder(role: .response)
@@ -50,13 +50,18 @@ struct SchemaMatcherBuilder {
 
     /// The matcher for `schema` at `path`; `example` is the document's value there, if any.
     mutating func matcher(_ schema: DereferencedJSONSchema, example given: JSONValue?, at path: String) -> Matcher {
+        matcher(schema, example: given, at: path, nullable: schema.nullable)
+    }
+
+    /// With `nullable` false, the schema's own type without its null.
+    private mutating func matcher(_ schema: DereferencedJSONSchema, example given: JSONValue?, at path: String, nullable: Bool) -> Matcher {
         let example = given ?? Self.json(schema.examples.first) ?? Self.json(schema.defaultValue)
         if let allowed = schema.allowedValues?.compactMap({ Self.json($0) }), !allowed.isEmpty {
             return enumeration(allowed, example: example, at: path)
         }
-        if schema.nullable, case .null = schema {} else if schema.nullable {
-            note(path, "nullable: matched as any value")
-            return Matcher(.any, example: example)
+        if nullable, case .null = schema {} else if nullable {
+            let nonNull = matcher(schema, example: example == .null ? nil : example, at: path, nullable: false)
+            return checked(.oneOf([nonNull, Matcher(.null)]), example)
         }
         switch schema {
         case .null:
@@ -89,15 +94,11 @@ struct SchemaMatcherBuilder {
             note(path, "allOf of \(schemas.count) schemas that are not all objects: matched as any value")
             return Matcher(.any, example: example)
         case .one(let schemas, _), .any(let schemas, _):
-            let nonNull = schemas.filter { if case .null = $0 { false } else { true } }
             if schemas.count == 1, let only = schemas.first { return matcher(only, example: example, at: path) }
-            if nonNull.count == 1 {
-                note(path, "nullable (a null alternative): matched as any value")
-                return Matcher(.any, example: example)
-            }
-            let word = if case .one = schema { "oneOf" } else { "anyOf" }
-            note(path, "\(word) of \(schemas.count) schemas: matched as any value")
-            return Matcher(.any, example: example)
+            // Each alternative takes the example only if it fits it (``checked(_:_:)``).
+            let alternatives = schemas.enumerated().map { index, alternative in matcher(alternative, example: example, at: "\(path) (alternative \(index + 1))") }
+            if case .one = schema { note(path, "oneOf: matched as one_of, which also takes a value more than one alternative matches") }
+            return checked(.oneOf(alternatives), example)
         case .not:
             note(path, "not: matched as any value")
             return Matcher(.any, example: example)
@@ -108,16 +109,10 @@ struct SchemaMatcherBuilder {
 
     // MARK: - Kinds
 
-    private mutating func enumeration(_ allowed: [JSONValue], example: JSONValue?, at path: String) -> Matcher {
+    private func enumeration(_ allowed: [JSONValue], example: JSONValue?, at path: String) -> Matcher {
         let chosen = example.flatMap { value in allowed.contains(value) ? value : nil } ?? allowed[0]
         if allowed.count == 1 { return Matcher.literal(chosen) }
-        let strings = allowed.compactMap(\.stringValue)
-        if strings.count == allowed.count {
-            let pattern = strings.map { NSRegularExpression.escapedPattern(for: $0) }.joined(separator: "|")
-            return Matcher(.regex(pattern), example: chosen)
-        }
-        note(path, "an enum of \(allowed.count) values that are not all strings: matched as its value \(chosen)")
-        return Matcher.literal(chosen)
+        return Matcher(.oneOf(allowed.map(Matcher.literal)), example: chosen)
     }
 
     private mutating func string(
@@ -183,13 +178,8 @@ struct SchemaMatcherBuilder {
         for (name, property) in properties {
             if role == .response && property.writeOnly { continue }
             if role == .request && property.readOnly { continue }
-            let childPath = Self.childPath(path, name)
-            let value = shown?[name]
-            guard required.contains(name) || value != nil else {
-                note(childPath, "optional property left out (the format has no optional keys; an example that shows it keeps it)")
-                continue
-            }
-            members[name] = matcher(property, example: value, at: childPath)
+            let member = matcher(property, example: shown?[name], at: Self.childPath(path, name))
+            members[name] = required.contains(name) ? member : member.optional(true)
         }
         return Matcher(.object(members))
     }
