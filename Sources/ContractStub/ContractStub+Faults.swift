@@ -34,6 +34,12 @@ extension ContractStub {
     }
 
     /// The faults still waiting for requests, in the order they apply.
+    ///
+    /// ```swift
+    /// try stub.inject(.status(503), for: "valid credentials return a bearer token pair", times: 5)
+    /// _ = try? await api.login(username: "alice", password: "correct horse battery staple")   // gave up after 3 attempts
+    /// stub.pendingFaults.first?.remaining   // 2
+    /// ```
     public var pendingFaults: [PendingFault] {
         hooks.state.withLock { $0.rules.map { PendingFault(fault: $0.fault, interaction: $0.interaction, remaining: $0.remaining) } }
     }

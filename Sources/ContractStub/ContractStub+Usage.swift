@@ -20,6 +20,10 @@ extension ContractStub {
 
     /// The interactions this stub could answer (its active states') that it has not answered,
     /// sorted: for teams that want every contract covered by a client test.
+    ///
+    /// ```swift
+    /// stub.unexercised.map(\.description)   // ["login.yaml: a disabled account is reported … (POST /login)", …]
+    /// ```
     public var unexercised: [ContractUsage.Interaction] {
         hooks.state.withLock { state in Set(state.interactions).subtracting(state.used).sorted() }
     }

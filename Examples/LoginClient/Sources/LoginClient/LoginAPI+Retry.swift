@@ -9,9 +9,9 @@ import FoundationNetworking
 /// ``maxAttempts`` attempts in all, and each attempt gives up after ``timeout`` seconds.
 ///
 /// ```swift
-/// // In a test: no real waiting, and a record of what the client would have waited.
-/// let waits = Waits()
-/// let api = LoginAPI(baseURL: url, session: stub.urlSession, retry: RetryPolicy(maxAttempts: 3, sleep: { await waits.add($0) }))
+/// let api = LoginAPI(baseURL: url, retry: RetryPolicy(maxAttempts: 4, timeout: 5))
+/// // In a test: no real waiting (LoginAPIResilienceTests records the waits instead).
+/// let tested = LoginAPI(baseURL: url, session: stub.urlSession, retry: RetryPolicy(sleep: { _ in }))
 /// ```
 public struct RetryPolicy: Sendable {
     /// Attempts in all, the first included (1: never retry).
