@@ -33,6 +33,7 @@ public enum JSONSchemaUnion {
         union["description"] = same("description", a, b)
         union["format"] = same("format", a, b)
         union["pattern"] = same("pattern", a, b)
+        union["contentMediaType"] = same("contentMediaType", a, b)
         union["examples"] = same("examples", a, b)
         if let values = constants(a).flatMap({ first in constants(b).map { first + $0 } }) {
             var distinct: [JSONValue] = []

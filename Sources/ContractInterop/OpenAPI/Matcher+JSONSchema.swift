@@ -13,7 +13,8 @@ extension Matcher {
 
     /// This matcher as a JSON Schema (2020-12, as OpenAPI 3.1 uses): `uuid` → `format:
     /// uuid`, `datetime` → `format: date-time`, bounds → `minimum`/`maximum`/`minLength`/
-    /// `maxLength`, `each` → an array with `items` and `minItems`, `one_of` → `anyOf`, an optional
+    /// `maxLength`, `jwt` → a three-part `pattern` with `contentMediaType: application/jwt`,
+    /// `each` → an array with `items` and `minItems`, `one_of` → `anyOf`, an optional
     /// key → not `required`, `strict` → objects with
     /// `additionalProperties: false`, an `example` → `examples`. A string holding
     /// `{{var}}` is a value saved earlier: described by the matcher it was saved from
@@ -99,7 +100,8 @@ extension Matcher {
         case .webauthn(let credential): schema = credential.jsonSchema
         case .datetime: schema = ["type": "string", "format": "date-time"]
         case .jwt(let claims):
-            schema = ["type": "string", "pattern": .string(JWTShape.pattern)]
+            // The media type RFC 7519 registers, which `contract import openapi` reads back as `jwt`.
+            schema = ["type": "string", "pattern": .string(JWTShape.pattern), "contentMediaType": "application/jwt"]
             schema["description"] = .string(claims.isEmpty ? "A compact JWT." : "A compact JWT with the claims \(claims.keys.sorted().joined(separator: ", ")).")
         case .each(let element, let min, let max):
             schema = ["type": "array", "items": .object(element.jsonSchema(role: role, strict: strict, variables: variables))]
