@@ -183,7 +183,8 @@ private func member(_ matcher: Matcher, _ key: String) -> Matcher? {
         let interactions = try #require(result.files.first?.contract.interactions)
         #expect(interactions.map(\.name) == ["showPetById 200", "uploadPets 204", "Add a pet 201"])
         let show = interactions[0]
-        #expect(show.request.path.text == "/pets/{petId}")
+        #expect(show.request.path.text == "/v1/pets/{petId}")   // the server's path first
+        #expect(result.notes.contains { $0.description == "petstore.yaml: servers[0]: the operations' paths start with the server's path /v1" })
         #expect(show.request.path.params["petId"] == Matcher(.integer(min: 1, max: nil), example: .integer(7)))
         #expect(show.request.query.isEmpty)
         #expect(show.given == [ProviderStateUse(state: "a pet exists", params: ["id": .integer(7)])])
@@ -216,6 +217,14 @@ private func member(_ matcher: Matcher, _ key: String) -> Matcher? {
         for prefix in expected {
             #expect(notes.contains { $0.hasPrefix(prefix) }, "no note \(prefix) in \(notes)")
         }
+    }
+
+    @Test(arguments: [
+        ("https://api.example.com/v1/", "/v1"), ("https://api.example.com", ""), ("/api", "/api"), ("http://localhost:8080/", ""),
+        ("https://{region}.example.com/v2", "/v2"),
+    ])
+    func serverPaths(url: String, path: String) {
+        #expect(OpenAPIImporter.basePath(of: url) == path)
     }
 
     @Test func openAPI31() throws {

@@ -9,10 +9,14 @@ import OpenAPIKit
 /// status declares (its required headers and JSON body as matchers).
 struct OpenAPIEndpointImporter {
     let file: String
+    /// The path of the document's first server (`/v1` of `https://api.example.com/v1`), put
+    /// before every operation's path; empty when it has none.
+    let basePath: String
     private(set) var notes: [OpenAPIImportNote] = []
 
-    init(file: String) {
+    init(file: String, basePath: String = "") {
         self.file = file
+        self.basePath = basePath
     }
 
     /// `GET /pets/{petId}`.
@@ -101,7 +105,7 @@ struct OpenAPIEndpointImporter {
                 note("\(label) request body", "a body of \(types) is not carried (JSON bodies only)\(requestBody.underlyingRequest.required ? ": the request is sent without it" : "")")
             }
         }
-        let text = endpoint.path.rawValue.hasPrefix("/") ? endpoint.path.rawValue : "/" + endpoint.path.rawValue
+        let text = basePath + (endpoint.path.rawValue.hasPrefix("/") ? endpoint.path.rawValue : "/" + endpoint.path.rawValue)
         do {
             // A path parameter the document does not declare still gets a matcher.
             for segment in text.split(separator: "/") where segment.hasPrefix("{") && segment.hasSuffix("}") {

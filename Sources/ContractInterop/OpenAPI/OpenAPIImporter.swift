@@ -91,7 +91,15 @@ public enum OpenAPIImporter {
         var taken: Set<String> = [ContractLoader.providerFileName]
         result.files = try carriedFiles(carriedEntries, file: file, version: read.version, taken: &taken)
 
-        var importer = OpenAPIEndpointImporter(file: file)
+        let server = document.servers.first?.urlTemplate.rawValue
+        let basePath = Self.basePath(of: server)
+        var importer = OpenAPIEndpointImporter(file: file, basePath: basePath ?? "")
+        var serverNotes: [OpenAPIImportNote] = []
+        if let server, basePath == nil {
+            serverNotes.append(OpenAPIImportNote(file: file, location: "servers[0]", message: "the path of \(server) has variables: the operations' paths are used without it"))
+        } else if let basePath, !basePath.isEmpty, !derived.isEmpty {
+            serverNotes.append(OpenAPIImportNote(file: file, location: "servers[0]", message: "the operations' paths start with the server's path \(basePath)"))
+        }
         var groups: [(name: String, interactions: [Interaction])] = []
         for endpoint in derived {
             let group = endpoint.tags.first ?? endpoint.path.components.first.map { "/" + $0 } ?? "/"
@@ -121,7 +129,7 @@ public enum OpenAPIImporter {
             result.files.append(try written(contract, name: name, header: header, carried: false, file: file))
         }
         result.files.sort { $0.name < $1.name }
-        result.notes = importer.notes + documentNotes(document, file: file)
+        result.notes = serverNotes + importer.notes + documentNotes(document, file: file)
         result.configuration = configuration(
             title: document.info.title, server: document.servers.first?.urlTemplate.absoluteString,
             ready: document.vendorExtensions["x-contract-ready"].flatMap { SchemaMatcherBuilder.json($0)?.stringValue }, file: file, states: result.states
@@ -182,6 +190,26 @@ public enum OpenAPIImporter {
         } catch {
             throw OpenAPIImportError(file: file, location: name, message: "cannot write YAML: \(error)")
         }
+    }
+
+    /// The path of a server URL (`https://api.example.com/v1/` → `/v1`), `""` for none or `/`
+    /// (a relative URL such as `/v1` is a path too); nil when the path holds `{variables}`.
+    ///
+    /// ```swift
+    /// OpenAPIImporter.basePath(of: "https://api.example.com/v1/")   // "/v1"
+    /// ```
+    public static func basePath(of server: String?) -> String? {
+        guard let server else { return "" }
+        var rest = Substring(server)
+        if let scheme = rest.range(of: "://") {
+            rest = rest[scheme.upperBound...]
+            guard let slash = rest.firstIndex(of: "/") else { return "" }
+            rest = rest[slash...]
+        }
+        let path = String(rest.split(separator: "?").first ?? "")
+        if path.contains("{") { return nil }
+        let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
+        return trimmed.hasPrefix("/") || trimmed.isEmpty ? trimmed : ""
     }
 
     /// What the document holds beyond operations that no contract carries.
