@@ -219,6 +219,12 @@ private func member(_ matcher: Matcher, _ key: String) -> Matcher? {
         }
     }
 
+    @Test func aDocumentWithoutOperationsSaysSo() throws {
+        let result = try OpenAPIImporter.importDocument(Data(#"{"openapi": "3.1.0", "info": {"title": "T", "version": "1"}}"#.utf8), file: "empty.json")
+        #expect(result.files.isEmpty)
+        #expect(result.notes.map(\.description) == ["empty.json: paths: no operation with a response of one status: no contract file written"])
+    }
+
     @Test(arguments: [
         ("https://api.example.com/v1/", "/v1"), ("https://api.example.com", ""), ("/api", "/api"), ("http://localhost:8080/", ""),
         ("https://{region}.example.com/v2", "/v2"),

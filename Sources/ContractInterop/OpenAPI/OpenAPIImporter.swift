@@ -130,6 +130,9 @@ public enum OpenAPIImporter {
         }
         result.files.sort { $0.name < $1.name }
         result.notes = serverNotes + importer.notes + documentNotes(document, file: file)
+        if result.files.isEmpty {
+            result.notes.append(OpenAPIImportNote(file: file, location: "paths", message: "no operation with a response of one status: no contract file written"))
+        }
         result.configuration = configuration(
             title: document.info.title, server: document.servers.first?.urlTemplate.absoluteString,
             ready: document.vendorExtensions["x-contract-ready"].flatMap { SchemaMatcherBuilder.json($0)?.stringValue }, file: file, states: result.states
