@@ -30,11 +30,16 @@ extension ContractCommand.Export {
         @Option(help: "The document's info.version.")
         var version = "1.0.0"
 
+        @Flag(help: "Leave out x-contract-interactions (the interactions as written, for `contract import openapi`): a smaller document.")
+        var noInteractions = false
+
         @OptionGroup var output: OutputOptions
 
         func run() async throws {
             let suite = try load(directory)
-            let document = OpenAPIExporter(title: title, version: version).document(for: suite.contracts)
+            var exporter = OpenAPIExporter(title: title, version: version)
+            exporter.carriesInteractions = !noInteractions
+            let document = exporter.document(for: suite.contracts)
             try output.write(try document.prettyText())
         }
     }

@@ -327,13 +327,17 @@ private func member(_ matcher: Matcher, _ key: String) -> Matcher? {
         #expect(result.configuration.contains("provider:"))
     }
 
-    /// Without what the export carries, a document's schemas still give an interaction per
-    /// operation and status it declares, in files that load.
+    /// Exported without what it carries (`--no-interactions`), a document's schemas still give
+    /// an interaction per operation and status it declares, in files that load.
     @Test func authdsSchemasWithoutWhatIsCarried() throws {
         let suite = ContractLoader.load(directory: Self.root.appendingPathComponent("contracts").path)
         let some = suite.contracts.filter { ["login.yaml", "session-list.yaml"].contains(($0.file as NSString).lastPathComponent) }
-        let document = OpenAPIExporter(title: "authd", version: "1.0.0").document(for: some)
-        let result = try OpenAPIImporter.importDocument(Data(try document.prettyText().utf8), file: "openapi.json", carried: false)
+        var exporter = OpenAPIExporter(title: "authd", version: "1.0.0")
+        exporter.carriesInteractions = false
+        let document = exporter.document(for: some)
+        let text = try document.prettyText()
+        #expect(!text.contains(CarriedInteractions.key))
+        let result = try OpenAPIImporter.importDocument(Data(text.utf8), file: "openapi.json")
         var declared: [String] = []
         if case .object(let paths)? = document["paths"] {
             for (path, item) in paths {
