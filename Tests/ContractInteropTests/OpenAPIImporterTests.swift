@@ -312,6 +312,21 @@ private func member(_ matcher: Matcher, _ key: String) -> Matcher? {
         }
     }
 
+    /// The carried interactions read through OpenAPIKit too (a document that does not start
+    /// with `{` is not read by the shortcut that skips its schemas).
+    @Test func carriedInteractionsThroughOpenAPIKit() throws {
+        let suite = ContractLoader.load(directory: Self.root.appendingPathComponent("contracts").path)
+        let some = suite.contracts.filter { ["login-limits.yaml", "routes.yaml"].contains(($0.file as NSString).lastPathComponent) }
+        let document = OpenAPIExporter(title: "authd", version: "1.0.0").document(for: some)
+        let result = try OpenAPIImporter.importDocument(Data(("\n" + (try document.prettyText())).utf8), file: "openapi.json")
+        #expect(result.files.map(\.name) == ["login-limits.yaml", "routes.yaml"])
+        for (original, imported) in zip(some, result.files.map(\.contract)) {
+            #expect(imported.interactions.map(\.name) == original.interactions.map(\.name))
+            #expect(imported.interactions.map(\.request) == original.interactions.map(\.request))
+            #expect(imported.interactions.map(\.response) == original.interactions.map(\.response))
+        }
+    }
+
     /// authd's own document (Sources/AuthServer/Operations/openapi.json, which `scripts/openapi`
     /// exports) gives back contracts/: the same files, interaction names, paths and statuses.
     @Test func authdsDocumentImportsAsContracts() throws {
