@@ -11,7 +11,7 @@ import Synchronization
 /// | fault | URLProtocol (`stub.urlSession`) | local server (`ContractStubServer`) | stub state | usage |
 /// |---|---|---|---|---|
 /// | `.delay(s)` | the answer comes `s` seconds later (a timer, no thread waits); a request timeout shorter than that fails with `URLError(.timedOut)` | the answer is written `s` seconds later | answered | counts |
-/// | `.reset` | `URLError(.networkConnectionLost)` | the connection is closed with a TCP reset, nothing written | unchanged | does not count |
+/// | `.reset` | `URLError(.networkConnectionLost)` | the connection is closed, nothing written (a plain close: NIO cannot send a TCP reset) | unchanged | does not count |
 /// | `.status(503, retryAfter: 2)` | a `503` with `Retry-After: 2` and a JSON error body | the same | unchanged | does not count |
 /// | `.truncatedBody` | the head and half the body, then `URLError(.networkConnectionLost)` | `Content-Length` of the whole body, half of it written, then the connection closed | answered | counts |
 ///
