@@ -29,17 +29,7 @@ public enum ContractStubServer {
         logger: Logger = quietLogger,
         onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
-        let app = Application(
-            responder: StubResponder(stub: stub, clockPath: clockPath),
-            configuration: .init(address: .hostname(host, port: port), serverName: nil),
-            onServerRunning: { await onListening($0.localAddress?.port ?? port) },
-            logger: logger
-        )
-        if gracefulShutdownSignals {
-            try await app.runService()
-        } else {
-            try await app.run()
-        }
+        try await run(StubResponder(stub: stub, clockPath: clockPath), host: host, port: port, gracefulShutdownSignals: gracefulShutdownSignals, logger: logger, onListening: onListening)
     }
 
     /// Runs a server on `host:port` that answers every request with `respond`, until the
@@ -59,8 +49,16 @@ public enum ContractStubServer {
         onListening: @escaping @Sendable (Int) async -> Void = { _ in },
         respond: @escaping @Sendable (ContractRequest) async -> ContractResponse
     ) async throws {
+        try await run(ClosureResponder(respond: respond), host: host, port: port, gracefulShutdownSignals: gracefulShutdownSignals, logger: logger, onListening: onListening)
+    }
+
+    /// An application of `responder` on `host:port`, run until cancelled or a signal.
+    private static func run<Responder: HTTPResponder>(
+        _ responder: Responder, host: String, port: Int, gracefulShutdownSignals: Bool, logger: Logger,
+        onListening: @escaping @Sendable (Int) async -> Void
+    ) async throws where Responder.Context: InitializableFromSource<ApplicationRequestContextSource> {
         let app = Application(
-            responder: ClosureResponder(respond: respond),
+            responder: responder,
             configuration: .init(address: .hostname(host, port: port), serverName: nil),
             onServerRunning: { await onListening($0.localAddress?.port ?? port) },
             logger: logger

@@ -169,11 +169,13 @@ import FoundationNetworking
             // A connection closed without an answer: on a fresh connection URLSession on Linux
             // reports badServerResponse (a reused one it retries, and a POST then waits for its timeout).
             try stub.inject(.reset, for: Self.login)
-            let reset = await urlError { _ = try await URLSession(configuration: .ephemeral).data(for: try loginRequest(base, timeout: 2)) }
+            // (Timeouts well above the answer's time: a loaded machine may take seconds to answer.)
+            let reset = await urlError { _ = try await URLSession(configuration: .ephemeral).data(for: try loginRequest(base, timeout: 20)) }
             #expect(reset == .badServerResponse || reset == .networkConnectionLost)
 
             try stub.inject(.truncatedBody, for: Self.login)
-            let truncated = await urlError { _ = try await session.data(for: try loginRequest(base, timeout: 2)) }
+            // On a fresh connection too: a reused one may be retried, as for the reset.
+            let truncated = await urlError { _ = try await URLSession(configuration: .ephemeral).data(for: try loginRequest(base, timeout: 20)) }
             #expect(truncated != nil && truncated != .timedOut)
 
             try stub.inject(.delay(0.15), for: Self.login)
