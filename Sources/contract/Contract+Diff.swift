@@ -57,12 +57,7 @@ extension ContractCommand {
                 guard side.ref != nil else { return suite.contracts }
                 return suite.contracts.map { contract in
                     let file = side.label((contract.file as NSString).lastPathComponent)
-                    let interactions = contract.interactions.map { interaction in
-                        Interaction(
-                            name: interaction.name, location: SourceLocation(file: file, line: interaction.location.line), given: interaction.given,
-                            request: interaction.request, response: interaction.response, save: interaction.save, delivers: interaction.delivers
-                        )
-                    }
+                    let interactions = contract.interactions.map { $0.with(location: SourceLocation(file: file, line: $0.location.line)) }
                     return Contract(name: contract.name, file: file, interactions: interactions)
                 }
             } catch let problem as ContractSide.Problem {

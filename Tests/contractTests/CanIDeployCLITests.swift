@@ -110,5 +110,7 @@ import Testing
         let status = child.wait()
         #expect(status == 1, "\(child.standardOutput)\(child.standardError)")
         #expect(child.standardOutput.contains("BROKEN  LoginClient  POST /login  breaking  HEAD:contracts/login.yaml:3 → contracts/login.yaml:3  \(Self.used)"))
+        // Only that change: what a committed side keeps (a clock step, deliveries) reads as it was.
+        #expect(!child.standardOutput.contains("token-expiry.yaml"), "\(child.standardOutput)")
     }
 }

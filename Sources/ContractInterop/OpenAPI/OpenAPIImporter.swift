@@ -115,10 +115,7 @@ public enum OpenAPIImporter {
             let unique = interactions.map { interaction -> Interaction in
                 let name = Contract.freeName(interaction.name, separator: " ") { names.contains($0) }
                 names.insert(name)
-                return Interaction(
-                    name: name, location: interaction.location, given: interaction.given, request: interaction.request, response: interaction.response,
-                    save: interaction.save
-                )
+                return interaction.with(name: name)
             }
             let base = Contract.fileBase(group)
             let name = Contract.freeName(base, separator: "-") { taken.contains($0 + ".yaml") } + ".yaml"

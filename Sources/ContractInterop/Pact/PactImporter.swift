@@ -67,7 +67,7 @@ public enum PactImporter {
                 if !names.insert(made.name).inserted {
                     let unique = Contract.freeName(made.name, separator: " ") { names.contains($0) }
                     names.insert(unique)
-                    made = Interaction(name: unique, location: made.location, given: made.given, request: made.request, response: made.response, save: made.save)
+                    made = made.with(name: unique)
                 }
                 converted.append(made)
             }

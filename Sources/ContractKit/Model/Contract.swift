@@ -59,6 +59,21 @@ public struct Interaction: Sendable, Equatable {
     }
 }
 
+extension Interaction {
+    /// The same interaction under another name, or written at another place (a file shown as
+    /// `HEAD:contracts/login.yaml`); every other part is kept.
+    ///
+    /// ```swift
+    /// let shown = interaction.with(location: SourceLocation(file: "HEAD:contracts/login.yaml", line: interaction.location.line))
+    /// ```
+    public func with(name: String? = nil, location: SourceLocation? = nil) -> Interaction {
+        Interaction(
+            name: name ?? self.name, location: location ?? self.location, given: given, request: request, response: response, save: save,
+            delivers: delivers, after: after
+        )
+    }
+}
+
 /// A provider state an interaction needs, with its parameters.
 public struct ProviderStateUse: Sendable, Equatable {
     /// The state's name, as in `contract.yaml`.
