@@ -194,15 +194,12 @@ extension StubResponder {
             break
         case .post:
             let body = try await request.body.collect(upTo: 64 * 1024)
-            let json = try? JSONValue(parsing: Data(buffer: body))
-            let seconds: Double? =
-                switch json?["advance"] {
-                case .integer(let value)?: Double(value)
-                case .number(let value)?: value
-                default: nil
-                }
-            guard let seconds, seconds.isFinite, seconds > 0, seconds <= 315_360_000 else {
-                return answer(.badRequest, ["error": "invalid_request", "error_description": "advance must be a number of seconds above 0 and at most 315360000"])
+            let seconds = (try? JSONValue(parsing: Data(buffer: body)))?["advance"]?.doubleValue
+            guard let seconds, seconds.isFinite, seconds > 0, seconds <= Interaction.longestStep else {
+                return answer(
+                    .badRequest,
+                    ["error": "invalid_request", "error_description": .string("advance must be a number of seconds above 0 and at most \(Int(Interaction.longestStep))")]
+                )
             }
             stub.advanceClock(by: seconds)
         default:

@@ -70,14 +70,3 @@ private final class ToyClock: Sendable {
         return token
     }
 }
-
-extension JSONValue {
-    /// The number, for an integer or a number.
-    fileprivate var doubleValue: Double? {
-        switch self {
-        case .integer(let value): Double(value)
-        case .number(let value): value
-        default: nil
-        }
-    }
-}

@@ -111,16 +111,8 @@ public enum JSONSchemaUnion {
 
     /// The looser of two bounds; none when either side has none.
     private static func bound(_ key: String, _ a: [String: JSONValue], _ b: [String: JSONValue], lower: Bool) -> JSONValue? {
-        guard let l = a[key].flatMap(number), let r = b[key].flatMap(number) else { return nil }
+        guard let l = a[key]?.doubleValue, let r = b[key]?.doubleValue else { return nil }
         let looser = lower ? Swift.min(l, r) : Swift.max(l, r)
         return JSONValue.numeric(looser)
-    }
-
-    private static func number(_ value: JSONValue) -> Double? {
-        switch value {
-        case .integer(let integer): Double(integer)
-        case .number(let number): number
-        default: nil
-        }
     }
 }

@@ -79,7 +79,7 @@ extension YAMLReader {
             return nil
         }
         let seconds = value * scale
-        guard seconds > 0, seconds <= 315_360_000 else {
+        guard seconds > 0, seconds <= Interaction.longestStep else {
             error(node, "\(what) must be above 0 and at most ten years, not '\(text)'")
             return nil
         }

@@ -276,12 +276,7 @@ public struct Matcher: Sendable, Equatable {
             guard case .integer(let value) = actual else { return "an integer" }
             return inBounds(Double(value), min, max) ? nil : "an integer" + bounds(min, max, unit: "")
         case .number(let min, let max):
-            let value: Double
-            switch actual {
-            case .integer(let integer): value = Double(integer)
-            case .number(let number): value = number
-            default: return "a number"
-            }
+            guard let value = actual.doubleValue else { return "a number" }
             return inBounds(value, min, max) ? nil : "a number" + bounds(min, max, unit: "")
         case .boolean:
             if case .bool = actual { return nil }

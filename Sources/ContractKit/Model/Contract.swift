@@ -43,6 +43,9 @@ public struct Interaction: Sendable, Equatable {
     /// answered in the file. Nil: no time passes.
     public let after: Double?
 
+    /// The longest time step, in seconds (`after:`, and a stub's `/test/clock`): ten years.
+    public static let longestStep: Double = 315_360_000
+
     /// Creates an interaction.
     public init(
         name: String, location: SourceLocation, given: [ProviderStateUse], request: RequestSpec, response: ResponseSpec, save: [String: SaveSource],

@@ -160,6 +160,20 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
         return nil
     }
 
+    /// The value of an integer or another number, as a `Double`; nil for anything else.
+    ///
+    /// ```swift
+    /// JSONValue.integer(901).doubleValue   // 901.0
+    /// JSONValue.string("901").doubleValue  // nil
+    /// ```
+    public var doubleValue: Double? {
+        switch self {
+        case .integer(let integer): Double(integer)
+        case .number(let number): number
+        default: nil
+        }
+    }
+
     /// The JSON type's name, as used in messages and as JSON Schema's `type`: `null, boolean,
     /// integer, number, string, array, object`.
     public var typeName: String {
