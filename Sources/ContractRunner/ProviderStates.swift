@@ -48,30 +48,16 @@ public struct ProviderStates: Sendable {
         guard let clock else {
             throw SetupError(description: "an interaction happens after: \(Self.describe(seconds)) and contract.yaml declares no clock: hook to move the provider's clock")
         }
-        let values = variables.merging(["seconds": Self.number(seconds)]) { _, new in new }
+        let values = variables.merging(["seconds": JSONValue.numeric(seconds)]) { _, new in new }
+        let failure = "moving the provider's clock failed"
         do {
             switch clock {
             case .command(let command):
-                let script = try command.render(values.mapValues { value in
-                    if case .string(let text) = value { return .string(Self.shellQuote(text)) }
-                    return value
-                })
-                let child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", script], mergeErrors: true)
-                let status = await child.waitForExit()
-                guard status == 0 else {
-                    throw SetupError(description: "moving the provider's clock failed (exit \(status)): \(String(child.standardOutput.suffix(500)).trimmingCharacters(in: .whitespacesAndNewlines))")
-                }
+                try await runShell(try command.render(Self.shellQuoted(values)), input: nil, failure: failure)
             case .url(let template):
                 var url = try template.render(values)
                 if url.hasPrefix("/"), let baseURL { url = (baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL) + url }
-                var request = HTTPClientRequest(url: url)
-                request.method = .POST
-                request.headers.add(name: "Content-Type", value: "application/json")
-                request.body = .bytes(ByteBuffer(string: JSONValue.object(["advance": Self.number(seconds)]).description))
-                let response = try await client.execute(request, timeout: .seconds(30))
-                guard (200..<300).contains(Int(response.status.code)) else {
-                    throw SetupError(description: "moving the provider's clock failed: \(url) answered \(response.status.code)")
-                }
+                try await post(["advance": JSONValue.numeric(seconds)], to: url, naming: url, failure: failure)
             }
         } catch let error as SetupError {
             throw error
@@ -80,13 +66,8 @@ public struct ProviderStates: Sendable {
         }
     }
 
-    /// Whole seconds as an integer, others as a number.
-    private static func number(_ seconds: Double) -> JSONValue {
-        seconds.rounded() == seconds && abs(seconds) < 1e15 ? .integer(Int(seconds)) : .number(seconds)
-    }
-
     static func describe(_ seconds: Double) -> String {
-        "\(number(seconds))s"
+        "\(JSONValue.numeric(seconds))s"
     }
 
     /// Sets up each of `uses` in order with `states`.
@@ -115,30 +96,44 @@ public struct ProviderStates: Sendable {
             throw SetupError(description: "no set-up for provider state '\(use.state)' in contract.yaml")
         }
         let plain = variables.merging(use.params) { _, param in param }
+        let failure = "setting up '\(use.state)' failed"
         switch setup {
         case .command(let command, let stdin):
-            let quoted = plain.mapValues { value -> JSONValue in
-                let text: String
-                if case .string(let string) = value { text = string } else { text = value.description }
-                return .string(Self.shellQuote(text))
-            }
-            let script = try render(command, quoted, use)
-            let input = try stdin.map { try render($0, plain, use) }
-            let child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", script], input: input, mergeErrors: true)
-            let status = await child.waitForExit()
-            guard status == 0 else {
-                throw SetupError(description: "setting up '\(use.state)' failed (exit \(status)): \(String(child.standardOutput.suffix(500)).trimmingCharacters(in: .whitespacesAndNewlines))")
-            }
+            let script = try render(command, Self.shellQuoted(plain), use)
+            try await runShell(script, input: try stdin.map { try render($0, plain, use) }, failure: failure)
         case .url(let url):
-            var request = HTTPClientRequest(url: try render(url, plain, use))
-            request.method = .POST
-            request.headers.add(name: "Content-Type", value: "application/json")
-            let body = JSONValue.object(["state": .string(use.state), "params": .object(use.params)])
-            request.body = .bytes(ByteBuffer(string: body.description))
-            let response = try await client.execute(request, timeout: .seconds(30))
-            guard (200..<300).contains(Int(response.status.code)) else {
-                throw SetupError(description: "setting up '\(use.state)' failed: the state URL answered \(response.status.code)")
-            }
+            try await post(["state": .string(use.state), "params": .object(use.params)], to: try render(url, plain, use), naming: "the state URL", failure: failure)
+        }
+    }
+
+    /// Runs `script` with `sh -c`, `input` on its standard input.
+    /// - Throws: ``SetupError`` `failure (exit N): the end of its output` when it fails.
+    private func runShell(_ script: String, input: String?, failure: String) async throws {
+        let child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", script], input: input, mergeErrors: true)
+        let status = await child.waitForExit()
+        guard status == 0 else {
+            throw SetupError(description: "\(failure) (exit \(status)): \(String(child.standardOutput.suffix(500)).trimmingCharacters(in: .whitespacesAndNewlines))")
+        }
+    }
+
+    /// POSTs `body` as JSON to `url`.
+    /// - Throws: ``SetupError`` `failure: NAME answered N` for a status outside 2xx.
+    private func post(_ body: JSONValue, to url: String, naming name: String, failure: String) async throws {
+        var request = HTTPClientRequest(url: url)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.body = .bytes(ByteBuffer(string: body.description))
+        let response = try await client.execute(request, timeout: .seconds(30))
+        guard (200..<300).contains(Int(response.status.code)) else {
+            throw SetupError(description: "\(failure): \(name) answered \(response.status.code)")
+        }
+    }
+
+    /// `values` as single-quoted shell words (a value that is not a string as its JSON text).
+    private static func shellQuoted(_ values: [String: JSONValue]) -> [String: JSONValue] {
+        values.mapValues { value in
+            if case .string(let text) = value { return .string(shellQuote(text)) }
+            return .string(shellQuote(value.description))
         }
     }
 

@@ -15,6 +15,25 @@ extension ContractCommand {
 }
 
 extension ContractCommand.Import {
+    /// Creates the folder `out` (and its parents) for the contracts; exits 1 when it cannot.
+    static func createFolder(_ out: String) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        } catch {
+            FileHandle.standardError.write(Data("cannot create \(out): \(error.localizedDescription)\n".utf8))
+            throw ExitCode.failure
+        }
+    }
+
+    /// The provider states `contract.yaml` at `configuration` defines; none when it is missing or broken.
+    static func definedStates(in configuration: String) -> Set<String> {
+        FileManager.default.contents(atPath: configuration)
+            .flatMap { ContractLoader.parseProvider(yaml: String(decoding: $0, as: UTF8.self), file: configuration).0?.states.keys }
+            .map(Set.init) ?? []
+    }
+}
+
+extension ContractCommand.Import {
     /// `contract import pact FILE… --out DIR`.
     struct Pact: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -47,12 +66,7 @@ extension ContractCommand.Import {
                 FileHandle.standardError.write(Data("\(error)\n".utf8))
             }
             guard result.errors.isEmpty else { throw ContractCommand.Status.brokenContracts }
-            do {
-                try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-            } catch {
-                FileHandle.standardError.write(Data("cannot create \(out): \(error.localizedDescription)\n".utf8))
-                throw ExitCode.failure
-            }
+            try ContractCommand.Import.createFolder(out)
             for file in result.files {
                 let path = (out as NSString).appendingPathComponent(file.name)
                 let output = OutputOptions(file: path)
@@ -64,9 +78,7 @@ extension ContractCommand.Import {
             }
             let states = result.files.flatMap(\.states)
             let configuration = (out as NSString).appendingPathComponent(ContractLoader.providerFileName)
-            let defined = FileManager.default.contents(atPath: configuration)
-                .flatMap { ContractLoader.parseProvider(yaml: String(decoding: $0, as: UTF8.self), file: configuration).0?.states.keys }
-                .map(Set.init) ?? []
+            let defined = ContractCommand.Import.definedStates(in: configuration)
             var missing: [String] = []
             for state in states where !defined.contains(state) && !missing.contains(state) { missing.append(state) }
             if !missing.isEmpty {
@@ -112,12 +124,7 @@ extension ContractCommand.Import {
                 FileHandle.standardError.write(Data("\(error)\n".utf8))
                 throw ContractCommand.Status.brokenContracts
             }
-            do {
-                try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-            } catch {
-                FileHandle.standardError.write(Data("cannot create \(out): \(error.localizedDescription)\n".utf8))
-                throw ExitCode.failure
-            }
+            try ContractCommand.Import.createFolder(out)
             for contractFile in result.files {
                 let path = (out as NSString).appendingPathComponent(contractFile.name)
                 try OutputOptions(file: path).write(contractFile.yaml)
@@ -126,9 +133,7 @@ extension ContractCommand.Import {
             }
             let configuration = (out as NSString).appendingPathComponent(ContractLoader.providerFileName)
             if FileManager.default.fileExists(atPath: configuration) {
-                let defined = FileManager.default.contents(atPath: configuration)
-                    .flatMap { ContractLoader.parseProvider(yaml: String(decoding: $0, as: UTF8.self), file: configuration).0?.states.keys }
-                    .map(Set.init) ?? []
+                let defined = ContractCommand.Import.definedStates(in: configuration)
                 let missing = result.states.filter { !defined.contains($0) }
                 if !missing.isEmpty {
                     print("Provider states to define in \(configuration): \(missing.map { "'\($0)'" }.joined(separator: ", "))")
