@@ -96,10 +96,7 @@ public struct ContractProber: Sendable {
         for interaction in interactions {
             do {
                 try await ProviderStates.setUp(interaction.given, with: states)
-                if let after = interaction.after {
-                    codes.advanceClock(by: after)
-                    try await ProviderStates.advanceClock(by: after, with: states)
-                }
+                if let after = interaction.after { try await ProviderStates.advanceClock(by: after, with: states, codes: codes) }
                 let request = try await interaction.request.render(with: variables, waitingFor: codes, authenticators: authenticators)
                 requests.append(.success(request))
                 let outcome: Result<ContractResponse?, any Error>

@@ -126,10 +126,11 @@ public struct ContractVerifier: Sendable {
             // Time passes first, on every clock of the run.
             var clockProblem: String?
             if let after = interaction.after {
-                codes.advanceClock(by: after)
                 stub?.advanceClock(by: after)
                 if live != nil {
-                    do { try await ProviderStates.advanceClock(by: after, with: states) } catch { clockProblem = "\(error)" }
+                    do { try await ProviderStates.advanceClock(by: after, with: states, codes: codes) } catch { clockProblem = "\(error)" }
+                } else {
+                    codes.advanceClock(by: after)
                 }
             }
             if let clockProblem {
@@ -190,9 +191,8 @@ public struct ContractVerifier: Sendable {
         var variables = environment
         for interaction in interactions {
             if let after = interaction.after {
-                codes.advanceClock(by: after)
                 do {
-                    try await ProviderStates.advanceClock(by: after, with: states)
+                    try await ProviderStates.advanceClock(by: after, with: states, codes: codes)
                 } catch {
                     throw ReplayError(description: "replaying '\(interaction.name)': \(error)")
                 }

@@ -62,8 +62,7 @@ public struct PactStateChange: Sendable {
         let saved = try await verifier.savedValues(replaying: Array(contract.interactions[..<index]))
         // The interaction itself happens later: time passes before the verifier sends it.
         if let after = contract.interactions[index].after {
-            verifier.codes.advanceClock(by: after)
-            try await ProviderStates.advanceClock(by: after, with: verifier.states)
+            try await ProviderStates.advanceClock(by: after, with: verifier.states, codes: verifier.codes)
         }
         var values: [String: JSONValue] = [:]
         for name in contract.interactions[index].request.variables {

@@ -81,9 +81,11 @@ public struct ProviderStates: Sendable {
         }
     }
 
-    /// Moves the provider's clock `seconds` forward with `states`' hook.
+    /// Moves the provider's clock `seconds` forward with `states`' hook, and the run's TOTP
+    /// `codes` with it (they are of the provider's time).
     /// - Throws: ``SetupError``, also when `states` is nil (no `contract.yaml`).
-    public static func advanceClock(by seconds: Double, with states: ProviderStates?) async throws {
+    public static func advanceClock(by seconds: Double, with states: ProviderStates?, codes: TOTPCodeGenerator) async throws {
+        codes.advanceClock(by: seconds)
         guard let states else {
             throw SetupError(description: "an interaction happens after: \(describe(seconds)) and there is no contract.yaml with a clock: hook to move the provider's clock")
         }
