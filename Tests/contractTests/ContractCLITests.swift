@@ -14,6 +14,18 @@ import FoundationNetworking
         try #require(BuiltExecutable.path(named: name), "\(name) is not built beside the test runner")
     }
 
+    /// What `child` printed after `prefix` on the line it announces itself with (`contract stub
+    /// listening on URL`), waiting up to 10 s; nil when it never did.
+    static func announcement(_ prefix: String, of child: ChildProcess) async throws -> String? {
+        for _ in 0..<100 {
+            if let line = child.standardOutput.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) {
+                return String(line.dropFirst(prefix.count))
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return nil
+    }
+
     func run(_ arguments: [String], environment: [String: String]? = nil) async throws -> (status: Int32, stdout: String, stderr: String) {
         let child = try ChildProcess(executable: try Self.binary("contract"), arguments: arguments, environment: environment)
         let status = await child.waitForExit()
@@ -279,14 +291,7 @@ import FoundationNetworking
             executable: try ContractCLITests.binary("contract"),
             arguments: ["stub", AuthdContractTests.contracts.path, "--port", "0"]
         )
-        var base: URL?
-        for _ in 0..<100 where base == nil {
-            if let line = child.standardOutput.split(separator: "\n").first(where: { $0.hasPrefix("contract stub listening on ") }) {
-                base = URL(string: String(line.dropFirst("contract stub listening on ".count)))
-            } else {
-                try await Task.sleep(for: .milliseconds(100))
-            }
-        }
+        let base = try await ContractCLITests.announcement("contract stub listening on ", of: child).flatMap(URL.init(string:))
         let url = try #require(base).appendingPathComponent(".well-known/jwks.json")
         let (data, response) = try await URLSession.shared.data(from: url)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
@@ -331,14 +336,7 @@ import FoundationNetworking
             executable: try ContractCLITests.binary("contract"),
             arguments: ["record", "--target", target, "--out", folder.path, "--port", "0"] + extra
         )
-        var proxy: String?
-        for _ in 0..<100 where proxy == nil {
-            if let line = child.standardOutput.split(separator: "\n").first(where: { $0.hasPrefix("contract record listening on ") }) {
-                proxy = line.dropFirst("contract record listening on ".count).split(separator: ",").first.map(String.init)
-            } else {
-                try await Task.sleep(for: .milliseconds(100))
-            }
-        }
+        let proxy = try await ContractCLITests.announcement("contract record listening on ", of: child)?.split(separator: ",").first.map(String.init)
         let base = try #require(proxy)
         func send(_ method: String, _ path: String, json: String? = nil, token: String? = nil) async throws -> (Int, [String: Any]) {
             var request = URLRequest(url: try #require(URL(string: base + path)))

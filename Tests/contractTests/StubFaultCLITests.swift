@@ -17,14 +17,7 @@ import FoundationNetworking
             ]
         )
         defer { child.send(SIGTERM) }
-        var base: URL?
-        for _ in 0..<100 where base == nil {
-            if let line = child.standardOutput.split(separator: "\n").first(where: { $0.hasPrefix("contract stub listening on ") }) {
-                base = URL(string: String(line.dropFirst("contract stub listening on ".count)))
-            } else {
-                try await Task.sleep(for: .milliseconds(100))
-            }
-        }
+        let base = try await ContractCLITests.announcement("contract stub listening on ", of: child).flatMap(URL.init(string:))
         var request = URLRequest(url: try #require(base).appendingPathComponent("login"))
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
