@@ -36,6 +36,7 @@ extension Migration {
         Migration(version: "0013_account_tokens_and_deliveries", bytes: PackageResources._013_account_tokens_and_deliveries_sql),
         Migration(version: "0014_second_factors", bytes: PackageResources._014_second_factors_sql),
         Migration(version: "0015_passkeys", bytes: PackageResources._015_passkeys_sql),
+        Migration(version: "0016_oauth_clients", bytes: PackageResources._016_oauth_clients_sql),
     ]
 
     private init(version: String, bytes: [UInt8]) {

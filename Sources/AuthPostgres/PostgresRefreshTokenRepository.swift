@@ -101,6 +101,31 @@ public struct PostgresRefreshTokenRepository: RefreshTokenRepository {
         try await revokeFamilies(where: "id = \(id) AND user_id = \(userID) AND expires_at > \(now)", now: now) == 1
     }
 
+    public func status(ofTokenHash tokenHash: String, now: Date) async throws -> RefreshTokenStatus? {
+        try await database.query(
+            """
+            SELECT t.user_id, t.family_id, t.created_at, t.expires_at,
+                   t.used_at IS NULL AND t.revoked_at IS NULL AND f.revoked_at IS NULL AND t.expires_at > \(now) AND f.expires_at > \(now)
+            FROM refresh_tokens t JOIN refresh_families f ON f.id = t.family_id
+            WHERE t.token_hash = \(tokenHash)
+            """
+        ) { rows in
+            for try await (user, family, issued, expires, live) in rows.decode((UUID, UUID, Date, Date, Bool).self) {
+                return RefreshTokenStatus(userID: user, sessionID: family, issuedAt: issued, expiresAt: expires, isLive: live)
+            }
+            return nil
+        }
+    }
+
+    public func isSessionLive(_ id: UUID, now: Date) async throws -> Bool {
+        try await database.query(
+            "SELECT EXISTS (SELECT 1 FROM refresh_families WHERE id = \(id) AND revoked_at IS NULL AND expires_at > \(now))"
+        ) { rows in
+            for try await live in rows.decode(Bool.self) { return live }
+            return false
+        }
+    }
+
     public func sessions(ofUser userID: UUID, now: Date) async throws -> [Session] {
         try await database.query(
             """

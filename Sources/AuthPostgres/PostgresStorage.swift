@@ -43,6 +43,7 @@ public struct PostgresStorage: AuthStorage {
     public var secondFactors: PostgresSecondFactorRepository { PostgresSecondFactorRepository(database: database) }
     public var loginChallenges: PostgresLoginChallengeRepository { PostgresLoginChallengeRepository(database: database) }
     public var passkeys: PostgresPasskeyRepository { PostgresPasskeyRepository(database: database) }
+    public var clients: PostgresOAuthClientRepository { PostgresOAuthClientRepository(database: database) }
 
     @discardableResult
     public func migrate() async throws -> [String] {

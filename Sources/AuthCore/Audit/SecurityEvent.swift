@@ -64,6 +64,12 @@ public struct SecurityEvent: Sendable, Equatable {
         /// A passkey signed with a counter at or below the stored one: the credential may
         /// have been cloned; the login was refused (`detail`: its credential id).
         case passkeySignCountRegressed = "passkey_sign_count_regressed"
+        /// An operator registered a relying party (`detail`: its client id).
+        case clientRegistered = "client_registered"
+        /// An operator removed a relying party (`detail`: its client id).
+        case clientRemoved = "client_removed"
+        /// A relying party got a token of its own with `client_credentials` (`detail`: its client id).
+        case clientTokenIssued = "client_token_issued"
     }
 
     /// What happened.

@@ -39,6 +39,9 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
             case requestHeaderFieldsTooLarge = "request_header_fields_too_large"
             case mfaRequired = "mfa_required"
             case totpAlreadyEnabled = "totp_already_enabled"
+            case invalidClient = "invalid_client"
+            case invalidGrant = "invalid_grant"
+            case unsupportedGrantType = "unsupported_grant_type"
         }
 
         private let base: Base
@@ -79,6 +82,15 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let mfaRequired = Code(base: .mfaRequired)
         /// TOTP is already on for the account: turn it off before enrolling another app.
         public static let totpAlreadyEnabled = Code(base: .totpAlreadyEnabled)
+
+        /// A relying party's client authentication failed: unknown client, wrong secret, or
+        /// none given where one is required (RFC 6749 §5.2).
+        public static let invalidClient = Code(base: .invalidClient)
+        /// The grant presented at `POST /oauth/token` (a refresh token) is invalid, expired,
+        /// revoked or replayed (RFC 6749 §5.2).
+        public static let invalidGrant = Code(base: .invalidGrant)
+        /// `POST /oauth/token` does not offer this `grant_type` (RFC 6749 §5.2).
+        public static let unsupportedGrantType = Code(base: .unsupportedGrantType)
 
         /// The snake_case code sent as `error`.
         public var rawValue: String { base.rawValue }
@@ -181,6 +193,19 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No account (or other resource) answers to what was named; `description` says what.
     public static func notFound(_ description: String) -> AuthError {
         AuthError(.notFound, description)
+    }
+
+    /// The client's id or secret is wrong, or no client authentication was given where one
+    /// is required; deliberately does not say which.
+    public static let invalidClient = AuthError(.invalidClient, "Client authentication failed.")
+
+    /// The refresh token presented as a grant is unknown, expired, revoked or replayed
+    /// (`POST /oauth/token`'s form of ``invalidToken``).
+    public static let invalidGrant = AuthError(.invalidGrant, "The grant is invalid or has expired.")
+
+    /// `grant_type` names a grant authd does not offer.
+    public static func unsupportedGrantType(_ description: String) -> AuthError {
+        AuthError(.unsupportedGrantType, description)
     }
 
     /// An unexpected failure; the description never carries details of it.

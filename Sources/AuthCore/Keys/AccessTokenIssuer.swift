@@ -2,9 +2,11 @@ import Foundation
 import JOSE
 import JWTKit
 
-/// The claims of an access token (RFC 9068): `iss`, `sub` (user id), `aud` (the configured
-/// audiences, when there are any), `iat`, `exp` (whole seconds), `jti`, `sid` (the
-/// session: the refresh-token family it was issued with); `nbf` when a token carries one.
+/// The claims of an access token (RFC 9068): `iss`, `sub` (user id, or a relying party's
+/// client id for its `client_credentials` tokens), `aud` (the configured audiences, when there
+/// are any; a relying party's own), `client_id` (``OAuthClient/firstPartyID`` for the tokens of
+/// authd's login routes), `iat`, `exp` (whole seconds), `jti`, `sid` (the session: the
+/// refresh-token family it was issued with); `nbf` when a token carries one.
 ///
 /// ```swift
 /// let claims = try await issuer.verify(token)
@@ -27,9 +29,15 @@ public struct AccessTokenClaims: JWTPayload, Equatable {
     public var nbf: Int?
     /// The session the token was issued in (its id in `GET /sessions`), when there is one.
     public var sid: String?
+    /// The client the token was issued to (RFC 9068 §2.2); tokens signed before authd
+    /// wrote it have none.
+    public var clientID: String?
 
     /// Creates claims.
-    public init(iss: String, sub: String, iat: Int, exp: Int, jti: String, aud: [String]? = nil, nbf: Int? = nil, sid: String? = nil) {
+    public init(
+        iss: String, sub: String, iat: Int, exp: Int, jti: String, aud: [String]? = nil, nbf: Int? = nil, sid: String? = nil,
+        clientID: String? = nil
+    ) {
         self.iss = iss
         self.sub = sub
         self.iat = iat
@@ -38,6 +46,12 @@ public struct AccessTokenClaims: JWTPayload, Equatable {
         self.aud = aud
         self.nbf = nbf
         self.sid = sid
+        self.clientID = clientID
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case iss, sub, iat, exp, jti, aud, nbf, sid
+        case clientID = "client_id"
     }
 
     /// Expiry and issuer are checked by ``AccessTokenIssuer/verify(_:)`` with its clock.
@@ -97,13 +111,18 @@ public actor AccessTokenIssuer {
         jwks = SigningKey.JWKSet(keys: try signingKeys.map { try $0.jwk })
     }
 
-    /// Signs a token for `subject`, in the session `sessionID` when given.
-    public func issue(subject: String, sessionID: UUID? = nil) async throws -> Issued {
+    /// Signs a token for `subject`, in the session `sessionID` when given, issued to
+    /// `clientID` (authd's own login routes by default) for `audiences` (the configured ones
+    /// by default).
+    public func issue(
+        subject: String, sessionID: UUID? = nil, clientID: String = OAuthClient.firstPartyID, audiences: [String]? = nil
+    ) async throws -> Issued {
         guard let currentKid else { throw AuthError.serviceUnavailable("No signing key is loaded yet.") }
         let now = Int(clock.now.timeIntervalSince1970)
+        let audiences = audiences ?? self.audiences
         let claims = AccessTokenClaims(
             iss: issuer, sub: subject, iat: now, exp: now + lifetime, jti: UUID().uuidString.lowercased(), aud: audiences.isEmpty ? nil : audiences,
-            sid: sessionID?.uuidString.lowercased()
+            sid: sessionID?.uuidString.lowercased(), clientID: clientID
         )
         var header = JWTHeader()
         header.typ = Self.tokenType
@@ -116,9 +135,10 @@ public actor AccessTokenIssuer {
 
     /// Verifies the header (`alg` must be `EdDSA`, `typ` `at+jwt`, `kid` one of the
     /// published keys, and no `crit`: authd understands no extension), the signature, the
-    /// issuer, the audience, `nbf` and the expiry.
+    /// issuer, the audience (unless `anyAudience`: introspection answers for every
+    /// audience and says which), `nbf` and the expiry.
     /// - Throws: ``AuthError/invalidToken`` for any token that does not hold.
-    public func verify(_ token: String) async throws -> AccessTokenClaims {
+    public func verify(_ token: String, anyAudience: Bool = false) async throws -> AccessTokenClaims {
         guard token.utf8.count <= 4096, let header = Self.header(of: token),
               header.alg == "EdDSA", let kid = header.kid, kids.contains(kid),
               header.typ.map(Self.isAccessTokenType) == true, header.crit == nil
@@ -133,7 +153,7 @@ public actor AccessTokenIssuer {
         }
         let now = clock.now.timeIntervalSince1970
         guard claims.iss == issuer, Double(claims.exp) > now, claims.nbf.map({ Double($0) <= now }) ?? true,
-              audiences.isEmpty || !Set(claims.aud ?? []).isDisjoint(with: audiences)
+              anyAudience || audiences.isEmpty || !Set(claims.aud ?? []).isDisjoint(with: audiences)
         else {
             throw AuthError.invalidToken
         }

@@ -24,6 +24,11 @@ public protocol RefreshTokenRepository: Sendable {
     func revokeAll(ofUser userID: UUID, except kept: UUID, now: Date) async throws -> Int
     /// Revokes the session `id` if it is `userID`'s and live; returns whether it did.
     func revokeSession(_ id: UUID, ofUser userID: UUID, now: Date) async throws -> Bool
+    /// What the token whose hash is `tokenHash` is, without using it (introspection); nil
+    /// when no such token is stored.
+    func status(ofTokenHash tokenHash: String, now: Date) async throws -> RefreshTokenStatus?
+    /// Whether the session `id` is live: stored, not revoked, not past its end.
+    func isSessionLive(_ id: UUID, now: Date) async throws -> Bool
     /// The live sessions of `userID` (not revoked, not past their end), newest first.
     func sessions(ofUser userID: UUID, now: Date) async throws -> [Session]
     /// Deletes at most `limit` rows of what ended before `date`: tokens that expired then,
@@ -63,5 +68,34 @@ public struct RefreshTokenRecord: Sendable, Equatable {
         self.sessionExpiresAt = sessionExpiresAt
         self.clientAddress = origin.clientAddress
         self.userAgent = origin.userAgent.map(Session.bounded)
+    }
+}
+
+/// A stored refresh token as introspection sees it.
+///
+/// ```swift
+/// let status = try await storage.refreshTokens.status(ofTokenHash: RefreshToken.hash(of: token), now: now)
+/// status?.isLive   // false once used, revoked, expired or its session ended
+/// ```
+public struct RefreshTokenStatus: Sendable, Equatable {
+    /// The owner.
+    public var userID: UUID
+    /// Its session (family).
+    public var sessionID: UUID
+    /// When it was issued.
+    public var issuedAt: Date
+    /// When it stops being accepted.
+    public var expiresAt: Date
+    /// Not used, not revoked, not expired, and its session neither revoked nor ended (the
+    /// owner's account is checked apart).
+    public var isLive: Bool
+
+    /// Creates a status.
+    public init(userID: UUID, sessionID: UUID, issuedAt: Date, expiresAt: Date, isLive: Bool) {
+        self.userID = userID
+        self.sessionID = sessionID
+        self.issuedAt = issuedAt
+        self.expiresAt = expiresAt
+        self.isLive = isLive
     }
 }

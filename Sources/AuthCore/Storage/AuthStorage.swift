@@ -32,6 +32,8 @@ public protocol AuthStorage: Sendable {
     associatedtype LoginChallenges: LoginChallengeRepository
     /// Passkeys and user handles.
     associatedtype Passkeys: PasskeyRepository
+    /// Registered relying parties.
+    associatedtype Clients: OAuthClientRepository
 
     /// Accounts.
     var users: Users { get }
@@ -55,6 +57,8 @@ public protocol AuthStorage: Sendable {
     var loginChallenges: LoginChallenges { get }
     /// Passkeys (WebAuthn credentials) and the accounts' user handles.
     var passkeys: Passkeys { get }
+    /// Relying parties registered with `authd client add`.
+    var clients: Clients { get }
 
     /// Brings the schema up to date; returns what it applied (empty when nothing was due).
     @discardableResult

@@ -13,6 +13,7 @@ import Synchronization
 public final class InMemoryRefreshTokenRepository: RefreshTokenRepository {
     private struct Entry {
         var record: RefreshTokenRecord
+        var issuedAt: Date
         var used = false
         var revoked = false
     }
@@ -49,7 +50,7 @@ public final class InMemoryRefreshTokenRepository: RefreshTokenRepository {
                 userID: record.userID, expiresAt: record.sessionExpiresAt, createdAt: now, lastUsedAt: now,
                 clientAddress: record.clientAddress, userAgent: record.userAgent
             )
-            $0.tokens[record.tokenHash] = Entry(record: record)
+            $0.tokens[record.tokenHash] = Entry(record: record, issuedAt: now)
         }
     }
 
@@ -75,7 +76,7 @@ public final class InMemoryRefreshTokenRepository: RefreshTokenRepository {
             let next = RefreshTokenRecord(
                 tokenHash: successor.tokenHash, familyID: familyID, userID: owner, expiresAt: successor.expiresAt, sessionExpiresAt: family.expiresAt
             )
-            state.tokens[successor.tokenHash] = Entry(record: next)
+            state.tokens[successor.tokenHash] = Entry(record: next, issuedAt: now)
             state.families[familyID]?.lastUsedAt = now
             return .rotated(userID: owner, sessionID: familyID, expiresAt: next.expiresAt)
         }
@@ -99,6 +100,21 @@ public final class InMemoryRefreshTokenRepository: RefreshTokenRepository {
 
     public func revokeSession(_ id: UUID, ofUser userID: UUID, now: Date) async throws -> Bool {
         revokeFamilies(at: now) { candidate, family in candidate == id && family.userID == userID && family.expiresAt > now } == 1
+    }
+
+    public func status(ofTokenHash tokenHash: String, now: Date) async throws -> RefreshTokenStatus? {
+        stored.withLock { state in
+            guard let entry = state.tokens[tokenHash], let family = state.families[entry.record.familyID] else { return nil }
+            let live = !entry.used && !entry.revoked && !family.revoked && entry.record.expiresAt > now && family.expiresAt > now
+            return RefreshTokenStatus(
+                userID: entry.record.userID, sessionID: entry.record.familyID, issuedAt: entry.issuedAt, expiresAt: entry.record.expiresAt,
+                isLive: live
+            )
+        }
+    }
+
+    public func isSessionLive(_ id: UUID, now: Date) async throws -> Bool {
+        stored.withLock { state in state.families[id].map { !$0.revoked && $0.expiresAt > now } ?? false }
     }
 
     public func sessions(ofUser userID: UUID, now: Date) async throws -> [Session] {

@@ -19,6 +19,7 @@ public struct InMemoryStorage: AuthStorage {
     public let secondFactors = InMemorySecondFactorRepository()
     public let loginChallenges = InMemoryLoginChallengeRepository()
     public let passkeys: InMemoryPasskeyRepository
+    public let clients = InMemoryOAuthClientRepository()
 
     /// Empty storage.
     public init() {

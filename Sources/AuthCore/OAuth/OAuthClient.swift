@@ -1,0 +1,75 @@
+import Foundation
+import JOSE
+
+/// A relying party registered with `authd client add NAME`: a resource server that
+/// introspects and revokes tokens, and gets tokens of its own with the
+/// `client_credentials` grant. Its secret is 256 random bits, shown once and stored only as
+/// its SHA-256 (``OpaqueToken``).
+///
+/// ```swift
+/// let (client, secret) = try OAuthClient.register(id: "orders-api", audiences: ["https://orders.example.com"], now: Date())
+/// client.verifies(secret: secret)   // true
+/// ```
+public struct OAuthClient: Sendable, Equatable {
+    /// The `client_id`: 1–64 letters, digits, `.`, `_` or `-`.
+    public var id: String
+    /// Hex SHA-256 of the secret.
+    public var secretHash: String
+    /// The `aud` of the tokens it gets with `client_credentials` (its own id when empty).
+    public var audiences: [String]
+    /// When it was registered.
+    public var createdAt: Date
+
+    /// Creates a client record.
+    public init(id: String, secretHash: String, audiences: [String], createdAt: Date) {
+        self.id = id
+        self.secretHash = secretHash
+        self.audiences = audiences
+        self.createdAt = createdAt
+    }
+
+    /// The `client_id` of the access tokens authd's own routes issue (`POST /login` and the
+    /// routes after it): the first-party login API is this client, and no registered client
+    /// may take its name.
+    public static let firstPartyID = "authd"
+
+    /// A new client and its secret, which is shown once and never stored.
+    /// - Throws: `invalid_request` when `id` is not a valid client id, is authd's own, or an
+    ///   audience is empty.
+    public static func register(id: String, audiences: [String], now: Date) throws -> (client: OAuthClient, secret: String) {
+        try validate(id: id)
+        guard id != firstPartyID else { throw AuthError.invalidRequest("'\(firstPartyID)' is the client id of authd's own login routes") }
+        guard audiences.allSatisfy({ !$0.isEmpty && $0.count <= 512 }) else {
+            throw AuthError.invalidRequest("an audience must be 1 to 512 characters")
+        }
+        let secret = OpaqueToken.generate()
+        return (OAuthClient(id: id, secretHash: secret.hash, audiences: audiences, createdAt: now), secret.token)
+    }
+
+    /// Checks a client id's form.
+    /// - Throws: `invalid_request` naming what is wrong.
+    public static func validate(id: String) throws {
+        guard (1...64).contains(id.utf8.count) else { throw AuthError.invalidRequest("a client id must be 1 to 64 characters") }
+        guard id.utf8.allSatisfy({ $0.isASCIIIdentifierByte }) else {
+            throw AuthError.invalidRequest("a client id may hold only letters, digits, '.', '_' and '-'")
+        }
+    }
+
+    /// Whether `secret` is this client's, compared in constant time.
+    public func verifies(secret: String) -> Bool {
+        ConstantTime.equal(Array(OpaqueToken.hash(of: secret).utf8), Array(secretHash.utf8))
+    }
+
+    /// Stands in for an unknown client, so that a wrong id costs what a wrong secret does.
+    static let absent = OAuthClient(id: "", secretHash: OpaqueToken.generate().hash, audiences: [], createdAt: .distantPast)
+
+    /// The `aud` of its `client_credentials` tokens.
+    public var tokenAudiences: [String] { audiences.isEmpty ? [id] : audiences }
+}
+
+extension UInt8 {
+    /// A letter, digit, `.`, `_` or `-`.
+    fileprivate var isASCIIIdentifierByte: Bool {
+        (0x30...0x39).contains(self) || (0x41...0x5A).contains(self) || (0x61...0x7A).contains(self) || self == 0x2E || self == 0x5F || self == 0x2D
+    }
+}

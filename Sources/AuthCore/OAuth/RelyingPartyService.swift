@@ -1,0 +1,128 @@
+import Foundation
+
+/// What relying parties ask of authd, as the OAuth RFCs say: client authentication
+/// (RFC 6749 §2.3), introspection (RFC 7662), revocation (RFC 7009) and the token endpoint's
+/// `refresh_token` and `client_credentials` grants (RFC 6749 §6, §4.4).
+///
+/// Rules: introspection vouches only for a token that verifies now *and* whose account is
+/// enabled and whose session is live (an access token is cut off by logout, revocation or
+/// disabling, for servers that introspect), or whose client is still registered. Revocation
+/// ends the session of a refresh token, or of an access token that names one; an unknown token
+/// is not an error.
+///
+/// ```swift
+/// let parties = RelyingPartyService(sessions: sessions)
+/// let client = try await parties.authenticate(clientID: "orders-api", secret: secret)
+/// let answer = try await parties.introspect(accessToken)
+/// try await parties.revoke(refreshToken, by: client, origin: origin)
+/// ```
+public struct RelyingPartyService<Storage: AuthStorage>: Sendable {
+    /// Sessions: rotation, and the storage, issuer and clock they share.
+    public let sessions: SessionService<Storage>
+
+    /// Creates the service.
+    public init(sessions: SessionService<Storage>) {
+        self.sessions = sessions
+    }
+
+    private var storage: Storage { sessions.storage }
+    private var issuer: AccessTokenIssuer { sessions.issuer }
+
+    /// The registered client with this id and secret.
+    /// - Throws: ``AuthError/invalidClient`` for an unknown id or a wrong secret alike.
+    public func authenticate(clientID: String, secret: String) async throws -> OAuthClient {
+        let client = clientID.utf8.count <= 64 ? try await storage.clients.client(id: clientID) : nil
+        let matches = (client ?? OAuthClient.absent).verifies(secret: secret)
+        guard let client, matches else { throw AuthError.invalidClient }
+        return client
+    }
+
+    /// What `token` is: an access token (a compact JWS) or a refresh token, whatever a
+    /// `token_type_hint` said (RFC 7662 §2.1 lets the server look further).
+    public func introspect(_ token: String) async throws -> TokenIntrospection {
+        guard !token.isEmpty, token.utf8.count <= 4096 else { return .inactive }
+        if token.contains(".") {
+            return try await introspectAccessToken(token)
+        }
+        return try await introspectRefreshToken(token)
+    }
+
+    private func introspectAccessToken(_ token: String) async throws -> TokenIntrospection {
+        guard let claims = try? await issuer.verify(token, anyAudience: true) else { return .inactive }
+        var answer = TokenIntrospection(
+            active: true, sub: claims.sub, exp: claims.exp, iat: claims.iat, iss: claims.iss, aud: claims.aud, tokenType: "Bearer",
+            clientID: claims.clientID, jti: claims.jti, sid: claims.sid
+        )
+        if let userID = UUID(uuidString: claims.sub) {
+            guard let user = try await storage.users.user(withID: userID), !user.isDisabled else { return .inactive }
+            if let sid = claims.sid {
+                guard let session = UUID(uuidString: sid), try await storage.refreshTokens.isSessionLive(session, now: sessions.clock.now) else {
+                    return .inactive
+                }
+            }
+            answer.username = user.username
+            return answer
+        }
+        // A relying party's own token: live while the client is registered.
+        guard let clientID = claims.clientID, clientID == claims.sub, try await storage.clients.client(id: clientID) != nil else {
+            return .inactive
+        }
+        return answer
+    }
+
+    private func introspectRefreshToken(_ token: String) async throws -> TokenIntrospection {
+        guard let status = try await storage.refreshTokens.status(ofTokenHash: RefreshToken.hash(of: token), now: sessions.clock.now),
+              status.isLive,
+              let user = try await storage.users.user(withID: status.userID), !user.isDisabled
+        else {
+            return .inactive
+        }
+        return TokenIntrospection(
+            active: true, sub: status.userID.uuidString.lowercased(), username: user.username,
+            exp: Int(status.expiresAt.timeIntervalSince1970), iat: Int(status.issuedAt.timeIntervalSince1970), iss: issuer.issuer,
+            tokenType: TokenIntrospection.refreshTokenType, clientID: OAuthClient.firstPartyID, sid: status.sessionID.uuidString.lowercased()
+        )
+    }
+
+    /// Ends the session `token` belongs to: a refresh token's family, or the session an
+    /// access token was issued in (its `sid`). Unknown, expired and foreign tokens change
+    /// nothing and are not an error (RFC 7009 §2.2); a relying party's own
+    /// `client_credentials` token runs out within its lifetime.
+    public func revoke(_ token: String, by client: OAuthClient, origin: RequestOrigin) async throws {
+        guard !token.isEmpty, token.utf8.count <= 4096 else { return }
+        let now = sessions.clock.now
+        let owner: UUID?
+        if token.contains(".") {
+            guard let claims = try? await issuer.verify(token, anyAudience: true),
+                  let userID = UUID(uuidString: claims.sub), let session = claims.sid.flatMap(UUID.init(uuidString:)),
+                  try await storage.refreshTokens.revokeSession(session, ofUser: userID, now: now)
+            else { return }
+            owner = userID
+        } else {
+            owner = try await storage.refreshTokens.revokeFamily(ofTokenHash: RefreshToken.hash(of: token), now: now)
+        }
+        if let owner {
+            try await storage.audit.record(
+                SecurityEvent(kind: .sessionsRevoked, at: now, userID: owner, origin: origin, detail: "by relying party \(client.id)")
+            )
+        }
+    }
+
+    /// A token of `client`'s own (`client_credentials`): `sub` and `client_id` its id, `aud`
+    /// its audiences, no refresh token and no session.
+    public func clientToken(for client: OAuthClient, origin: RequestOrigin) async throws -> AccessTokenIssuer.Issued {
+        let issued = try await issuer.issue(subject: client.id, clientID: client.id, audiences: client.tokenAudiences)
+        try await storage.audit.record(SecurityEvent(kind: .clientTokenIssued, at: sessions.clock.now, origin: origin, detail: client.id))
+        return issued
+    }
+
+    /// The `refresh_token` grant: ``SessionService/refresh(refreshToken:origin:)``, with a
+    /// refused token reported as ``AuthError/invalidGrant`` (RFC 6749 §5.2).
+    public func refresh(refreshToken: String, origin: RequestOrigin) async throws -> TokenGrant {
+        do {
+            return try await sessions.refresh(refreshToken: refreshToken, origin: origin)
+        } catch let error as AuthError where error.code == .invalidToken {
+            throw AuthError.invalidGrant
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import AuthCore
+import Foundation
+import PostgresNIO
+
+/// Relying parties in `oauth_clients` (migration 0016): secrets as SHA-256 only.
+///
+/// ```swift
+/// let clients = PostgresOAuthClientRepository(database: database)
+/// let added = try await clients.add(client)
+/// ```
+public struct PostgresOAuthClientRepository: OAuthClientRepository {
+    /// The database.
+    public let database: Database
+
+    /// Creates the repository.
+    public init(database: Database) {
+        self.database = database
+    }
+
+    private typealias Row = (String, String, [String], Date)
+
+    public func add(_ client: OAuthClient) async throws -> Bool {
+        try await database.countingChanges(
+            """
+            INSERT INTO oauth_clients (id, secret_hash, audiences, created_at)
+            VALUES (\(client.id), \(client.secretHash), \(client.audiences), \(client.createdAt))
+            ON CONFLICT (id) DO NOTHING
+            """
+        ) == 1
+    }
+
+    public func client(id: String) async throws -> OAuthClient? {
+        try await database.query("SELECT id, secret_hash, audiences, created_at FROM oauth_clients WHERE id = \(id)") { rows in
+            for try await row in rows.decode(Row.self) { return Self.client(row) }
+            return nil
+        }
+    }
+
+    public func all() async throws -> [OAuthClient] {
+        try await database.query("SELECT id, secret_hash, audiences, created_at FROM oauth_clients ORDER BY id") { rows in
+            var clients: [OAuthClient] = []
+            for try await row in rows.decode(Row.self) { clients.append(Self.client(row)) }
+            return clients
+        }
+    }
+
+    public func remove(id: String) async throws -> Bool {
+        try await database.countingChanges("DELETE FROM oauth_clients WHERE id = \(id)") == 1
+    }
+
+    private static func client(_ row: Row) -> OAuthClient {
+        OAuthClient(id: row.0, secretHash: row.1, audiences: row.2, createdAt: row.3)
+    }
+}
