@@ -20,8 +20,12 @@ public struct AppConfiguration: Sendable {
     public var port = 8080
     /// Apply migrations before listening.
     public var migrateOnStart = true
-    /// The `iss` claim of access tokens.
+    /// The `iss` claim of access tokens, and the metadata's `issuer` (`serve` makes it the
+    /// ``publicURL`` when one is given and no `--issuer` is).
     public var issuer = "authd"
+    /// The base URL clients reach authd at (`serve --public-url`, e.g. behind a proxy): the
+    /// start of every URL in the OAuth metadata. Nil: each request's scheme and `Host`.
+    public var publicURL: String?
     /// The `aud` claim of access tokens (the resource servers they are for); none by default.
     public var audiences: [String] = []
     /// Access token lifetime, seconds.

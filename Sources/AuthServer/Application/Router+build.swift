@@ -53,6 +53,13 @@ public func buildRouter<Storage: AuthStorage>(
         router.addRoutes(TestClockController(clock: testClock, maxBodySize: maxBodySize).routes)
     }
     router.addRoutes(KeyController(issuer: issuer, maxAge: configuration.jwksMaxAge).routes)
+    router.addRoutes(OAuthController(parties: RelyingPartyService(sessions: sessions), maxBodySize: maxBodySize).routes)
+    router.addRoutes(
+        MetadataController(
+            issuer: configuration.issuer, publicURL: configuration.publicURL, https: configuration.tls != nil,
+            trustedProxies: configuration.trustedProxies, maxAge: configuration.jwksMaxAge
+        ).routes
+    )
     router.addRoutes(
         OperationsController(
             readiness: readiness, pool: pool, registry: configuration.metricsRegistry, metrics: configuration.metrics

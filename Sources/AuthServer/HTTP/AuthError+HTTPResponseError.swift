@@ -6,8 +6,8 @@ extension AuthError: HTTPResponseError {
     /// The HTTP status this error is sent with.
     public var status: HTTPResponse.Status {
         switch code {
-        case .invalidRequest: .badRequest
-        case .invalidCredentials, .accountDisabled, .invalidToken, .mfaRequired: .unauthorized
+        case .invalidRequest, .invalidGrant, .unsupportedGrantType: .badRequest
+        case .invalidCredentials, .accountDisabled, .invalidToken, .mfaRequired, .invalidClient: .unauthorized
         case .notFound: .notFound
         case .usernameTaken, .emailTaken, .totpAlreadyEnabled: .conflict
         case .weakPassword: .unprocessableContent
@@ -27,7 +27,13 @@ extension AuthError: HTTPResponseError {
     public func response() -> Response {
         var headers = HTTPFields()
         if status == .unauthorized {
-            headers[.wwwAuthenticate] = code == .invalidToken ? #"Bearer realm="authd", error="invalid_token""# : #"Bearer realm="authd""#
+            headers[.wwwAuthenticate] =
+                switch code {
+                case .invalidToken: #"Bearer realm="authd", error="invalid_token""#
+                // A relying party authenticates with HTTP Basic (RFC 6749 §5.2).
+                case .invalidClient: #"Basic realm="authd""#
+                default: #"Bearer realm="authd""#
+                }
         }
         if let retryAfter {
             headers[.retryAfter] = String(retryAfter)

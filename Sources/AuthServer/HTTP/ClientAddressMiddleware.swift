@@ -33,4 +33,16 @@ extension HTTPField.Name {
         guard let name = HTTPField.Name("X-Forwarded-For") else { preconditionFailure("X-Forwarded-For is a valid field name") }
         return name
     }()
+
+    /// `X-Forwarded-Proto`: the scheme a trusted proxy was reached with (the OAuth metadata's URLs).
+    static let xForwardedProto: HTTPField.Name = {
+        guard let name = HTTPField.Name("X-Forwarded-Proto") else { preconditionFailure("X-Forwarded-Proto is a valid field name") }
+        return name
+    }()
+
+    /// `X-Forwarded-Host`: the host a trusted proxy was reached at (the OAuth metadata's URLs).
+    static let xForwardedHost: HTTPField.Name = {
+        guard let name = HTTPField.Name("X-Forwarded-Host") else { preconditionFailure("X-Forwarded-Host is a valid field name") }
+        return name
+    }()
 }

@@ -73,6 +73,11 @@ public struct HTTPRequestError: HTTPResponseError, Sendable, Equatable, CustomSt
         .unsupportedMediaType, "The request body must be JSON sent with Content-Type: application/json."
     )
 
+    /// The request body of an OAuth endpoint is not `application/x-www-form-urlencoded`.
+    public static let notAForm = HTTPRequestError(
+        .unsupportedMediaType, "The request body must be a form sent with Content-Type: application/x-www-form-urlencoded."
+    )
+
     /// The HTTP parser rejected the request (a malformed request line, method or header).
     public static let malformed = HTTPRequestError(.malformed, "The HTTP request is malformed.")
 

@@ -47,8 +47,9 @@ public enum JSONRequestBody {
         return try decode(type, from: Data(buffer: buffer))
     }
 
-    /// The body, at most `limit` bytes (413 beyond, from `Content-Length` before reading).
-    private static func collect(_ request: Request, limit: Int) async throws -> ByteBuffer {
+    /// The body, at most `limit` bytes (413 beyond, from `Content-Length` before reading):
+    /// what every body reader here reads first (``FormRequestBody`` too).
+    static func collect(_ request: Request, limit: Int) async throws -> ByteBuffer {
         if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limit {
             throw HTTPRequestError.requestTooLarge(limit: limit)
         }
