@@ -22,8 +22,20 @@ extension Authd {
         @Option(help: "Port to listen on (0 picks a free one).")
         var port = Serve.defaults.port
 
-        @Option(name: .customLong("issuer"), help: "The iss claim of access tokens.")
-        var issuer = Serve.defaults.issuer
+        @Option(
+            name: .customLong("issuer"),
+            help: "The iss claim of access tokens and the OAuth metadata's issuer (default: --public-url when given, else authd)."
+        )
+        var issuer: String?
+
+        @Option(
+            name: .customLong("public-url"),
+            help: ArgumentHelp(
+                "The URL clients reach authd at (behind a proxy, the proxy's): the base of the OAuth metadata's URLs (default: each request's scheme and Host).",
+                valueName: "url"
+            )
+        )
+        var publicURL: String?
 
         @Option(
             name: .customLong("audience"),
@@ -118,6 +130,13 @@ extension Authd {
                 throw ValidationError("--signup-limit and --login-limit-per-address must be positive.")
             }
             guard hashQueue >= 0 else { throw ValidationError("--hash-queue must not be negative.") }
+            if let publicURL {
+                guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false,
+                      url.query == nil, url.fragment == nil, url.user == nil
+                else {
+                    throw ValidationError("--public-url must be an http or https URL without query, fragment or user, e.g. https://auth.example.com.")
+                }
+            }
             guard requestHeadTimeout > 0, idleTimeout > 0, maxConnections > 0, maxConnectionsPerAddress > 0 else {
                 throw ValidationError("--request-head-timeout, --idle-timeout, --max-connections and --max-connections-per-address must be positive.")
             }
@@ -163,7 +182,8 @@ extension Authd {
                 var configuration = AppConfiguration()
                 configuration.host = host
                 configuration.port = port
-                configuration.issuer = issuer
+                configuration.issuer = issuer ?? publicURL ?? Serve.defaults.issuer
+                configuration.publicURL = publicURL
                 configuration.accessTokenLifetime = accessTokenLifetime
                 configuration.audiences = audiences
                 configuration.refreshTokenLifetime = refreshTokenLifetime

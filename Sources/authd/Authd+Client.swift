@@ -1,0 +1,97 @@
+import ArgumentParser
+import AuthCore
+import AuthPostgres
+import Foundation
+
+extension Authd {
+    /// `authd client …`: the relying parties that introspect and revoke tokens.
+    struct ClientCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "client",
+            abstract: "Register the relying parties (resource servers) that introspect and revoke tokens.",
+            subcommands: [Add.self, List.self, Remove.self]
+        )
+    }
+}
+
+extension Authd.ClientCommand {
+    /// `authd client add NAME [--audience URI]…`.
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Register a relying party; prints its client id and secret (shown once, stored only hashed).",
+            discussion: """
+                The client authenticates with HTTP Basic (or client_id and client_secret in the form) at \
+                POST /oauth/introspect, POST /oauth/revoke and, for tokens of its own, POST /oauth/token \
+                with grant_type=client_credentials.
+                """
+        )
+
+        @Argument(help: "The client id: 1 to 64 letters, digits, '.', '_' or '-'.")
+        var name: String
+
+        @Option(
+            name: .customLong("audience"),
+            help: ArgumentHelp("The aud of the tokens it gets with client_credentials; repeatable (default: its client id).", valueName: "uri")
+        )
+        var audiences: [String] = []
+
+        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var logging: LoggingOptions
+
+        func run() async throws {
+            let (client, secret) = try OAuthClient.register(id: name, audiences: audiences, now: Date())
+            let added = try await database.withMigratedStorage(logger: logging.makeLogger()) { storage in
+                guard try await storage.clients.add(client) else { return false }
+                try await storage.audit.record(SecurityEvent(kind: .clientRegistered, at: client.createdAt, detail: client.id))
+                return true
+            }
+            guard added else { throw CLIError("a client named \(name) exists already; remove it first (authd client remove \(name))") }
+            print("client_id: \(client.id)")
+            print("client_secret: \(secret)")
+        }
+    }
+
+    /// `authd client list`.
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the relying parties, by client id.")
+
+        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var logging: LoggingOptions
+
+        func run() async throws {
+            let clients = try await database.withMigratedStorage(logger: logging.makeLogger()) { try await $0.clients.all() }
+            let formatter = ISO8601DateFormatter()
+            print("CLIENT ID                         CREATED               AUDIENCES")
+            for client in clients {
+                print(
+                    "\(client.id.padding(toLength: 32, withPad: " ", startingAt: 0))  \(formatter.string(from: client.createdAt))  "
+                        + client.tokenAudiences.joined(separator: " ")
+                )
+            }
+        }
+    }
+
+    /// `authd client remove NAME`.
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove a relying party: its secret stops working and its client_credentials tokens stop introspecting as active."
+        )
+
+        @Argument(help: "The client id.")
+        var name: String
+
+        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var logging: LoggingOptions
+
+        func run() async throws {
+            let name = self.name
+            let removed = try await database.withMigratedStorage(logger: logging.makeLogger()) { storage in
+                guard try await storage.clients.remove(id: name) else { return false }
+                try await storage.audit.record(SecurityEvent(kind: .clientRemoved, at: Date(), detail: name))
+                return true
+            }
+            guard removed else { throw CLIError("no client named \(name)") }
+            print("removed client \(name)")
+        }
+    }
+}

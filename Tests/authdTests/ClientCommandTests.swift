@@ -1,0 +1,52 @@
+import AsyncHTTPClient
+import AuthTestSupport
+import Foundation
+import NIOCore
+import Testing
+
+/// `authd client add|list|remove`: a relying party's secret is shown once, works at
+/// `POST /oauth/introspect` while the client exists, and only its hash is stored.
+@Suite struct ClientCommandTests {
+    @Test func aClientIsAddedUsedListedAndRemoved() async throws {
+        let database = try await TestCluster.newDatabase()
+        let url = ["--database-url", database.url]
+        let added = try await AuthdBinary.run(["client", "add", "orders-api", "--audience", "https://orders.example.com"] + url)
+        #expect(added.status == 0)
+        let lines = added.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "client_id: orders-api")
+        let secret = try #require(lines.last?.split(separator: " ").last.map(String.init))
+        #expect(secret.count == 43)
+
+        #expect(try await AuthdBinary.run(["client", "add", "orders-api"] + url).stderr.contains("exists already"))
+        let reserved = try await AuthdBinary.run(["client", "add", "authd"] + url)
+        #expect(reserved.status != 0 && reserved.stderr.contains("authd's own login routes"))
+        #expect(try await AuthdBinary.run(["client", "add", "no spaces"] + url).stderr.contains("letters, digits"))
+
+        let listed = try await AuthdBinary.run(["client", "list"] + url).stdout
+        #expect(listed.contains("orders-api") && listed.contains("https://orders.example.com"))
+        #expect(!listed.contains(secret))
+
+        let served = try await AuthdBinary.withServer(url) { base async throws in
+            #expect(try await Self.introspect(base, "orders-api", secret) == 200)
+            #expect(try await Self.introspect(base, "orders-api", "wrong") == 401)
+            #expect(try await AuthdBinary.run(["client", "remove", "orders-api"] + url).stdout == "removed client orders-api\n")
+            #expect(try await Self.introspect(base, "orders-api", secret) == 401)
+        }
+        #expect(served.status == 0)
+        #expect(try await AuthdBinary.run(["client", "remove", "orders-api"] + url).stderr.contains("no client named orders-api"))
+        let audit = try await AuthdBinary.run(["audit"] + url).stdout
+        #expect(audit.contains("client_registered") && audit.contains("client_removed") && !audit.contains(secret))
+    }
+
+    /// With AsyncHTTPClient: FoundationNetworking's URLSession waits forever on a 401 that
+    /// challenges with `WWW-Authenticate: Basic`, as RFC 6749 §5.2 has invalid_client do.
+    static func introspect(_ base: URL, _ id: String, _ secret: String) async throws -> Int {
+        var request = HTTPClientRequest(url: base.appendingPathComponent("oauth/introspect").absoluteString)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        request.headers.add(name: "Authorization", value: "Basic " + Data("\(id):\(secret)".utf8).base64EncodedString())
+        request.body = .bytes(ByteBuffer(string: "token=not-a-token"))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        return Int(response.status.code)
+    }
+}
