@@ -79,6 +79,10 @@ struct PactInteractionConverter {
         case .none: break
         case .json(let value): body = .json(jsonMatcher(value, rules: rules))
         case .text(let text):
+            if let form = form(text, contentType: contentType, rules: rules) {
+                body = .form(form)
+                break
+            }
             if Template.mayHavePlaceholders(text) { note("the request body holds '{{', which contracts read as a placeholder") }
             body = .text(Template(text))
         }
@@ -193,7 +197,9 @@ struct PactInteractionConverter {
         case .none: break
         case .json(let value): body = .json(jsonMatcher(value, rules: rules))
         case .text(let text):
-            if let list = rules.bodyRules(at: []) {
+            if let form = form(text, contentType: contentType, rules: rules) {
+                body = .form(form)
+            } else if let list = rules.bodyRules(at: []) {
                 body = .text(apply(list, to: .string(text), at: [], rules: rules))
             } else {
                 body = .text(Matcher(.literal(.string(text))))
@@ -203,6 +209,22 @@ struct PactInteractionConverter {
     }
 
     // MARK: - Bodies
+
+    /// A body Pact sends as `application/x-www-form-urlencoded` text, as a `form:` whose fields
+    /// take the rules at `$.NAME`; nil for another content type or text that is no form.
+    private mutating func form(_ text: String, contentType: String?, rules: PactRuleBook) -> FormBody? {
+        guard FormEncoding.isForm(contentType: contentType), let fields = FormEncoding.decode(Data(text.utf8)) else { return nil }
+        var seen = Set<String>()
+        var form: [FormField] = []
+        for field in fields {
+            guard seen.insert(field.name).inserted else {
+                note("form field '\(field.name)' is sent more than once: the first is kept")
+                continue
+            }
+            form.append(FormField(name: field.name, value: textMatcher(field.value, rules: rules.bodyRules(at: [.key(field.name)]), at: "form field \(field.name)")))
+        }
+        return FormBody(form)
+    }
 
     private enum Body {
         case none
