@@ -24,6 +24,13 @@ public struct FormBody: Sendable, Equatable {
         self.fields = fields
     }
 
+    /// Two forms are equal when they have the same fields with the same matchers, in any
+    /// order: the order is the one the verifier sends, but no side reads a form by position
+    /// (and JSON, which carries contracts through OpenAPI, keeps no key order).
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.fields.count == rhs.fields.count && lhs.fields.allSatisfy { rhs.field($0.name) == $0.value }
+    }
+
     /// The field names, in order.
     public var names: [String] { fields.map(\.name) }
 
