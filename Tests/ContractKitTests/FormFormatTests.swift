@@ -245,4 +245,29 @@ import Testing
         #expect(changes.map(\.path).sorted() == ["request form.grant_type", "request header authorization"])
         #expect(changes.allSatisfy { $0.impact == .breaking })
     }
+
+    @Test func anOptionalResponseFieldNeverSeenAbsentIsAnUnseenVariant() throws {
+        let response = try loadContract(Self.token).interactions[0].response
+        var coverage = VariantCoverage()
+        let body = FormBody.object(of: Data("access_token=abcdefgh&token_type=Bearer&state=x".utf8))
+        coverage.observe(response, in: body, site: "POST /oauth/token 200", location: SourceLocation(file: "t.yaml", line: 3))
+        #expect(coverage.unseen.map(\.description) == ["POST /oauth/token 200 $.state: never absent (t.yaml:3)"])
+    }
+
+    @Test func theMultipartReaderSurvivesRandomAndCutBodies() throws {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("-\r\nb:;=\"aContent-Disposition: form-data; name=".utf8)
+        for _ in 0..<300 {
+            let bytes = (0..<Int.random(in: 0..<120, using: &generator)).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] }
+            _ = try? MultipartEncoding.decode(Data(bytes), boundary: "b")
+        }
+        let request = try loadContract(Self.token).interactions[2].request.render(with: ["token": "t"])
+        let body = try #require(request.body)
+        let boundary = try #require(MultipartEncoding.boundary(in: request.header("Content-Type")))
+        for length in 0..<body.count {
+            // Every cut of a good body is refused, but the one that only loses the last line break.
+            let parts = try? MultipartEncoding.decode(body.prefix(length), boundary: boundary)
+            #expect(parts == nil || length >= body.count - 2, "read a body cut at \(length)")
+        }
+    }
 }

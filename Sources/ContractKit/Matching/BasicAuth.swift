@@ -27,6 +27,11 @@ public enum BasicAuth {
 
     /// Whether `password` matches the contract's `expected`: a literal is compared in
     /// constant time, a matcher of text by its rules. The caller fills placeholders first.
+    ///
+    /// ```swift
+    /// BasicAuth.passwordMatches(Matcher(.literal(.string("s3cret"))), "s3cret")             // true
+    /// BasicAuth.passwordMatches(Matcher(.string(minLength: 8, maxLength: nil)), "short")   // false
+    /// ```
     public static func passwordMatches(_ expected: Matcher, _ password: String) -> Bool {
         if case .literal(.string(let literal)) = expected.kind {
             return ConstantTime.equal(Array(literal.utf8), Array(password.utf8))

@@ -161,19 +161,3 @@ public enum MultipartEncoding {
         return nil
     }
 }
-
-extension FormField {
-    /// A name and a value as sent or received (a form field, a part's header).
-    public struct Text: Sendable, Equatable {
-        /// The name.
-        public var name: String
-        /// The value.
-        public var value: String
-
-        /// Creates one.
-        public init(name: String, value: String) {
-            self.name = name
-            self.value = value
-        }
-    }
-}

@@ -72,3 +72,23 @@ public struct FormField: Sendable, Equatable {
         self.value = value
     }
 }
+
+extension FormField {
+    /// A name and a value as sent or received (a multipart part's header).
+    ///
+    /// ```swift
+    /// FormField.Text(name: "Content-Type", value: "image/png")
+    /// ```
+    public struct Text: Sendable, Equatable {
+        /// The name.
+        public var name: String
+        /// The value.
+        public var value: String
+
+        /// Creates one.
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+}
