@@ -39,10 +39,10 @@ extension YAMLReader {
                 case .requestForm(let name):
                     if let request, !Self.formHas(request.body, name) { error(sourceNode, "the request has no form field '\(name)'") }
                 case .responseForm(let name):
-                    if let response, case .form(let form) = response.body, form.field(name) == nil {
-                        error(sourceNode, "the response has no form field '\(name)'")
-                    } else if let response, case .form = response.body {} else if response != nil {
-                        error(sourceNode, "saving \(text) needs a form response body")
+                    switch response?.body {
+                    case .form(let form)?: if form.field(name) == nil { error(sourceNode, "the response has no form field '\(name)'") }
+                    case nil: break
+                    default: error(sourceNode, "saving \(text) needs a form response body")
                     }
                 case .requestPath(let name):
                     if let request, request.path.params[name] == nil {
