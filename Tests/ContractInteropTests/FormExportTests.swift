@@ -137,4 +137,25 @@ import Testing
         let text = try ContractYAML.contract(name: file.contract.name, interactions: file.contract.interactions)
         #expect(ContractLoader.parse(yaml: text, file: "doc.yaml").1 == [], "\(text)")
     }
+
+    @Test func pactV4FormBodiesAreReadByTheirOwnContentType() throws {
+        let pact = #"""
+            {"consumer": {"name": "new"}, "provider": {"name": "api"}, "metadata": {"pactSpecification": {"version": "4.0"}},
+             "interactions": [{"type": "Synchronous/HTTP", "description": "a token",
+               "request": {"method": "POST", "path": "/oauth/token",
+                           "body": {"contentType": "application/x-www-form-urlencoded", "encoded": false, "content": "grant_type=client_credentials&scope=a+b"},
+                           "matchingRules": {"body": {"$.scope": {"matchers": [{"match": "regex", "regex": "[a-z ]+"}]}}}},
+               "response": {"status": 200}}]}
+            """#
+        let result = PactImporter.importFiles([("new.json", Data(pact.utf8))])
+        let file = try #require(result.files.first)
+        let (contract, diagnostics) = ContractLoader.parse(yaml: file.yaml, file: "new.yaml")
+        #expect(diagnostics == [], "\(file.yaml)")
+        guard case .form(let form)? = contract?.interactions.first?.request.body else {
+            Issue.record("expected a form\n\(file.yaml)")
+            return
+        }
+        #expect(form.field("grant_type") == Matcher(.literal(.string("client_credentials"))))
+        #expect(form.field("scope")?.kind == .regex("[a-z ]+"))
+    }
 }

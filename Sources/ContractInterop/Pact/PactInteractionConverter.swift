@@ -78,8 +78,8 @@ struct PactInteractionConverter {
         switch self.body(object["body"], contentType: contentType) {
         case .none: break
         case .json(let value): body = .json(jsonMatcher(value, rules: rules))
-        case .text(let text):
-            if let form = form(text, contentType: contentType, rules: rules) {
+        case .text(let text, let type):
+            if let form = form(text, contentType: type, rules: rules) {
                 body = .form(form)
                 break
             }
@@ -196,8 +196,8 @@ struct PactInteractionConverter {
         switch self.body(object["body"], contentType: contentType) {
         case .none: break
         case .json(let value): body = .json(jsonMatcher(value, rules: rules))
-        case .text(let text):
-            if let form = form(text, contentType: contentType, rules: rules) {
+        case .text(let text, let type):
+            if let form = form(text, contentType: type, rules: rules) {
                 body = .form(form)
             } else if let list = rules.bodyRules(at: []) {
                 body = .text(apply(list, to: .string(text), at: [], rules: rules))
@@ -229,7 +229,8 @@ struct PactInteractionConverter {
     private enum Body {
         case none
         case json(JSONValue)
-        case text(String)
+        /// Text, and the content type it was given with (a v4 body's own, else the header's).
+        case text(String, type: String?)
     }
 
     /// v2/v3 bodies are the JSON value itself; v4 wraps them: `{"content", "contentType", "encoded"}`.
@@ -246,11 +247,11 @@ struct PactInteractionConverter {
         }
         let isJSON = type.map { $0.lowercased().contains("json") } ?? true
         switch value {
-        case .string(let text) where !isJSON: return .text(text)
+        case .string(let text) where !isJSON: return .text(text, type: type)
         case .string(let text):
             // A JSON body given as text (v4 may do so).
             if let parsed = try? JSONValue(parsing: Data(text.utf8)), type != nil { return .json(parsed) }
-            return .text(text)
+            return .text(text, type: type)
         case .null where isV4: return .none
         default: return .json(value)
         }
