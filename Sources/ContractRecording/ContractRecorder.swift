@@ -76,9 +76,13 @@ struct ParsedExchange {
     let query: [(name: String, value: String)]
     let headers: [(name: String, value: String)]
     let json: JSONValue?
+    /// The fields of a form body (the first of each name), in order.
+    let form: [(name: String, value: String)]?
     let text: String?
     let response: ContractResponse
     let responseJSON: JSONValue?
+    /// The fields of a form response, in order.
+    let responseForm: [(name: String, value: String)]?
 
     init(_ exchange: RecordedExchange) {
         method = exchange.request.method.uppercased()
@@ -90,9 +94,18 @@ struct ParsedExchange {
         headers = exchange.request.headers.filter { seenHeaders.insert($0.name.lowercased()).inserted }
         let body = exchange.request.body ?? Data()
         json = body.isEmpty ? nil : try? JSONValue(parsing: body)
-        text = body.isEmpty || json != nil ? nil : String(decoding: body, as: UTF8.self)
+        form = json == nil && !body.isEmpty ? Self.form(body, contentType: exchange.request.header("Content-Type")) : nil
+        text = body.isEmpty || json != nil || form != nil ? nil : String(decoding: body, as: UTF8.self)
         response = exchange.response
         responseJSON = exchange.response.json
+        responseForm = responseJSON == nil ? Self.form(exchange.response.body, contentType: exchange.response.header("Content-Type")) : nil
+    }
+
+    /// The fields of a form body with a form `Content-Type`, the first of each name.
+    private static func form(_ body: Data, contentType: String?) -> [(name: String, value: String)]? {
+        guard FormEncoding.isForm(contentType: contentType), let fields = FormEncoding.decode(body) else { return nil }
+        var seen = Set<String>()
+        return fields.filter { seen.insert($0.name).inserted }
     }
 
     var firstSegment: String { segments.first ?? "" }
@@ -104,6 +117,7 @@ enum Place: Hashable {
     case query(String)
     case header(String)
     case json([JSONPath.Component])
+    case form(String)
     case text
 }
 
@@ -185,6 +199,7 @@ struct Recording {
         if let json = exchange.json {
             for (path, value) in Self.stringLeaves(json, under: []) { use(.json(path), value, substring: true) }
         }
+        for field in exchange.form ?? [] { use(.form(field.name), field.value, substring: true) }
         if let text = exchange.text { use(.text, text, substring: true) }
     }
 
@@ -207,6 +222,12 @@ struct Recording {
                 guard case .key(let key)? = path.last, !Self.isSecretField(key) else { continue }
                 candidates.append(Candidate(exchange: index, value: value, source: .requestBody(JSONPath(components: path)), hint: key))
             }
+        }
+        for field in exchange.form ?? [] where used[.form(field.name)] == nil && ValueShape(field.value).varies && !Self.isSecretField(field.name) {
+            candidates.append(Candidate(exchange: index, value: field.value, source: .requestForm(field.name), hint: field.name))
+        }
+        for field in exchange.responseForm ?? [] where ValueShape(field.value).varies {
+            candidates.append(Candidate(exchange: index, value: field.value, source: .responseForm(field.name), hint: field.name))
         }
         // What the provider handed out: varying strings of the response, and a JWT's claims.
         if let json = exchange.responseJSON {
@@ -298,6 +319,10 @@ struct Recording {
         }
         if let json = exchange.json {
             request.append(("json", requestJSON(json, at: [], used: used, file: file, usedFor: where_)))
+        } else if let form = exchange.form {
+            request.append(("form", ContractYAML.mapping(form.map { field in
+                (field.name, requestText(field.value, saved: saved(.form(field.name), field.value), secret: Self.isSecretField(field.name), file: file, key: field.name, usedFor: "\(where_) form \(field.name)"))
+            })))
         } else if let text = exchange.text {
             request.append(("body", ContractYAML.text(saved(.text, text) ?? text)))
         }
@@ -311,6 +336,8 @@ struct Recording {
         }
         if let json = exchange.responseJSON {
             response.append(("json", ContractYAML.matcher(Self.inferred(json))))
+        } else if let form = exchange.responseForm {
+            response.append(("form", ContractYAML.mapping(form.map { ($0.name, ContractYAML.matcher(Self.inferred(.string($0.value)))) })))
         } else if !exchange.response.body.isEmpty {
             response.append(("body", ContractYAML.text(String(decoding: exchange.response.body, as: UTF8.self))))
         }
@@ -334,6 +361,11 @@ struct Recording {
     private mutating func requestText(_ value: String, saved: String?, secret: Bool, file: String, key: String, usedFor: String) -> Node {
         if let saved { return ContractYAML.text(saved) }
         if secret && !keepSecrets {
+            // Basic credentials keep their username; the password comes from the environment.
+            if let credentials = BasicAuth.decode(value) {
+                let password = "{{env.\(environmentName(for: credentials.password, file: file, key: "\(key) password", usedFor: "\(usedFor) password"))}}"
+                return ContractYAML.matcher(Matcher(.basicAuth(username: .literal(.string(credentials.username)), password: .literal(.string(password)))))
+            }
             // Keep an authorization scheme readable: `Bearer {{env.NAME}}`.
             let parts = value.split(separator: " ", maxSplits: 1)
             if parts.count == 2, parts[0].allSatisfy(\.isLetter) {

@@ -36,6 +36,11 @@ public enum Agreement {
             default: break
             }
         }
+        // A form is compared as a flat JSON object of strings: the same fields on both sides.
+        if case .form(let form) = spec.body, let liveForm = FormBody.object(of: live.body), let stubForm = FormBody.object(of: stub.body) {
+            let contract = form.objectMatcher
+            return found + shape(liveForm, stubForm, at: "form", declared: mode == .declared ? .some(contract) : .none, contract: contract)
+        }
         switch (live.json, stub.json) {
         case (let liveJSON?, let stubJSON?):
             let contract: Matcher?

@@ -96,7 +96,8 @@ public struct ContractVerifier: Sendable {
             let interaction = result.interaction
             let site = "\(interaction.request.method) \(interaction.request.path.text) \(interaction.response.status)"
             // Only an answer of the declared status shows that response's variants.
-            let live = result.live == nil || result.response?.status != interaction.response.status ? nil : result.response?.json
+            let response = result.live == nil || result.response?.status != interaction.response.status ? nil : result.response
+            let live = if case .form = interaction.response.body { response.flatMap { FormBody.object(of: $0.body) } } else { response?.json }
             coverage.observe(interaction.response, in: live, site: site, location: interaction.location)
         }
         return coverage.unseen

@@ -26,7 +26,7 @@ public struct ErrorShapes: Sendable {
                 switch response.body {
                 case .json(let matcher): shapes.append(Shape(matcher: Self.typesOnly(matcher), strict: response.strict, declaredAt: "\(interaction.location)"))
                 case .unspecified: shapes.append(Shape(matcher: nil, strict: false, declaredAt: "\(interaction.location)"))
-                case .text: continue
+                case .text, .form: continue
                 }
             }
         }
@@ -62,7 +62,7 @@ public struct ErrorShapes: Sendable {
         case .object(let members): return Matcher(.object(members.mapValues { typesOnly($0).optional($0.optional) }))
         case .array(let elements): return Matcher(.each(of: elements.first.map(typesOnly) ?? Matcher(.any), min: nil, max: nil))
         case .each(let element, _, _): return Matcher(.each(of: typesOnly(element), min: nil, max: nil))
-        case .string, .regex, .uuid, .datetime, .jwt, .totp: return string
+        case .string, .regex, .uuid, .datetime, .jwt, .totp, .basicAuth: return string
         case .integer, .number: return number
         case .boolean: return Matcher(.boolean)
         case .null: return Matcher(.null)

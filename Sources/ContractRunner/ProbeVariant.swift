@@ -30,8 +30,10 @@ public struct ProbeVariant: Sendable {
     /// The variants of `request`: for a JSON object body, each field (at any depth, not
     /// inside arrays) missing, `null`, of another type, empty and too long where it is a
     /// string, and an unknown extra field; for any body, one that is not JSON, a wrong
-    /// `Content-Type` and one that is too large. A request without a body has none. The
-    /// top-level fields in `optional` (``optionalFields(in:)``) get no "missing" variant.
+    /// `Content-Type` and one that is too large; for a form body, each field missing,
+    /// duplicated and empty, an unknown extra field, and the form sent as `application/json`.
+    /// A request without a body has none. The top-level fields in `optional`
+    /// (``optionalFields(in:)``) get no "missing" variant.
     public static func derive(from request: ContractRequest, limits: Limits = Limits(), optional: Set<String> = []) -> [ProbeVariant] {
         guard let body = request.body else { return [] }
         var variants: [ProbeVariant] = []
@@ -67,6 +69,10 @@ public struct ProbeVariant: Sendable {
             var extra = object
             extra[unknownField(avoiding: object)] = .string("probe")
             with("an unknown extra field", body: Data(JSONValue.object(extra).description.utf8))
+        }
+        if FormEncoding.isForm(contentType: request.header("Content-Type")), let fields = FormEncoding.decode(body) {
+            for variant in formVariants(of: fields, optional: optional) { with(variant.name, body: variant.body) }
+            with("Content-Type application/json", body: body, contentType: "application/json")
         }
         if json != nil { with("a body that is not JSON", body: Data("this is not JSON".utf8)) }
         with("Content-Type text/plain", body: body, contentType: "text/plain")
@@ -134,21 +140,30 @@ public struct ProbeVariant: Sendable {
     public static func optionalFields(in contracts: [Contract]) -> [String: Set<String>] {
         var sent: [String: Set<String>] = [:]
         var accepted: [String: [Set<String>]] = [:]
+        var declared: [String: Set<String>] = [:]
         for interaction in contracts.flatMap(\.interactions) {
-            guard case .json(let matcher) = interaction.request.body else { continue }
             let fields: Set<String>
-            switch matcher.kind {
-            case .object(let members): fields = Set(members.keys)
-            case .literal(.object(let members)): fields = Set(members.keys)
-            default: continue
-            }
             let route = route(of: interaction)
+            switch interaction.request.body {
+            case .json(let matcher):
+                switch matcher.kind {
+                case .object(let members): fields = Set(members.keys)
+                case .literal(.object(let members)): fields = Set(members.keys)
+                default: continue
+                }
+            case .form(let form):
+                fields = Set(form.names)
+                // A form field written `optional: true` may be left out.
+                declared[route, default: []].formUnion(form.fields.filter(\.value.optional).map(\.name))
+            default:
+                continue
+            }
             sent[route, default: []].formUnion(fields)
             if (200..<300).contains(interaction.response.status) { accepted[route, default: []].append(fields) }
         }
         return sent.reduce(into: [:]) { optional, entry in
             let acceptedFields = accepted[entry.key, default: []]
-            optional[entry.key] = entry.value.filter { field in acceptedFields.contains { !$0.contains(field) } }
+            optional[entry.key] = entry.value.filter { field in acceptedFields.contains { !$0.contains(field) } }.union(declared[entry.key] ?? [])
         }
     }
 

@@ -370,6 +370,13 @@ public final class ContractStub: Sendable {
         case .text(let matcher):
             let value = try generator.value(for: matcher, at: "body")
             if case .string(let text) = value { body = Data(text.utf8) } else { body = Data(value.description.utf8) }
+        case .form(let form):
+            body = try form.encoded { field in
+                let value = try generator.value(for: field.value, at: "form \(field.name)")
+                if case .string(let text) = value { return text }
+                return value.description
+            }
+            if !headers.contains(where: { $0.name == "content-type" }) { headers.append(("content-type", FormBody.contentType)) }
         }
         return ContractResponse(status: spec.status, headers: headers, body: body)
     }

@@ -113,6 +113,16 @@ struct RequestMatcher {
             case .success(let gained): score += gained
             case .failure(let difference): return .failure(difference)
             }
+        case .form(let form):
+            switch fit(form, request) {
+            case .success(let gained): score += gained
+            case .failure(let difference): return .failure(difference)
+            }
+        case .multipart(let parts):
+            switch fit(parts, request) {
+            case .success(let gained): score += gained
+            case .failure(let difference): return .failure(difference)
+            }
         }
         return .success(RequestFit(score: score, codeSteps: codeSteps, passkeyChanges: passkeyChanges))
     }
@@ -148,12 +158,14 @@ struct RequestMatcher {
 
     /// A text value (query, header) at `place`: a literal with placeholders as a template,
     /// else the matcher.
-    private mutating func fit(_ matcher: Matcher, text: String, at place: String, weight: Int) -> Result<Int, Difference> {
+    mutating func fit(_ matcher: Matcher, text: String, at place: String, weight: Int) -> Result<Int, Difference> {
         switch matcher.kind {
         case .literal(.string(let literal)):
             if let gained = fit(Template(literal), text) { return .success(gained) }
         case .totp(let code):
             return fit(code, .string(text), at: place, weight: weight)
+        case .basicAuth(let username, let password):
+            return fit(username: username, password: password, text, at: place, weight: weight)
         default:
             if matcher.mismatches(inText: text, at: "$").isEmpty { return .success(matcher.specificity) }
         }
@@ -192,7 +204,7 @@ struct RequestMatcher {
         return template.requiredVariables.allSatisfy { known[$0] != nil } ? 4 : 1
     }
 
-    private mutating func fit(_ expected: Matcher, _ actual: JSONValue, path: String) -> Result<Int, Difference> {
+    mutating func fit(_ expected: Matcher, _ actual: JSONValue, path: String) -> Result<Int, Difference> {
         switch expected.kind {
         case .totp(let code):
             return fit(code, actual, at: "body \(path)", weight: 5)
@@ -271,7 +283,7 @@ struct RequestMatcher {
     }
 
     /// A value as a difference shows it: literal text as written, a matcher by its summary.
-    private static func describe(_ matcher: Matcher) -> String {
+    static func describe(_ matcher: Matcher) -> String {
         if case .literal(.string(let text)) = matcher.kind { return text }
         return matcher.summary
     }

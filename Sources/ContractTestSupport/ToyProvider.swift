@@ -59,6 +59,7 @@ public enum ToyProvider {
         addTOTPRoutes(to: router)
         addWebAuthnRoutes(to: router)
         addClockRoutes(to: router)
+        addOAuthRoutes(to: router)
         router.post("/login") { request, _ -> Response in
             let data = try await request.body.collect(upTo: 1 << 16)
             let json = try JSONValue(parsing: Data(buffer: data))

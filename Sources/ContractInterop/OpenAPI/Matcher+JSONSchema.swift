@@ -98,6 +98,9 @@ extension Matcher {
             let hash = code.algorithm == .sha1 ? "" : ", HMAC-\(code.algorithm.rawValue)"
             schema["description"] = .string("A TOTP code (RFC 6238\(hash), \(code.period)-second steps) of the key the client was given.")
         case .webauthn(let credential): schema = credential.jsonSchema
+        case .basicAuth:
+            // The operation's `basicAuth` security scheme says what it is; the value is the header's.
+            schema = ["type": "string", "pattern": "^[Bb][Aa][Ss][Ii][Cc] [A-Za-z0-9+/=]+$", "description": "HTTP Basic credentials (RFC 7617)."]
         case .datetime: schema = ["type": "string", "format": "date-time"]
         case .jwt(let claims):
             // The media type RFC 7519 registers, which `contract import openapi` reads back as `jwt`.

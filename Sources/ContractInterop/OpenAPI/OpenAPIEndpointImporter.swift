@@ -100,9 +100,11 @@ struct OpenAPIEndpointImporter {
                 }
                 take(builder, at: "\(label) request body")
                 if mediaType != "application/json" { headers.append(("Content-Type", Matcher.literal(.string(mediaType)))) }
+            } else if let content = Self.formContent(requestBody.content) {
+                if let form = form(content, at: "\(label) request body") { body = .form(form) }
             } else {
                 let types = requestBody.content.keys.map(\.rawValue).joined(separator: ", ")
-                note("\(label) request body", "a body of \(types) is not carried (JSON bodies only)\(requestBody.underlyingRequest.required ? ": the request is sent without it" : "")")
+                note("\(label) request body", "a body of \(types) is not carried (JSON and form bodies only)\(requestBody.underlyingRequest.required ? ": the request is sent without it" : "")")
             }
         }
         let text = basePath + (endpoint.path.rawValue.hasPrefix("/") ? endpoint.path.rawValue : "/" + endpoint.path.rawValue)
@@ -137,8 +139,10 @@ struct OpenAPIEndpointImporter {
             headers.append(("Authorization", Matcher.literal(.string("Bearer {{\(variable)}}"))))
             note(label, "security scheme \(name): the bearer token comes from the environment variable \(variable.dropFirst(4)) (or a value an earlier interaction saves: edit it in)")
         case .http(let kind, _) where kind.lowercased() == "basic":
-            headers.append(("Authorization", Matcher.literal(.string("Basic {{\(variable)}}"))))
-            note(label, "security scheme \(name): the base64 credentials come from the environment variable \(variable.dropFirst(4))")
+            let username = Matcher.literal(.string("{{\(variable)_USERNAME}}"))
+            let password = Matcher.literal(.string("{{\(variable)_PASSWORD}}"))
+            headers.append(("Authorization", Matcher(.basicAuth(username: username, password: password))))
+            note(label, "security scheme \(name): the username and password come from the environment variables \(variable.dropFirst(4))_USERNAME and \(variable.dropFirst(4))_PASSWORD")
         case .apiKey(let keyName, let location) where location == .header:
             headers.append((keyName, Matcher.literal(.string("{{\(variable)}}"))))
             note(label, "security scheme \(name): the key comes from the environment variable \(variable.dropFirst(4))")
@@ -217,6 +221,37 @@ struct OpenAPIEndpointImporter {
             let type = key.rawValue.lowercased().split(separator: ";").first.map(String.init) ?? ""
             return type == "application/json" || type.hasSuffix("+json") || type == "*/*"
         }.map { ($0.key.rawValue == "*/*" ? "application/json" : $0.key.rawValue, $0.value) }
+    }
+
+    /// The `application/x-www-form-urlencoded` content of a content map, if any.
+    static func formContent(_ content: DereferencedContent.Map) -> DereferencedContent? {
+        content.first { key, _ in FormEncoding.isForm(contentType: key.rawValue) }?.value
+    }
+
+    /// A form body from a form content's object schema: a field per property (by name), the
+    /// properties not required optional; a property that is not text is left out with a note.
+    private mutating func form(_ content: DereferencedContent, at place: String) -> FormBody? {
+        guard let schema = content.schema else {
+            note(place, "\(FormBody.contentType) without a schema: no body sent")
+            return nil
+        }
+        var builder = SchemaMatcherBuilder(role: .request)
+        let matcher = builder.matcher(schema, example: Self.example(of: content), at: "$")
+        take(builder, at: place)
+        guard case .object(let members) = matcher.kind else {
+            note(place, "a form whose schema is not an object is not carried")
+            return nil
+        }
+        var fields: [FormField] = []
+        for name in members.keys.sorted() {
+            guard let member = members[name] else { continue }
+            guard member.appliesToText else {
+                note("\(place) field \(name)", "\(member.summary) is not text: left out")
+                continue
+            }
+            fields.append(FormField(name: name, value: member))
+        }
+        return FormBody(fields)
     }
 
     /// The content's `example`, else its first `examples` value.

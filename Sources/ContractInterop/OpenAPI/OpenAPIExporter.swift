@@ -10,7 +10,10 @@ import Foundation
 /// - Response schemas of one status are joined (``JSONSchemaUnion``); the bodies of every
 ///   4xx and 5xx response that are objects share one `Error` component when they have keys
 ///   in common.
-/// - `Authorization: Bearer {{token}}` becomes an HTTP bearer security scheme.
+/// - `Authorization: Bearer {{token}}` becomes an HTTP bearer security scheme, a
+///   `{ match: basic_auth, … }` header an HTTP basic one.
+/// - A `form:` body is `application/x-www-form-urlencoded` content (an object of its fields,
+///   the non-optional ones required), a `multipart:` body `multipart/form-data`.
 /// - A path and method answered only 404 or 405 (a contract showing what the router
 ///   refuses) is not an operation.
 /// - Deliveries (`delivers:`) are `webhooks` (``OpenAPIWebhooks`` says why not `callbacks`).
@@ -65,8 +68,10 @@ public struct OpenAPIExporter: Sendable {
         let errorSchema = Self.sharedErrorSchema(built.map(\.1))
         var paths: [String: JSONValue] = [:]
         var usesBearer = false
+        var usesBasic = false
         for (key, operation) in built {
             usesBearer = usesBearer || operation.usesBearer
+            usesBasic = usesBasic || operation.usesBasic
             var item: [String: JSONValue] = if case .object(let existing)? = paths[key.path] { existing } else { [:] }
             var json = operation.json(sharedError: errorSchema != nil)
             if !carriesInteractions { json[CarriedInteractions.key] = nil }
@@ -76,7 +81,10 @@ public struct OpenAPIExporter: Sendable {
 
         var components: [String: JSONValue] = [:]
         if let errorSchema { components["schemas"] = ["Error": .object(errorSchema)] }
-        if usesBearer { components["securitySchemes"] = ["bearerAuth": ["type": "http", "scheme": "bearer"]] }
+        var schemes: [String: JSONValue] = [:]
+        if usesBearer { schemes["bearerAuth"] = ["type": "http", "scheme": "bearer"] }
+        if usesBasic { schemes["basicAuth"] = ["type": "http", "scheme": "basic"] }
+        if !schemes.isEmpty { components["securitySchemes"] = .object(schemes) }
         var document: [String: JSONValue] = [
             "openapi": "3.1.0",
             "info": ["title": .string(title), "version": .string(version)],

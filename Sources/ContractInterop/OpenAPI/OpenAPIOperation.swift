@@ -33,6 +33,13 @@ struct OpenAPIOperation {
     /// Whether a request sends `Authorization: Bearer …`.
     var usesBearer: Bool { accepted.contains { Self.bearer(in: $0.request) } }
 
+    /// Whether a request sends HTTP Basic credentials (a `basic_auth` header).
+    var usesBasic: Bool {
+        accepted.contains { interaction in
+            interaction.request.headers.contains { if case .basicAuth = $0.value.kind { true } else { false } }
+        }
+    }
+
     /// The schemas of error responses (4xx, 5xx) whose bodies are objects.
     var errorBodySchemas: [[String: JSONValue]] {
         uses.compactMap { use in
@@ -51,7 +58,10 @@ struct OpenAPIOperation {
         let parameters = self.parameters
         if !parameters.isEmpty { operation["parameters"] = .array(parameters) }
         if let body = requestBody { operation["requestBody"] = .object(body) }
-        if usesBearer { operation["security"] = [["bearerAuth": []]] }
+        var security: [JSONValue] = []
+        if usesBearer { security.append(["bearerAuth": []]) }
+        if usesBasic { security.append(["basicAuth": []]) }
+        if !security.isEmpty { operation["security"] = .array(security) }
         var responses: [String: JSONValue] = [:]
         for status in Set(interactions.map(\.response.status)).sorted() {
             responses[String(status)] = .object(response(status: status, sharedError: sharedError))
@@ -116,8 +126,22 @@ struct OpenAPIOperation {
         var schema: [String: JSONValue]?
         var examples: [String: JSONValue] = [:]
         var hasJSON = false
+        var formSchema: [String: JSONValue]?
+        var multipartSchema: [String: JSONValue]?
         for use in acceptedUses {
             let interaction = use.interaction
+            switch interaction.request.body {
+            case .form(let form):
+                let next = form.objectMatcher.jsonSchema(role: .request, variables: use.variables)
+                formSchema = formSchema.map { JSONSchemaUnion.of($0, next) } ?? next
+                continue
+            case .multipart(let parts):
+                let next = Self.multipartSchema(parts, variables: use.variables)
+                multipartSchema = multipartSchema.map { JSONSchemaUnion.of($0, next) } ?? next
+                continue
+            case .json: break
+            case .none, .text: continue
+            }
             guard case .json(let matcher) = interaction.request.body else { continue }
             hasJSON = true
             let next = matcher.jsonSchema(role: .request, variables: use.variables)
@@ -129,13 +153,32 @@ struct OpenAPIOperation {
         let sendsBody = accepted.map { interaction -> Bool in
             if case .none = interaction.request.body { false } else { true }
         }
-        if !hasJSON {
-            guard accepted.contains(where: { if case .text = $0.request.body { true } else { false } }) else { return nil }
-            return ["required": .bool(!sendsBody.contains(false)), "content": ["text/plain": ["schema": ["type": "string"]]]]
+        var content: [String: JSONValue] = [:]
+        if let formSchema { content[FormBody.contentType] = ["schema": .object(formSchema)] }
+        if let multipartSchema { content["multipart/form-data"] = ["schema": .object(multipartSchema)] }
+        if hasJSON {
+            var media: [String: JSONValue] = ["schema": .object(schema ?? [:])]
+            if !examples.isEmpty { media["examples"] = .object(examples) }
+            content["application/json"] = .object(media)
         }
-        var media: [String: JSONValue] = ["schema": .object(schema ?? [:])]
-        if !examples.isEmpty { media["examples"] = .object(examples) }
-        return ["required": .bool(!sendsBody.contains(false)), "content": ["application/json": .object(media)]]
+        if content.isEmpty {
+            guard accepted.contains(where: { if case .text = $0.request.body { true } else { false } }) else { return nil }
+            content["text/plain"] = ["schema": ["type": "string"]]
+        }
+        return ["required": .bool(!sendsBody.contains(false)), "content": .object(content)]
+    }
+
+    /// A `multipart/form-data` schema: an object of the parts, each required; a file part a
+    /// binary string, a text part its matcher's schema, a JSON part its JSON's.
+    static func multipartSchema(_ parts: [MultipartPart], variables: [String: Matcher]) -> [String: JSONValue] {
+        var properties: [String: JSONValue] = [:]
+        for part in parts {
+            switch part.body {
+            case .text where part.filename != nil: properties[part.name] = ["type": "string", "format": "binary"]
+            case .text(let matcher), .json(let matcher): properties[part.name] = .object(matcher.jsonSchema(role: .request, variables: variables))
+            }
+        }
+        return ["type": "object", "properties": .object(properties), "required": .array(parts.map { .string($0.name) })]
     }
 
     static func bearer(in request: RequestSpec) -> Bool {
@@ -181,6 +224,8 @@ struct OpenAPIOperation {
                 if let value = matcher.writtenExample {
                     jsonExamples[Self.exampleKey(interaction.name, in: jsonExamples)] = ["summary": .string(interaction.name), "value": value]
                 }
+            case .form(let form):
+                content[FormBody.contentType] = ["schema": .object(form.objectMatcher.jsonSchema(role: .response, strict: interaction.response.strict, variables: use.variables))]
             case .text(let matcher):
                 let mediaType = Self.mediaType(interaction.response.headers["content-type"]) ?? "text/plain"
                 var media: [String: JSONValue] = ["schema": .object(matcher.jsonSchema(role: .response, variables: use.variables))]

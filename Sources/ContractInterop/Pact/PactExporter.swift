@@ -166,6 +166,14 @@ public struct PactExporter: Sendable {
             if !template.variables.isEmpty {
                 writer.note("the text body holds saved values: Pact generates none in a text body, so it is sent with examples in their place")
             }
+        case .form(let form):
+            // As `contract verify` sends it: a form body says so unless the contract sets a type.
+            if !spec.headers.contains(where: { $0.name.lowercased() == "content-type" }) {
+                headers["Content-Type"] = .string(FormBody.contentType)
+            }
+            request["body"] = formBody(form, rules: &rules, writer: &writer)
+        case .multipart:
+            writer.note("the multipart body has no Pact equivalent here: it is left out")
         }
         if !headers.isEmpty { request["headers"] = .object(headers) }
         if !headerRules.isEmpty { rules["header"] = .object(headerRules) }
@@ -231,6 +239,9 @@ public struct PactExporter: Sendable {
             let placed = writer.text(matcher, at: "body")
             response["body"] = .string(placed.example)
             if !placed.rules.isEmpty { rules["body"] = ["$": PactMessageWriter.ruleList(placed.rules)] }
+        case .form(let form):
+            if spec.headers["content-type"] == nil { headers["Content-Type"] = .string(FormBody.contentType) }
+            response["body"] = formBody(form, rules: &rules, writer: &writer)
         }
         if !headers.isEmpty { response["headers"] = .object(headers) }
         if !headerRules.isEmpty { rules["header"] = .object(headerRules) }
@@ -238,6 +249,20 @@ public struct PactExporter: Sendable {
         addBody(writer, rules: &rules, generators: &generators)
         if !rules.isEmpty { response["matchingRules"] = .object(rules) }
         return response
+    }
+
+    /// A form body as Pact writes one: the encoded text of the fields' examples, and each
+    /// field's rules at `$.NAME` (Pact matches form fields by those paths).
+    private static func formBody(_ form: FormBody, rules: inout [String: JSONValue], writer: inout PactMessageWriter) -> JSONValue {
+        var fieldRules: [String: JSONValue] = [:]
+        let fields = form.fields.map { field -> (name: String, value: String) in
+            let placed = writer.text(field.value, at: "form field \(field.name)")
+            if !placed.rules.isEmpty { fieldRules["$." + field.name] = PactMessageWriter.ruleList(placed.rules) }
+            if field.value.optional { writer.note("form field \(field.name) is optional: Pact sends it always") }
+            return (field.name, placed.example)
+        }
+        if !fieldRules.isEmpty { rules["body"] = .object(fieldRules) }
+        return .string(FormEncoding.encode(fields))
     }
 
     /// The writer's body rules and generators, in their categories.

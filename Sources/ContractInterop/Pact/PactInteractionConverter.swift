@@ -78,7 +78,11 @@ struct PactInteractionConverter {
         switch self.body(object["body"], contentType: contentType) {
         case .none: break
         case .json(let value): body = .json(jsonMatcher(value, rules: rules))
-        case .text(let text):
+        case .text(let text, let type):
+            if let form = form(text, contentType: type, rules: rules) {
+                body = .form(form)
+                break
+            }
             if Template.mayHavePlaceholders(text) { note("the request body holds '{{', which contracts read as a placeholder") }
             body = .text(Template(text))
         }
@@ -192,8 +196,10 @@ struct PactInteractionConverter {
         switch self.body(object["body"], contentType: contentType) {
         case .none: break
         case .json(let value): body = .json(jsonMatcher(value, rules: rules))
-        case .text(let text):
-            if let list = rules.bodyRules(at: []) {
+        case .text(let text, let type):
+            if let form = form(text, contentType: type, rules: rules) {
+                body = .form(form)
+            } else if let list = rules.bodyRules(at: []) {
                 body = .text(apply(list, to: .string(text), at: [], rules: rules))
             } else {
                 body = .text(Matcher(.literal(.string(text))))
@@ -204,10 +210,27 @@ struct PactInteractionConverter {
 
     // MARK: - Bodies
 
+    /// A body Pact sends as `application/x-www-form-urlencoded` text, as a `form:` whose fields
+    /// take the rules at `$.NAME`; nil for another content type or text that is no form.
+    private mutating func form(_ text: String, contentType: String?, rules: PactRuleBook) -> FormBody? {
+        guard FormEncoding.isForm(contentType: contentType), let fields = FormEncoding.decode(Data(text.utf8)) else { return nil }
+        var seen = Set<String>()
+        var form: [FormField] = []
+        for field in fields {
+            guard seen.insert(field.name).inserted else {
+                note("form field '\(field.name)' is sent more than once: the first is kept")
+                continue
+            }
+            form.append(FormField(name: field.name, value: textMatcher(field.value, rules: rules.bodyRules(at: [.key(field.name)]), at: "form field \(field.name)")))
+        }
+        return FormBody(form)
+    }
+
     private enum Body {
         case none
         case json(JSONValue)
-        case text(String)
+        /// Text, and the content type it was given with (a v4 body's own, else the header's).
+        case text(String, type: String?)
     }
 
     /// v2/v3 bodies are the JSON value itself; v4 wraps them: `{"content", "contentType", "encoded"}`.
@@ -224,11 +247,11 @@ struct PactInteractionConverter {
         }
         let isJSON = type.map { $0.lowercased().contains("json") } ?? true
         switch value {
-        case .string(let text) where !isJSON: return .text(text)
+        case .string(let text) where !isJSON: return .text(text, type: type)
         case .string(let text):
             // A JSON body given as text (v4 may do so).
             if let parsed = try? JSONValue(parsing: Data(text.utf8)), type != nil { return .json(parsed) }
-            return .text(text)
+            return .text(text, type: type)
         case .null where isV4: return .none
         default: return .json(value)
         }

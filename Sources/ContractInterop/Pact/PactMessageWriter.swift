@@ -208,6 +208,9 @@ struct PactMessageWriter {
                 "\(place) is a TOTP code of \(code.secret): Pact cannot compute one, so the verifier sends the example \(code.placeholderCode), which a provider refuses (contract verify sends a valid code)"
             )
             return [Self.regex(code.pattern)]
+        case .basicAuth:
+            note("\(place) is HTTP Basic credentials: Pact checks the scheme and the base64 only, not the username and password")
+            return [Self.regex("Basic [A-Za-z0-9+/=]+")]
         case .any, .literal, .object, .array, .each, .jwks, .webauthn, .oneOf:
             return []
         }
@@ -251,6 +254,8 @@ struct PactMessageWriter {
             return credential.exampleCredential
         case .oneOf(let alternatives):
             return alternatives.first.map(example(of:)) ?? .null
+        case .basicAuth(let username, let password):
+            return .string(BasicAuth.header(username: text(of: example(of: username)), password: text(of: example(of: password))))
         }
     }
 

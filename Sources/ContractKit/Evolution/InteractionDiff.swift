@@ -62,6 +62,9 @@ public struct InteractionDiff: Sendable {
         case (.json(let before), .json(let after)): walk(before, after, at: "$", side: .request)
         case (.text(let before), .text(let after)):
             if before.text != after.text { note(.breaking, "request body", "text changed: the provider may not accept the old one") }
+        case (.form(let before), .form(let after)): walk(before.objectMatcher, after.objectMatcher, at: "form", side: .request)
+        case (.multipart(let before), .multipart(let after)):
+            if before != after { note(.breaking, "request multipart", "parts changed: the provider may not accept the old ones") }
         default: note(.breaking, "request body", "\(Self.kind(of: old.body)) → \(Self.kind(of: new.body))")
         }
     }
@@ -97,6 +100,7 @@ public struct InteractionDiff: Sendable {
         case (.unspecified, .unspecified): break
         case (.json(let before), .json(let after)): walk(before, after, at: "$", side: .response)
         case (.text(let before), .text(let after)): compare(before, after, at: "response body", side: .response)
+        case (.form(let before), .form(let after)): walk(before.objectMatcher, after.objectMatcher, at: "form", side: .response)
         case (.unspecified, _): note(.safe, "response body", "now described (\(Self.kind(of: new.body)))")
         case (_, .unspecified): note(.breaking, "response body", "no longer described: a client may read it")
         default: note(.breaking, "response body", "\(Self.kind(of: old.body)) → \(Self.kind(of: new.body))")
@@ -134,6 +138,8 @@ public struct InteractionDiff: Sendable {
         case .none: "no body"
         case .json: "JSON"
         case .text: "text"
+        case .form: "form"
+        case .multipart: "multipart"
         }
     }
 
@@ -142,6 +148,7 @@ public struct InteractionDiff: Sendable {
         case .unspecified: "nothing said"
         case .json: "JSON"
         case .text: "text"
+        case .form: "form"
         }
     }
 }

@@ -91,6 +91,10 @@ package enum ContractYAML {
                 add("attestation", .string(name))
             }
             if spec.userVerified != defaults.userVerified { add("user_verified", .bool(spec.userVerified)) }
+        case .basicAuth(let username, let password):
+            add("match", "basic_auth")
+            pairs.append((text("username"), self.matcher(username)))
+            pairs.append((text("password"), self.matcher(password)))
         }
         add("example", matcher.example)
         if matcher.optional { add("optional", .bool(true)) }
@@ -128,6 +132,8 @@ package enum ContractYAML {
         case .none: break
         case .json(let body): requestPairs.append(("json", matcher(body)))
         case .text(let template): requestPairs.append(("body", text(template.text)))
+        case .form(let form): requestPairs.append(("form", self.form(form)))
+        case .multipart(let parts): requestPairs.append(("multipart", .sequence(Node.Sequence(parts.map(part), .implicit, .block))))
         }
         pairs.append(("request", mapping(requestPairs)))
         let response = interaction.response
@@ -140,6 +146,7 @@ package enum ContractYAML {
         case .unspecified: break
         case .json(let body): responsePairs.append(("json", matcher(body)))
         case .text(let body): responsePairs.append(("body", matcher(body)))
+        case .form(let form): responsePairs.append(("form", self.form(form)))
         }
         pairs.append(("response", mapping(responsePairs)))
         if !interaction.save.isEmpty {
@@ -163,6 +170,23 @@ package enum ContractYAML {
         if delivery.within != Delivery.defaultWithin { pairs.append(("within", value(.numeric(delivery.within)))) }
         if !delivery.save.isEmpty {
             pairs.append(("save", mapping(delivery.save.keys.sorted().compactMap { name in delivery.save[name].map { (name, text($0.description)) } })))
+        }
+        return mapping(pairs)
+    }
+
+    /// A `form:` mapping, fields in order.
+    package static func form(_ form: FormBody) -> Node {
+        mapping(form.fields.map { ($0.name, matcher($0.value)) })
+    }
+
+    /// One `multipart:` part.
+    package static func part(_ part: MultipartPart) -> Node {
+        var pairs: [(String, Node)] = [("name", text(part.name))]
+        if let filename = part.filename { pairs.append(("filename", text(filename))) }
+        if !part.headers.isEmpty { pairs.append(("headers", mapping(part.headers.map { ($0.name, matcher($0.value)) }))) }
+        switch part.body {
+        case .text(let body): pairs.append(("body", matcher(body)))
+        case .json(let body): pairs.append(("json", matcher(body)))
         }
         return mapping(pairs)
     }

@@ -30,9 +30,20 @@ extension YAMLReader {
                 }
                 switch source {
                 case .responseBody:
-                    if case .text? = response?.body { error(sourceNode, "saving \(text) needs a JSON response body") }
+                    switch response?.body {
+                    case .text?, .form?: error(sourceNode, "saving \(text) needs a JSON response body")
+                    default: break
+                    }
                 case .requestBody:
                     if let request, case .json = request.body {} else if request != nil { error(sourceNode, "saving \(text) needs a JSON request body") }
+                case .requestForm(let name):
+                    if let request, !Self.formHas(request.body, name) { error(sourceNode, "the request has no form field '\(name)'") }
+                case .responseForm(let name):
+                    switch response?.body {
+                    case .form(let form)?: if form.field(name) == nil { error(sourceNode, "the response has no form field '\(name)'") }
+                    case nil: break
+                    default: error(sourceNode, "saving \(text) needs a form response body")
+                    }
                 case .requestPath(let name):
                     if let request, request.path.params[name] == nil {
                         error(sourceNode, "the request's path has no parameter {\(name)}")
@@ -115,7 +126,7 @@ extension YAMLReader {
     }
 
     private mutating func request(_ node: Node, defined: Set<String>) -> RequestSpec? {
-        let keys = ["method", "path", "path_params", "query", "headers", "json", "body"]
+        let keys = ["method", "path", "path_params", "query", "headers", "json", "body", "form", "multipart"]
         guard let pairs = mapping(node, "request", allowed: keys, required: ["method", "path"]) else {
             return nil
         }
@@ -155,11 +166,19 @@ extension YAMLReader {
                     }
                 }
             case "json":
-                if bodyNode != nil { error(value, "a request has either json or body, not both") }
+                if bodyNode != nil { error(value, Self.oneRequestBody) }
                 bodyNode = value
                 if let matcher = requestMatcher(value, "json", text: false, defined: defined) { body = .json(matcher) } else { ok = false }
+            case "form":
+                if bodyNode != nil { error(value, Self.oneRequestBody) }
+                bodyNode = value
+                if let fields = formFields(value, "form", defined: defined) { body = .form(FormBody(fields)) } else { ok = false }
+            case "multipart":
+                if bodyNode != nil { error(value, Self.oneRequestBody) }
+                bodyNode = value
+                if let parts = multipartParts(value, defined: defined) { body = .multipart(parts) } else { ok = false }
             default:
-                if bodyNode != nil { error(value, "a request has either json or body, not both") }
+                if bodyNode != nil { error(value, Self.oneRequestBody) }
                 bodyNode = value
                 if let text = scalarText(value, "body") {
                     body = .text(Template(text))
@@ -178,13 +197,14 @@ extension YAMLReader {
 
     /// A request value: a literal (text with `{{var}}` placeholders) or a matcher the
     /// verifier can send a value for. `text`: a header, query or path value, so scalars only.
-    private mutating func requestMatcher(_ node: Node, _ what: String, text: Bool, defined: Set<String>) -> Matcher? {
+    /// `member`: a form field, which may be `optional: true`.
+    mutating func requestMatcher(_ node: Node, _ what: String, text: Bool, member: Bool = false, defined: Set<String>) -> Matcher? {
         let matcher: Matcher
         if text, case .scalar = node {
             guard let value = scalarText(node, what) else { return nil }
             matcher = Matcher(.literal(.string(value)))
         } else {
-            guard let read = self.matcher(node, what, inRequest: true) else { return nil }
+            guard let read = self.matcher(node, what, inRequest: true, member: member) else { return nil }
             matcher = read
         }
         if text && !matcher.appliesToText {
@@ -214,7 +234,7 @@ extension YAMLReader {
     }
 
     private mutating func response(_ node: Node) -> ResponseSpec? {
-        guard let pairs = mapping(node, "response", allowed: ["status", "headers", "json", "body", "strict"], required: ["status"]) else {
+        guard let pairs = mapping(node, "response", allowed: ["status", "headers", "json", "body", "form", "strict"], required: ["status"]) else {
             return nil
         }
         var status: Int?
@@ -237,13 +257,17 @@ extension YAMLReader {
                     }
                 }
             case "json":
-                if hasBody { error(value, "a response has either json or body, not both") }
+                if hasBody { error(value, Self.oneResponseBody) }
                 hasBody = true
                 if let matcher = matcher(value, "json") { body = .json(matcher) }
             case "body":
-                if hasBody { error(value, "a response has either json or body, not both") }
+                if hasBody { error(value, Self.oneResponseBody) }
                 hasBody = true
                 if let matcher = matcher(value, "body") { body = .text(matcher) }
+            case "form":
+                if hasBody { error(value, Self.oneResponseBody) }
+                hasBody = true
+                if let fields = formFields(value, "form", defined: nil) { body = .form(FormBody(fields)) }
             default:
                 strict = bool(value, "strict") ?? false
             }

@@ -43,6 +43,7 @@ extension YAMLReader {
             "jwks": ["min", "max"], "each": ["of", "min", "max"], "one_of": ["of"], "totp": ["secret", "digits", "period", "algorithm"],
             "webauthn_registration": ["options", "origin", "authenticator", "algorithm", "attestation", "user_verified"],
             "webauthn_assertion": ["options", "origin", "authenticator", "user_verified"],
+            "basic_auth": ["username", "password"],
         ]
         guard let allowed = options[name] else {
             error(nameNode, "unknown matcher '\(name)' (expected one of: \(Matcher.names.joined(separator: ", ")))")
@@ -50,7 +51,8 @@ extension YAMLReader {
         }
         // A TOTP code depends on the moment, a WebAuthn credential on a challenge: no example
         // can be written down.
-        let common = name == "totp" || name.hasPrefix("webauthn_") ? ["match"] : ["match", "example"]
+        // Nor is one for Basic credentials needed: their parts have values.
+        let common = name == "totp" || name.hasPrefix("webauthn_") || name == "basic_auth" ? ["match"] : ["match", "example"]
         guard let pairs = self.mapping(node, "matcher '\(name)'", allowed: common + allowed + ["optional"]) else { return nil }
         var values: [String: Node] = [:]
         for (key, value) in pairs { values[key] = value }
@@ -125,6 +127,19 @@ extension YAMLReader {
             let ceremony: WebAuthnSpec.Ceremony = name == "webauthn_registration" ? .registration : .assertion
             guard let spec = webAuthnSpec(ceremony, node, values) else { return nil }
             kind = .webauthn(spec)
+        case "basic_auth":
+            guard let usernameNode = values["username"], let passwordNode = values["password"] else {
+                error(node, "matcher 'basic_auth' needs 'username' and 'password' (each a literal, a \"{{saved}}\" value or a matcher of text)")
+                return nil
+            }
+            guard let username = textMatcher(usernameNode, "the basic_auth username", inRequest: inRequest),
+                let password = textMatcher(passwordNode, "the basic_auth password", inRequest: inRequest)
+            else { return nil }
+            if case .literal(.string(let text)) = username.kind, text.contains(":") {
+                error(usernameNode, "a basic_auth username cannot hold ':' (RFC 7617), not '\(text)'")
+                return nil
+            }
+            kind = .basicAuth(username: username, password: password)
         default:
             return nil
         }

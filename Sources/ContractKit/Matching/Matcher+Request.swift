@@ -14,6 +14,7 @@ extension Matcher {
         case .jwt(let claims): claims.keys.sorted().flatMap { claims[$0]?.templateVariables ?? [] }
         case .totp(let spec): spec.variables
         case .webauthn(let spec): spec.variables
+        case .basicAuth(let username, let password): username.templateVariables + password.templateVariables
         default: []
         }
     }
@@ -23,7 +24,7 @@ extension Matcher {
     /// the stub takes only when it is valid), 3 a narrow matcher (`uuid`, `regex`, `datetime`, `jwt`, `jwks`, `integer`,
     /// `boolean`, or `string`/`number` with bounds), 2 a wide one (`string`, `number`,
     /// `each`), 1 `any`. Objects and arrays add up their members; `one_of` is as narrow as its
-    /// widest alternative.
+    /// widest alternative, `basic_auth` as its wider part.
     ///
     /// ```swift
     /// Matcher(.uuid).specificity                             // 3
@@ -40,6 +41,7 @@ extension Matcher {
         case .object(let members): members.values.map(\.specificity).reduce(0, +)
         case .array(let elements): elements.map(\.specificity).reduce(0, +)
         case .oneOf(let alternatives): alternatives.map(\.specificity).min() ?? 1
+        case .basicAuth(let username, let password): Swift.min(username.specificity, password.specificity)
         }
     }
 

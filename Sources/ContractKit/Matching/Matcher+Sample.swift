@@ -30,7 +30,8 @@ extension Matcher {
     /// comes from `authenticators` (a run's ``WebAuthnAuthenticators``) for the saved options;
     /// without them a registration is made by a throwaway authenticator; while the options
     /// are not saved it is ``WebAuthnSpec/exampleCredential``. A `one_of` is its `example`, else
-    /// its first alternative's value; an optional key is there.
+    /// its first alternative's value; an optional key is there. `basic_auth` is the
+    /// `Basic …` value of its username's and password's values.
     ///
     /// ```swift
     /// try Matcher(.integer(min: 5, max: nil)).sampleValue()   // .integer(5)
@@ -70,6 +71,13 @@ extension Matcher {
             return .string(try spec.code(at: path, codes: codes))
         case .webauthn(let spec):
             return try spec.credential(at: path, authenticators: authenticators)
+        case .basicAuth(let username, let password):
+            func text(_ matcher: Matcher, _ part: String) throws -> String {
+                let value = try matcher.sampleValue(at: "\(path) \(part)", minter: minter, codes: codes, authenticators: authenticators)
+                if case .string(let text) = value { return text }
+                return value.description
+            }
+            return .string(BasicAuth.header(username: try text(username, "username"), password: try text(password, "password")))
         default:
             if let example { return example }
             return try generated(at: path)
@@ -115,7 +123,7 @@ extension Matcher {
         case .datetime: return .string(DateTimeFormat.string(from: Date()))
         case .regex(let pattern):
             throw MatcherSampleError(path: path, reason: "a regex matcher (/\(pattern)/) needs an example")
-        case .literal, .object, .array, .each, .jwt, .jwks, .totp, .webauthn, .oneOf:
+        case .literal, .object, .array, .each, .jwt, .jwks, .totp, .webauthn, .oneOf, .basicAuth:
             return .null
         }
     }

@@ -52,6 +52,11 @@ public struct Matcher: Sendable, Equatable {
         /// verifier use the first (or the `example`), and `contract verify` reports an
         /// alternative the provider never answered with.
         case oneOf([Matcher])
+        /// HTTP Basic credentials (`{ match: basic_auth, username: …, password: … }`), usually
+        /// the value of `Authorization`: `Basic base64(username:password)` whose two parts match
+        /// their matchers. The verifier sends the credentials of both parts' values; a password
+        /// that does not match is reported without being shown.
+        case basicAuth(username: Matcher, password: Matcher)
     }
 
     /// What is expected.
@@ -90,7 +95,7 @@ public struct Matcher: Sendable, Equatable {
     /// The matcher names accepted after `match:`.
     public static let names = [
         "string", "integer", "number", "boolean", "null", "any", "regex", "uuid", "datetime", "jwt", "jwks", "each", "one_of", "totp", "webauthn_registration",
-        "webauthn_assertion",
+        "webauthn_assertion", "basic_auth",
     ]
 
     /// This matcher with every literal string that is a template (`"{{sub}}"`) replaced by
@@ -125,6 +130,11 @@ public struct Matcher: Sendable, Equatable {
             return Matcher(.oneOf(alternatives.map { $0.resolved(with: variables, undefined: &undefined) }), example: example, optional: optional)
         case .jwt(let claims):
             return Matcher(.jwt(claims: claims.mapValues { $0.resolved(with: variables, undefined: &undefined) }), example: example, optional: optional)
+        case .basicAuth(let username, let password):
+            return Matcher(
+                .basicAuth(username: username.resolved(with: variables, undefined: &undefined), password: password.resolved(with: variables, undefined: &undefined)),
+                example: example, optional: optional
+            )
         case .totp(var spec) where !spec.variables.isEmpty:
             let template = Template(spec.secret)
             let missing = template.requiredVariables.filter { variables[$0] == nil }
@@ -189,6 +199,8 @@ public struct Matcher: Sendable, Equatable {
             }
         case .jwks(let min, let max):
             return Self.jwksProblems(actual, at: path, min: min, max: max)
+        case .basicAuth(let username, let password):
+            return Self.basicAuthMismatches(username: username, password: password, in: actual, at: path)
         case .oneOf(let alternatives):
             var closest: [Mismatch]?
             for alternative in alternatives {
@@ -261,6 +273,7 @@ public struct Matcher: Sendable, Equatable {
         case .oneOf(let alternatives): "one of: " + alternatives.map(\.summary).joined(separator: " | ")
         case .totp(let spec): spec.summary
         case .webauthn(let spec): spec.summary
+        case .basicAuth(let username, _): "HTTP Basic credentials of username \(username.summary)"
         }
     }
 
@@ -305,7 +318,7 @@ public struct Matcher: Sendable, Equatable {
         case .webauthn(let spec):
             // The shape: whether it verifies takes a relying party (the stub is one).
             return spec.shapeProblem(actual)
-        case .literal, .object, .array, .each, .jwks, .jwt, .oneOf:
+        case .literal, .object, .array, .each, .jwks, .jwt, .oneOf, .basicAuth:
             return nil
         }
     }
@@ -317,7 +330,7 @@ public struct Matcher: Sendable, Equatable {
         case .literal(let value): value.typeName
         case .object, .jwks: JSONValue.object([:]).typeName
         case .array, .each: JSONValue.array([]).typeName
-        case .string, .regex, .uuid, .datetime, .jwt, .totp: JSONValue.string("").typeName
+        case .string, .regex, .uuid, .datetime, .jwt, .totp, .basicAuth: JSONValue.string("").typeName
         case .integer: JSONValue.integer(0).typeName
         case .number: JSONValue.number(0.5).typeName
         case .boolean: JSONValue.bool(true).typeName

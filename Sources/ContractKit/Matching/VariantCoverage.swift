@@ -48,10 +48,14 @@ public struct VariantCoverage: Sendable {
         walk(matcher, value, at: "$", site: site, location: location)
     }
 
-    /// Records a response's body against its spec.
+    /// Records a response's body against its spec: `value` is the JSON body, or for a form the
+    /// object of its fields (``FormBody/object(of:)``), whose optional fields count as keys.
     public mutating func observe(_ response: ResponseSpec, in value: JSONValue?, site: String, location: SourceLocation) {
-        guard case .json(let matcher) = response.body else { return }
-        observe(matcher, in: value, site: site, location: location)
+        switch response.body {
+        case .json(let matcher): observe(matcher, in: value, site: site, location: location)
+        case .form(let form): observe(form.objectMatcher, in: value, site: site, location: location)
+        case .unspecified, .text: return
+        }
     }
 
     /// Every variant allowed and never seen, in the order their places were first met.

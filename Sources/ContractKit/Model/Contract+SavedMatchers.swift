@@ -23,6 +23,10 @@ extension Contract {
                 case .requestPath(let parameter): found = request.path.params[parameter]
                 case .requestQuery(let parameter): found = request.query.first { $0.name == parameter }?.value
                 case .requestHeader(let header): found = request.headers.first { $0.name.lowercased() == header.lowercased() }?.value
+                case .requestForm(let field):
+                    found = if case .form(let form) = request.body { form.field(field) } else { nil }
+                case .responseForm(let field):
+                    found = if case .form(let form) = interaction.response.body { form.field(field) } else { nil }
                 }
                 matchers[name] = found
             }

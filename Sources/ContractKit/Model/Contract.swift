@@ -99,6 +99,10 @@ public enum RequestBody: Sendable, Equatable {
     case json(Matcher)
     /// Raw text (may be malformed JSON on purpose).
     case text(Template)
+    /// `application/x-www-form-urlencoded` fields (`form:`).
+    case form(FormBody)
+    /// `multipart/form-data` parts (`multipart:`).
+    case multipart([MultipartPart])
 }
 
 /// The request of an interaction. Every value is a ``Matcher``: a literal (whose text may
@@ -139,6 +143,8 @@ public struct RequestSpec: Sendable, Equatable {
         case .none: break
         case .json(let matcher): names += matcher.templateVariables
         case .text(let template): names += template.variables
+        case .form(let form): names += form.templateVariables
+        case .multipart(let parts): names += parts.flatMap(\.templateVariables)
         }
         return names
     }
@@ -154,6 +160,8 @@ public struct RequestSpec: Sendable, Equatable {
 ///   note: request.path.id                   # a path parameter's value
 ///   page: request.query.page                # a query parameter
 ///   client: request.headers.X-Client-Id     # a request header
+///   scope: request.form.scope               # a field of the request's form body
+///   state: response.form.state              # a field of the response's form body
 /// ```
 public enum SaveSource: Sendable, Hashable, CustomStringConvertible {
     /// A path into the response's JSON body.
@@ -168,12 +176,16 @@ public enum SaveSource: Sendable, Hashable, CustomStringConvertible {
     case requestQuery(String)
     /// A request header (case-insensitive name).
     case requestHeader(String)
+    /// A field of the request's form body.
+    case requestForm(String)
+    /// A field of the response's form body.
+    case responseForm(String)
 
     /// Whether the value comes from the request (else from the response).
     public var isFromRequest: Bool {
         switch self {
-        case .responseBody, .responseHeader: false
-        case .requestBody, .requestPath, .requestQuery, .requestHeader: true
+        case .responseBody, .responseHeader, .responseForm: false
+        case .requestBody, .requestPath, .requestQuery, .requestHeader, .requestForm: true
         }
     }
 
@@ -186,6 +198,8 @@ public enum SaveSource: Sendable, Hashable, CustomStringConvertible {
         case .requestPath(let name): "request.path.\(name)"
         case .requestQuery(let name): "request.query.\(name)"
         case .requestHeader(let name): "request.headers.\(name)"
+        case .requestForm(let name): "request.form.\(name)"
+        case .responseForm(let name): "response.form.\(name)"
         }
     }
 
@@ -209,9 +223,13 @@ public enum SaveSource: Sendable, Hashable, CustomStringConvertible {
             self = .requestHeader(try name(after: "request.headers."))
         } else if text.hasPrefix("response.headers.") {
             self = .responseHeader(try name(after: "response.headers."))
+        } else if text.hasPrefix("request.form.") {
+            self = .requestForm(try name(after: "request.form."))
+        } else if text.hasPrefix("response.form.") {
+            self = .responseForm(try name(after: "response.form."))
         } else {
             throw JSONPath.Invalid(
-                description: "'\(text)' is neither a JSON path ($.a.b) nor request.json…, request.path.NAME, request.query.NAME, request.headers.NAME or response.headers.NAME"
+                description: "'\(text)' is neither a JSON path ($.a.b) nor request.json…, request.path.NAME, request.query.NAME, request.headers.NAME, request.form.NAME, response.headers.NAME or response.form.NAME"
             )
         }
     }
@@ -225,6 +243,8 @@ public enum ResponseBodySpec: Sendable, Equatable {
     case json(Matcher)
     /// Text matching a matcher (a literal string or a string matcher).
     case text(Matcher)
+    /// An `application/x-www-form-urlencoded` body whose fields match (`form:`).
+    case form(FormBody)
 }
 
 /// The response an interaction must get.

@@ -87,7 +87,9 @@ extension RequestSpec {
     /// The request with `variables` filled in and every matcher replaced by its `example`
     /// (or a generated value; a `totp` code from `codes`, or the key's code now without it; a
     /// WebAuthn credential from `authenticators`); a `json` body also gets `Content-Type:
-    /// application/json` unless the contract sets one. A run renders with
+    /// application/json` unless the contract sets one, a `form` body `Content-Type:
+    /// application/x-www-form-urlencoded`, and a `multipart` body a fresh boundary (in
+    /// `Content-Type: multipart/form-data; boundary=…`, or added to the contract's own). A run renders with
     /// ``render(with:waitingFor:authenticators:)``, which waits when a code's steps are used up
     /// instead of throwing.
     /// - Throws: ``Template/UndefinedVariable``, ``MatcherSampleError``, what `codes` and
@@ -113,6 +115,20 @@ extension RequestSpec {
             }
         case .text(let template):
             data = Data(try template.render(variables).utf8)
+        case .form(let form):
+            data = try form.encoded { try $0.value.sampleText(with: variables, at: "form \($0.name)", codes: codes) }
+            if !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
+                headers.append((name: "Content-Type", value: FormBody.contentType))
+            }
+        case .multipart(let parts):
+            let boundary = MultipartEncoding.newBoundary()
+            data = MultipartEncoding.encode(try parts.map { try $0.rendered(with: variables, codes: codes, authenticators: authenticators) }, boundary: boundary)
+            // The boundary is the body's: a contract's own Content-Type gets it as a parameter.
+            if let index = headers.firstIndex(where: { $0.name.lowercased() == "content-type" }) {
+                if MultipartEncoding.boundary(in: headers[index].value) == nil { headers[index].value += "; boundary=\(boundary)" }
+            } else {
+                headers.append((name: "Content-Type", value: MultipartEncoding.contentType(boundary: boundary)))
+            }
         }
         return ContractRequest(method: method, target: target, headers: headers, body: data)
     }
@@ -133,6 +149,7 @@ extension ResponseSpec {
             case .unspecified: .unspecified
             case .json(let matcher): .json(matcher.resolved(with: variables, undefined: &undefined))
             case .text(let matcher): .text(matcher.resolved(with: variables, undefined: &undefined))
+            case .form(let form): .form(form.resolved(with: variables, undefined: &undefined))
             }
         var seen = Set<String>()
         undefined = undefined.filter { seen.insert($0).inserted }
@@ -161,6 +178,8 @@ extension ResponseSpec {
             found += matcher.mismatches(in: .string(String(decoding: response.body, as: UTF8.self))).map {
                 Mismatch(path: "body", expected: $0.expected, actual: $0.actual)
             }
+        case .form(let form):
+            found += form.mismatches(in: response.body, strict: strict)
         }
         return found
     }
@@ -211,6 +230,8 @@ extension Interaction {
                 case .requestBody(let path): path.value(in: requestJSON)
                 case .requestHeader(let header): request?.header(header).map(JSONValue.string)
                 case .requestQuery(let item): pathAndQuery?.query.first { $0.name == item }.map { .string($0.value) }
+                case .requestForm(let field): request?.body.flatMap(FormBody.object(of:))?[field]
+                case .responseForm(let field): response.flatMap { FormBody.object(of: $0.body) }?[field]
                 case .requestPath(let parameter):
                     pathAndQuery.flatMap { self.request.path.match($0.path, known: [:])?[parameter] }.map(JSONValue.string)
                 }

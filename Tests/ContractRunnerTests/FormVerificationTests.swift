@@ -1,0 +1,87 @@
+import ContractKit
+import ContractRunner
+import ContractStub
+import ContractTestSupport
+import Foundation
+import Testing
+
+/// `form:`, `multipart:` and `basic_auth` in a run: verify and probe against the toy's OAuth
+/// routes (``ToyProvider/oauthContract``), in process.
+@Suite struct FormVerificationTests {
+    @Test func formsPartsAndCredentialsHoldLiveOnTheStubAndInAgreement() async throws {
+        let contract = try loadContract(ToyProvider.oauthContract)
+        let report = try await ToyProvider.withRunning { url in
+            await ContractVerifier(live: HTTPTransport(baseURL: url), stub: try ContractStub(contracts: [contract]), states: nil).verify([contract])
+        }
+        #expect(report.results.count == 5)
+        for result in report.results {
+            #expect(result.live?.held == true && result.stub?.held == true && result.agreement?.held == true, "\(result.interaction.name): \(result.outcome)")
+        }
+        #expect(report.succeeded)
+        // The saved token went into the next form; the credentials were sent as Basic.
+        #expect(String(decoding: report.results[3].request?.body ?? Data(), as: UTF8.self) == "code=tok-oauth-123")
+        #expect(report.results[0].request?.header("Authorization") == BasicAuth.header(username: "client-1", password: "s3cret"))
+    }
+
+    @Test func aFormResponseTheContractGetsWrongFailsLiveAndAgreement() async throws {
+        let wrong = ToyProvider.oauthContract.replacingOccurrences(of: "token_type: bearer", with: "token_type: mac\n        scope: { match: string }")
+        let contract = try loadContract(wrong)
+        let report = try await ToyProvider.withRunning { url in
+            await ContractVerifier(live: HTTPTransport(baseURL: url), stub: try ContractStub(contracts: [contract]), states: nil).verify([contract])
+        }
+        let result = report.results[3]
+        #expect(result.live?.held == false)
+        let problems = Self.mismatches(result.live)
+        #expect(problems.contains(#"form token_type: expected "mac", got string "bearer""#), "\(problems)")
+        #expect(problems.contains("form scope: expected a string, got nothing (field missing)"), "\(problems)")
+        // The stub answers with the contract's fields, the live side without scope.
+        #expect(Self.mismatches(result.agreement) == ["form.scope: expected missing (live), got present (stub)"])
+    }
+
+    static func mismatches(_ check: CheckResult?) -> [String] {
+        if case .failed(let found)? = check { found.map(\.description) } else { [] }
+    }
+
+    @Test func agreementComparesFormFieldsAsAFlatObject() throws {
+        let spec = ResponseSpec(status: 200, body: .form(FormBody([FormField(name: "a", value: Matcher(.string(minLength: nil, maxLength: nil)))])))
+        func response(_ body: String) -> ContractResponse { ContractResponse(status: 200, headers: [], body: Data(body.utf8)) }
+        #expect(Agreement.compare(live: response("a=1&b=2"), stub: response("a=x"), spec: spec, mode: .full).map(\.description) == [
+            "form.b: expected present (live), got missing (stub)"
+        ])
+        #expect(Agreement.compare(live: response("a=1&b=2"), stub: response("a=x"), spec: spec, mode: .declared) == [])
+    }
+
+    @Test func formVariantsDropRepeatAndEmptyEachFieldAndSendTheFormAsJSON() throws {
+        let request = ContractRequest(
+            method: "POST", target: "/oauth/token", headers: [("Content-Type", FormBody.contentType)], body: Data("grant_type=client_credentials&scope=read".utf8))
+        let variants = ProbeVariant.derive(from: request, limits: .init(longString: 20, oversizedBody: 300), optional: ["scope"])
+        #expect(
+            variants.map(\.name) == [
+                "form field grant_type missing", "form field grant_type duplicated", "form field grant_type empty",
+                "form field scope duplicated", "form field scope empty", "an unknown extra form field", "Content-Type application/json",
+                "Content-Type text/plain", "a body of 300 bytes",
+            ]
+        )
+        func body(_ name: String) throws -> String {
+            String(decoding: try #require(variants.first { $0.name == name }?.request.body), as: UTF8.self)
+        }
+        #expect(try body("form field grant_type missing") == "scope=read")
+        #expect(try body("form field scope duplicated") == "grant_type=client_credentials&scope=read&scope=read")
+        #expect(try body("an unknown extra form field") == "grant_type=client_credentials&scope=read&unexpected_field=probe")
+        let json = try #require(variants.first { $0.name == "Content-Type application/json" })
+        #expect(json.request.header("content-type") == "application/json" && json.request.body == request.body)
+        // A field written optional: true is not probed missing.
+        let contract = try loadContract(ToyProvider.oauthContract)
+        #expect(ProbeVariant.optionalFields(in: [contract])["POST /oauth/token"] == ["scope"])
+    }
+
+    @Test func probeFindsEveryFormAndMultipartVariantRefused() async throws {
+        let contract = try loadContract(ToyProvider.oauthContract)
+        let report = try await ToyProvider.withRunning { url in
+            await ContractProber(live: HTTPTransport(baseURL: url), contracts: [contract], states: nil, deadline: .seconds(30)).probe()
+        }
+        #expect(report.succeeded, "\(ProbeTextReport.render(report, color: false))")
+        let names = report.interactions[0].variants.map(\.name)
+        #expect(names.contains("form field grant_type duplicated") && names.contains("Content-Type application/json") && !names.contains("form field scope missing"))
+    }
+}
