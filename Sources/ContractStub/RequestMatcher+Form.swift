@@ -2,9 +2,12 @@ import ContractKit
 import Foundation
 
 /// Form, multipart and Basic-credential requests, held to the contract as JSON bodies are: the
-/// fields (or parts) the contract lists, each once, no others, each matching its matcher.
+/// fields (or parts) the contract lists, each once, each matching its matcher; no other
+/// multipart part. A form is read as RFC 6749 §3.1 has OAuth servers read one (authd does):
+/// a field the contract does not list is ignored, and one sent without a value is as if omitted.
 extension RequestMatcher {
-    /// A `form:` body: a form `Content-Type`, then ``fit(fields:_:what:)``.
+    /// A `form:` body: a form `Content-Type`, then ``fit(fields:_:what:)`` on the fields the
+    /// contract lists that came with a value.
     mutating func fit(_ form: FormBody, _ request: ContractRequest) -> Result<Int, Difference> {
         let contentType = request.header("Content-Type")
         guard FormEncoding.isForm(contentType: contentType) else {
@@ -13,7 +16,8 @@ extension RequestMatcher {
         guard let received = FormEncoding.decode(request.body ?? Data()) else {
             return .failure(Difference(weight: 4, text: "body: expected a form, got \(request.body?.count ?? 0) bytes that are no form (bad UTF-8 or % escape)"))
         }
-        let values = received.map { (name: $0.name, value: $0.value) }
+        let listed = Set(form.fields.map(\.name))
+        let values = received.filter { listed.contains($0.name) && !$0.value.isEmpty }.map { (name: $0.name, value: $0.value) }
         return fit(fields: form.fields.map { ($0.name, $0.value) }, values, what: "form") { matcher, value, place, this in
             this.fit(matcher, text: value, at: place, weight: 5)
         }
