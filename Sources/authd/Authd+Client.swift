@@ -35,19 +35,34 @@ extension Authd.ClientCommand {
         )
         var audiences: [String] = []
 
+        @Flag(
+            name: .customLong("secret-stdin"),
+            help: "Read the secret from standard input (32 to 512 characters) instead of making a random one, e.g. from a secret store."
+        )
+        var secretFromStandardInput = false
+
+        @Flag(name: .customLong("replace"), help: "Replace a client of this name (its old secret stops working).")
+        var replace = false
+
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var logging: LoggingOptions
 
         func run() async throws {
-            let (client, secret) = try OAuthClient.register(id: name, audiences: audiences, now: Date())
+            let chosen = secretFromStandardInput ? Authd.UserCommand.Add.readPassword() : nil
+            let (client, secret) = try OAuthClient.register(id: name, audiences: audiences, secret: chosen, now: Date())
+            let replace = self.replace
             let added = try await database.withMigratedStorage(logger: logging.makeLogger()) { storage in
+                if replace, try await storage.clients.remove(id: client.id) {
+                    try await storage.audit.record(SecurityEvent(kind: .clientRemoved, at: client.createdAt, detail: client.id))
+                }
                 guard try await storage.clients.add(client) else { return false }
                 try await storage.audit.record(SecurityEvent(kind: .clientRegistered, at: client.createdAt, detail: client.id))
                 return true
             }
-            guard added else { throw CLIError("a client named \(name) exists already; remove it first (authd client remove \(name))") }
+            guard added else { throw CLIError("a client named \(name) exists already; replace it with --replace") }
             print("client_id: \(client.id)")
-            print("client_secret: \(secret)")
+            // A secret the operator chose is not echoed.
+            if chosen == nil { print("client_secret: \(secret)") }
         }
     }
 

@@ -34,6 +34,15 @@ import Testing
         }
         #expect(served.status == 0)
         #expect(try await AuthdBinary.run(["client", "remove", "orders-api"] + url).stderr.contains("no client named orders-api"))
+
+        // A chosen secret (from a secret store), replacing the client of that name; never echoed.
+        let chosen = String(repeating: "s3cret-", count: 6)
+        let provisioned = try await AuthdBinary.run(["client", "add", "billing", "--secret-stdin"] + url, input: chosen + "\n")
+        #expect(provisioned.stdout == "client_id: billing\n")
+        #expect(try await AuthdBinary.run(["client", "add", "billing", "--secret-stdin"] + url, input: chosen).stderr.contains("--replace"))
+        #expect(try await AuthdBinary.run(["client", "add", "billing", "--secret-stdin", "--replace"] + url, input: "short").stderr.contains("32 to 512"))
+        let replaced = try await AuthdBinary.run(["client", "add", "billing", "--replace"] + url)
+        #expect(replaced.status == 0 && replaced.stdout.contains("client_secret: "))
         let audit = try await AuthdBinary.run(["audit"] + url).stdout
         #expect(audit.contains("client_registered") && audit.contains("client_removed") && !audit.contains(secret))
     }

@@ -33,14 +33,20 @@ public struct OAuthClient: Sendable, Equatable {
     /// may take its name.
     public static let firstPartyID = "authd"
 
-    /// A new client and its secret, which is shown once and never stored.
-    /// - Throws: `invalid_request` when `id` is not a valid client id, is authd's own, or an
-    ///   audience is empty.
-    public static func register(id: String, audiences: [String], now: Date) throws -> (client: OAuthClient, secret: String) {
+    /// A new client and its secret (`secret`, or 256 random bits), which is shown once and
+    /// never stored.
+    /// - Throws: `invalid_request` when `id` is not a valid client id, is authd's own, an
+    ///   audience is empty, or a given secret is shorter than 32 characters (or over 512).
+    public static func register(id: String, audiences: [String], secret: String? = nil, now: Date) throws -> (client: OAuthClient, secret: String) {
         try validate(id: id)
         guard id != firstPartyID else { throw AuthError.invalidRequest("'\(firstPartyID)' is the client id of authd's own login routes") }
         guard audiences.allSatisfy({ !$0.isEmpty && $0.count <= 512 }) else {
             throw AuthError.invalidRequest("an audience must be 1 to 512 characters")
+        }
+        if let secret {
+            // A chosen secret is hashed as a random one is: it must be as hard to guess.
+            guard (32...512).contains(secret.count) else { throw AuthError.invalidRequest("a client secret must be 32 to 512 characters") }
+            return (OAuthClient(id: id, secretHash: OpaqueToken.hash(of: secret), audiences: audiences, createdAt: now), secret)
         }
         let secret = OpaqueToken.generate()
         return (OAuthClient(id: id, secretHash: secret.hash, audiences: audiences, createdAt: now), secret.token)
