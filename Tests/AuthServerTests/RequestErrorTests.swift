@@ -97,7 +97,7 @@ import Testing
         }
     }
 
-    @Test(arguments: ["/", "/logins", "/login/extra", "/.well-known/openid-configuration"])
+    @Test(arguments: ["/", "/logins", "/login/extra", "/.well-known/webfinger"])
     func unknownPathsAreNotFound(path: String) async throws {
         let fixture = try await ServerFixture()
         try await fixture.test { client async throws in

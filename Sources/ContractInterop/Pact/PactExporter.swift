@@ -252,12 +252,14 @@ public struct PactExporter: Sendable {
     }
 
     /// A form body as Pact writes one: the encoded text of the fields' examples, and each
-    /// field's rules at `$.NAME` (Pact matches form fields by those paths).
+    /// field's rules and provider-state generator (a saved value) at `$.NAME` (Pact matches
+    /// and fills form fields by those paths).
     private static func formBody(_ form: FormBody, rules: inout [String: JSONValue], writer: inout PactMessageWriter) -> JSONValue {
         var fieldRules: [String: JSONValue] = [:]
         let fields = form.fields.map { field -> (name: String, value: String) in
             let placed = writer.text(field.value, at: "form field \(field.name)")
             if !placed.rules.isEmpty { fieldRules["$." + field.name] = PactMessageWriter.ruleList(placed.rules) }
+            if let generator = placed.generator { writer.addBodyGenerator(generator, at: "$." + field.name) }
             if field.value.optional { writer.note("form field \(field.name) is optional: Pact sends it always") }
             return (field.name, placed.example)
         }

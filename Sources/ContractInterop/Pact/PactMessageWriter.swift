@@ -27,6 +27,11 @@ struct PactMessageWriter {
         self.saved = saved
     }
 
+    /// Fills the body's value at `path` (a form field's `$.NAME`) with `generator`.
+    mutating func addBodyGenerator(_ generator: JSONValue, at path: String) {
+        bodyGenerators.append((path, generator))
+    }
+
     mutating func note(_ message: String) {
         if !notes.contains(message) { notes.append(message) }
     }
