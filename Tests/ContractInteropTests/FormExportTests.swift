@@ -81,6 +81,31 @@ import Testing
         #expect(response.field("token_type") == Matcher(.literal(.string("bearer"))))
     }
 
+    /// A token endpoint that a public client calls without credentials: Basic is optional there.
+    @Test func openAPIMakesBasicOptionalWhereARequestSucceedsWithoutCredentials() throws {
+        let yaml = """
+            name: Token
+            interactions:
+              - name: a confidential client
+                request:
+                  method: POST
+                  path: /oauth/token
+                  headers: { Authorization: { match: basic_auth, username: c, password: "a-secret" } }
+                  form: { grant_type: client_credentials }
+                response: { status: 200 }
+              - name: a public client
+                request:
+                  method: POST
+                  path: /oauth/token
+                  form: { grant_type: refresh_token }
+                response: { status: 200 }
+            """
+        let (parsed, diagnostics) = ContractLoader.parse(yaml: yaml, file: "token.yaml")
+        #expect(diagnostics == [])
+        let document = OpenAPIExporter(title: "t", version: "1").document(for: [try #require(parsed)])
+        #expect(document["paths"]?["/oauth/token"]?["post"]?["security"] == [["basicAuth": []], [:]])
+    }
+
     @Test func openAPIGivesFormAndMultipartMediaTypesAndABasicScheme() throws {
         let document = OpenAPIExporter(title: "t", version: "1").document(for: [try contract()])
         let operation = try #require(document["paths"]?["/oauth/token"]?["post"])

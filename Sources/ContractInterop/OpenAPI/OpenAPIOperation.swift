@@ -34,10 +34,16 @@ struct OpenAPIOperation {
     var usesBearer: Bool { accepted.contains { Self.bearer(in: $0.request) } }
 
     /// Whether a request sends HTTP Basic credentials (a `basic_auth` header).
-    var usesBasic: Bool {
-        accepted.contains { interaction in
-            interaction.request.headers.contains { if case .basicAuth = $0.value.kind { true } else { false } }
-        }
+    var usesBasic: Bool { accepted.contains(where: Self.sendsBasic) }
+
+    /// Whether some accepted request sends no credentials at all (authentication is optional:
+    /// a token endpoint's public client, say).
+    private var acceptsAnonymous: Bool {
+        accepted.contains { !Self.bearer(in: $0.request) && !Self.sendsBasic($0) }
+    }
+
+    private static func sendsBasic(_ interaction: Interaction) -> Bool {
+        interaction.request.headers.contains { if case .basicAuth = $0.value.kind { true } else { false } }
     }
 
     /// The schemas of error responses (4xx, 5xx) whose bodies are objects.
@@ -61,6 +67,8 @@ struct OpenAPIOperation {
         var security: [JSONValue] = []
         if usesBearer { security.append(["bearerAuth": []]) }
         if usesBasic { security.append(["basicAuth": []]) }
+        // `{}`: no scheme at all is an accepted alternative (OpenAPI 3.1 §4.8.10).
+        if !security.isEmpty, acceptsAnonymous { security.append([:]) }
         if !security.isEmpty { operation["security"] = .array(security) }
         var responses: [String: JSONValue] = [:]
         for status in Set(interactions.map(\.response.status)).sorted() {
