@@ -88,6 +88,10 @@ let package = Package(
         // Base64url, the compact JWS and constant-time comparison: what authd's tokens, the
         // contract matchers and the stub share.
         .target(name: "JOSE"),
+        // application/x-www-form-urlencoded and HTTP Basic credentials (Foundation only): how
+        // authd's OAuth routes read their bodies and clients, and how the contract verifier
+        // writes forms and the matchers and stub read them.
+        .target(name: "WebForms"),
         // WebAuthn's relying-party side (CBOR, COSE keys, attestation and assertion checks, the
         // options and responses' JSON) and a software authenticator: what authd, the contract
         // verifier (acting as the authenticator) and the stub share. Foundation and swift-crypto
@@ -148,6 +152,7 @@ let package = Package(
                 "AuthCore",
                 "JOSE",
                 "WebAuthn",
+                "WebForms",
                 .product(name: "Crypto", package: "swift-crypto"),
                 server("AsyncHTTPClient", "async-http-client"),
                 server("Hummingbird", "hummingbird"),
@@ -190,7 +195,7 @@ let package = Package(
         // for the TOTP codes of `totp` matchers, WebAuthn for the credentials of `webauthn_…` ones) ...
         .target(
             name: "ContractKit",
-            dependencies: ["JOSE", "WebAuthn", .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["JOSE", "WebAuthn", "WebForms", .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto")]
         ),
         // ... Pact and OpenAPI in and out ...
         .target(

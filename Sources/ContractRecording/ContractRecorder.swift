@@ -1,6 +1,7 @@
 import ContractKit
 import Foundation
 import Yams
+import WebForms
 
 /// One request that passed through `contract record`, with the provider's answer.
 public struct RecordedExchange: Sendable {
@@ -362,7 +363,7 @@ struct Recording {
         if let saved { return ContractYAML.text(saved) }
         if secret && !keepSecrets {
             // Basic credentials keep their username; the password comes from the environment.
-            if let credentials = BasicAuth.decode(value) {
+            if let credentials = BasicCredentials.decode(value) {
                 let password = "{{env.\(environmentName(for: credentials.password, file: file, key: "\(key) password", usedFor: "\(usedFor) password"))}}"
                 return ContractYAML.matcher(Matcher(.basicAuth(username: .literal(.string(credentials.username)), password: .literal(.string(password)))))
             }

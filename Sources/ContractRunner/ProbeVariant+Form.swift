@@ -1,5 +1,6 @@
 import ContractKit
 import Foundation
+import WebForms
 
 extension ProbeVariant {
     /// The bad-input bodies of a form (fields in their order): each field missing and empty

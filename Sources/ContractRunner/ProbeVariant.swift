@@ -1,5 +1,6 @@
 import ContractKit
 import Foundation
+import WebForms
 
 /// A bad input derived from an interaction's request, for `contract probe`.
 ///

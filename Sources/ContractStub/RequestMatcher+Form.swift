@@ -1,5 +1,6 @@
 import ContractKit
 import Foundation
+import WebForms
 
 /// Form, multipart and Basic-credential requests, held to the contract as JSON bodies are: the
 /// fields (or parts) the contract lists, each once, each matching its matcher; no other
@@ -105,7 +106,7 @@ extension RequestMatcher {
     /// whose value is unknown accepts any password). A password that does not match is
     /// never shown.
     mutating func fit(username: Matcher, password: Matcher, _ text: String, at place: String, weight: Int) -> Result<Int, Difference> {
-        guard let credentials = BasicAuth.decode(text) else {
+        guard let credentials = BasicCredentials.decode(text) else {
             return .failure(Difference(weight: weight, text: "\(place): expected HTTP Basic credentials (Basic base64(username:password)), got a value that is not (not shown)"))
         }
         let user: Int

@@ -2,6 +2,7 @@ import ContractKit
 import Foundation
 import Hummingbird
 import NIOCore
+import WebForms
 
 /// The toy's form and multipart routes, for the tests of `form:`, `multipart:` and
 /// `basic_auth`: `POST /oauth/token` takes client credentials (`client-1` / `s3cret`) and a
@@ -66,7 +67,7 @@ extension ToyProvider {
     /// Adds the routes to `router`.
     static func addOAuthRoutes(to router: Router<BasicRequestContext>) {
         router.post("/oauth/token") { request, _ -> Response in
-            guard let credentials = request.headers[.authorization].flatMap(BasicAuth.decode) else {
+            guard let credentials = request.headers[.authorization].flatMap(BasicCredentials.decode) else {
                 return json(.unauthorized, ["error": "invalid_client"])
             }
             guard credentials.username == "client-1", credentials.password == "s3cret" else { return json(.unauthorized, ["error": "invalid_client"]) }

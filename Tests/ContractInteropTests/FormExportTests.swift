@@ -2,6 +2,7 @@ import ContractInterop
 import ContractKit
 import Foundation
 import Testing
+import WebForms
 
 /// What the exports and imports make of `form:`, `multipart:` and `basic_auth`.
 @Suite struct FormExportTests {
@@ -51,7 +52,7 @@ import Testing
         let request = try #require(interactions[0]["request"])
         #expect(request["headers"]?["Content-Type"] == "application/x-www-form-urlencoded")
         #expect(request["body"] == "grant_type=client_credentials&scope=read&tries=2")
-        #expect(request["headers"]?["Authorization"] == .string(BasicAuth.header(username: "client-1", password: "s3cret")))
+        #expect(request["headers"]?["Authorization"] == .string(BasicCredentials.header(username: "client-1", password: "s3cret")))
         #expect(request["matchingRules"]?["header"]?["Authorization"]?["matchers"] == [["match": "regex", "regex": #"\A(?:Basic [A-Za-z0-9+/=]+)\z"#]])
         #expect(request["matchingRules"]?["body"]?["$.tries"]?["matchers"] == [["match": "integer"]])
         let response = try #require(interactions[0]["response"])

@@ -2,6 +2,7 @@ import ContractKit
 import ContractTestSupport
 import Foundation
 import Testing
+import WebForms
 
 /// `form:`, `multipart:` and `{ match: basic_auth }`: loading, what lint says, what verify
 /// sends, what a response is checked for, writing back.
@@ -85,13 +86,13 @@ import Testing
         #expect(request.header("Content-Type") == "application/x-www-form-urlencoded")
         #expect(String(decoding: request.body ?? Data(), as: UTF8.self) == "grant_type=client_credentials&scope=read+write&tries=2")
         #expect(request.header("Authorization") == "Basic " + Data("client-1:s3cret pass".utf8).base64EncodedString())
-        let decoded = try #require(BasicAuth.decode(request.header("Authorization") ?? ""))
+        let decoded = try #require(BasicCredentials.decode(request.header("Authorization") ?? ""))
         #expect(decoded.username == "client-1" && decoded.password == "s3cret pass")
 
         // Saved values fill both the form and the credentials.
         let second = try contract.interactions[1].request.render(with: ["token": "a&b=c d", "scope": "client-2"])
         #expect(String(decoding: second.body ?? Data(), as: UTF8.self) == "token=a%26b%3Dc+d")
-        #expect(BasicAuth.decode(second.header("authorization") ?? "")?.username == "client-2")
+        #expect(BasicCredentials.decode(second.header("authorization") ?? "")?.username == "client-2")
         #expect(FormEncoding.decode(second.body ?? Data())?.first?.value == "a&b=c d")
 
         // A saved field comes from what was sent and what came back.
@@ -154,19 +155,19 @@ import Testing
 
     @Test func basicCredentialsMismatchWithoutShowingThePassword() {
         let matcher = Matcher(.basicAuth(username: Matcher(.literal(.string("client-1"))), password: Matcher(.literal(.string("s3cret")))))
-        #expect(matcher.mismatches(in: .string(BasicAuth.header(username: "client-1", password: "s3cret"))) == [])
+        #expect(matcher.mismatches(in: .string(BasicCredentials.header(username: "client-1", password: "s3cret"))) == [])
         #expect(matcher.mismatches(in: .string("bAsIc " + Data("client-1:s3cret".utf8).base64EncodedString())) == [])
-        let wrong = matcher.mismatches(in: .string(BasicAuth.header(username: "client-1", password: "guess123"))).map(\.description)
+        let wrong = matcher.mismatches(in: .string(BasicCredentials.header(username: "client-1", password: "guess123"))).map(\.description)
         #expect(wrong == ["$ password: expected the contract's password, got the password does not match"])
         #expect(!wrong.joined().contains("guess123"))
-        #expect(matcher.mismatches(in: .string(BasicAuth.header(username: "client-2", password: "s3cret"))).map(\.description) == [
+        #expect(matcher.mismatches(in: .string(BasicCredentials.header(username: "client-2", password: "s3cret"))).map(\.description) == [
             #"$ username: expected "client-1", got string "client-2""#
         ])
         let bearer = matcher.mismatches(in: "Bearer abc.def").map(\.description)
         #expect(bearer == ["$: expected HTTP Basic credentials (Basic base64(username:password)), got a value that is not (not shown)"])
         // The first colon splits: a password may hold colons.
-        #expect(BasicAuth.decode(BasicAuth.header(username: "a", password: "b:c"))?.password == "b:c")
-        #expect(BasicAuth.decode("Basic !!!") == nil)
+        #expect(BasicCredentials.decode(BasicCredentials.header(username: "a", password: "b:c"))?.password == "b:c")
+        #expect(BasicCredentials.decode("Basic !!!") == nil)
         #expect(matcher.summary == #"HTTP Basic credentials of username "client-1""#)
         #expect(Matcher.names.contains("basic_auth"))
     }

@@ -2,12 +2,13 @@ import ContractKit
 import ContractRecording
 import Foundation
 import Testing
+import WebForms
 
 /// `contract record` on form bodies and Basic credentials.
 @Suite struct FormRecordingTests {
     @Test func aFormExchangeBecomesFormWithShapesSavesAndASecretPassword() throws {
         let token = "gho_16C7e42F292c6912E7710c838347Ae178B4a"
-        let basic = BasicAuth.header(username: "client-1", password: "s3cret-value")
+        let basic = BasicCredentials.header(username: "client-1", password: "s3cret-value")
         let output = ContractRecorder.record([
             RecordedExchange(
                 request: ContractRequest(

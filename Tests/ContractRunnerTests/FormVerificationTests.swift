@@ -4,6 +4,7 @@ import ContractStub
 import ContractTestSupport
 import Foundation
 import Testing
+import WebForms
 
 /// `form:`, `multipart:` and `basic_auth` in a run: verify and probe against the toy's OAuth
 /// routes (``ToyProvider/oauthContract``), in process.
@@ -20,7 +21,7 @@ import Testing
         #expect(report.succeeded)
         // The saved token went into the next form; the credentials were sent as Basic.
         #expect(String(decoding: report.results[3].request?.body ?? Data(), as: UTF8.self) == "code=tok-oauth-123")
-        #expect(report.results[0].request?.header("Authorization") == BasicAuth.header(username: "client-1", password: "s3cret"))
+        #expect(report.results[0].request?.header("Authorization") == BasicCredentials.header(username: "client-1", password: "s3cret"))
     }
 
     @Test func aFormResponseTheContractGetsWrongFailsLiveAndAgreement() async throws {

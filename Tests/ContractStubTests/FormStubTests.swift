@@ -2,6 +2,7 @@ import ContractKit
 import ContractStub
 import Foundation
 import Testing
+import WebForms
 
 /// The stub on `form:`, `multipart:` and `basic_auth`: what it accepts, what it refuses and
 /// why (never showing a password), and what it answers.

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import WebForms
 
 /// How a relying party named itself on an OAuth endpoint (RFC 6749 §2.3.1): HTTP Basic with
 /// its id and secret, each form-encoded first (`client_secret_basic`), or `client_id` and
@@ -30,11 +31,8 @@ struct ClientAuthentication: Sendable, Equatable {
             self.init(clientID: id, secret: posted.1)
             return
         }
-        guard authorization.count > 6, authorization.prefix(6).lowercased() == "basic ",
-              let decoded = Data(base64Encoded: String(authorization.dropFirst(6).drop { $0 == " " })),
-              let text = String(data: decoded, encoding: .utf8), let colon = text.firstIndex(of: ":"),
-              let id = FormRequestBody.decode(Array(text[..<colon].utf8)),
-              let secret = FormRequestBody.decode(Array(text[text.index(after: colon)...].utf8))
+        guard let credentials = BasicCredentials.decode(authorization),
+              let id = FormEncoding.unescape(credentials.username), let secret = FormEncoding.unescape(credentials.password)
         else {
             throw AuthError.invalidClient
         }

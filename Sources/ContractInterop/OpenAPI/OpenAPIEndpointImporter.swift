@@ -2,6 +2,7 @@
 import ContractKit
 import Foundation
 import OpenAPIKit
+import WebForms
 
 /// The interactions of one operation (``OpenAPIImporter``): one per declared status, each
 /// with the request the operation takes (path parameters as `{name}` segments with their

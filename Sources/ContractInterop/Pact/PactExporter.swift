@@ -1,5 +1,6 @@
 import ContractKit
 import Foundation
+import WebForms
 
 /// Writes contracts as a Pact file (specification v3) that the Pact verifier can replay
 /// against the provider: interactions in contract order, provider states with their params,

@@ -1,5 +1,6 @@
 import ContractKit
 import Foundation
+import WebForms
 
 /// Converts the interactions of one Pact file, collecting notes on what does not carry over.
 struct PactInteractionConverter {

@@ -1,6 +1,7 @@
 import ContractKit
 import Foundation
 import JOSE
+import WebForms
 
 /// Writes the matchers of one request or response as Pact v3 does: an example value, the
 /// matching rules by place (`$.a.b` in the body, a header's or query parameter's name), the
@@ -260,7 +261,7 @@ struct PactMessageWriter {
         case .oneOf(let alternatives):
             return alternatives.first.map(example(of:)) ?? .null
         case .basicAuth(let username, let password):
-            return .string(BasicAuth.header(username: text(of: example(of: username)), password: text(of: example(of: password))))
+            return .string(BasicCredentials.header(username: text(of: example(of: username)), password: text(of: example(of: password))))
         }
     }
 

@@ -1,30 +1,10 @@
 import Foundation
 import JOSE
+import WebForms
 
-/// HTTP Basic credentials (RFC 7617): `Basic ` and the base64 of `username:password`.
-///
-/// ```swift
-/// BasicAuth.header(username: "client", password: "s3cret")   // "Basic Y2xpZW50OnMzY3JldA=="
-/// BasicAuth.decode("basic Y2xpZW50OnMzY3JldA==")              // ("client", "s3cret")
-/// ```
+/// A `basic_auth` matcher's password check (the credentials themselves are read by
+/// ``WebForms/BasicCredentials``).
 public enum BasicAuth {
-    /// The `Authorization` value for these credentials.
-    public static func header(username: String, password: String) -> String {
-        "Basic " + Data("\(username):\(password)".utf8).base64EncodedString()
-    }
-
-    /// The credentials in an `Authorization` value: the scheme `Basic` in any case, base64
-    /// of UTF-8 text, split at the first colon; nil when the value is not that.
-    public static func decode(_ header: String) -> (username: String, password: String)? {
-        let trimmed = header.trimmingCharacters(in: .whitespaces)
-        guard let space = trimmed.firstIndex(of: " "), trimmed[..<space].lowercased() == "basic" else { return nil }
-        let encoded = trimmed[trimmed.index(after: space)...].trimmingCharacters(in: .whitespaces)
-        guard let data = Data(base64Encoded: encoded), let text = String(data: data, encoding: .utf8), let colon = text.firstIndex(of: ":") else {
-            return nil
-        }
-        return (String(text[..<colon]), String(text[text.index(after: colon)...]))
-    }
-
     /// Whether `password` matches the contract's `expected`: a literal is compared in
     /// constant time, a matcher of text by its rules. The caller fills placeholders first.
     ///
@@ -46,11 +26,11 @@ extension Matcher {
     ///
     /// ```swift
     /// let matcher = Matcher(.basicAuth(username: Matcher(.literal(.string("client"))), password: Matcher(.literal(.string("s3cret")))))
-    /// matcher.mismatches(in: .string(BasicAuth.header(username: "client", password: "wrong")))
+    /// matcher.mismatches(in: .string(BasicCredentials.header(username: "client", password: "wrong")))
     /// // ["$: expected the contract's password, got the password does not match"]
     /// ```
     static func basicAuthMismatches(username: Matcher, password: Matcher, in actual: JSONValue, at path: String) -> [Mismatch] {
-        guard case .string(let text) = actual, let credentials = BasicAuth.decode(text) else {
+        guard case .string(let text) = actual, let credentials = BasicCredentials.decode(text) else {
             // The value may be someone's credentials: its type is said, not the value.
             return [Mismatch(path: path, expected: "HTTP Basic credentials (Basic base64(username:password))", actual: "a value that is not (not shown)")]
         }

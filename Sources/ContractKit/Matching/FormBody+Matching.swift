@@ -1,4 +1,5 @@
 import Foundation
+import WebForms
 
 extension FormBody {
     /// The encoded body, fields in order, each field's text made by `text` (a request's

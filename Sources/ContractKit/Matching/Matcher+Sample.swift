@@ -1,4 +1,5 @@
 import Foundation
+import WebForms
 
 /// Makes what a matcher alone cannot: a real signed JWT and the JWK Set that verifies it.
 /// The stub's signer is one; without a minter, `jwt` and `jwks` matchers need an `example`.
@@ -77,7 +78,7 @@ extension Matcher {
                 if case .string(let text) = value { return text }
                 return value.description
             }
-            return .string(BasicAuth.header(username: try text(username, "username"), password: try text(password, "password")))
+            return .string(BasicCredentials.header(username: try text(username, "username"), password: try text(password, "password")))
         default:
             if let example { return example }
             return try generated(at: path)

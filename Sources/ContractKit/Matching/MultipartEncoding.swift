@@ -1,4 +1,5 @@
 import Foundation
+import WebForms
 
 /// `multipart/form-data` (RFC 7578) bodies: written with a boundary, and read back part by
 /// part with limits (a part count, a header size, a boundary of RFC 2046's 1–70 characters)
@@ -59,7 +60,7 @@ public enum MultipartEncoding {
     /// The boundary a `Content-Type` value gives (`multipart/form-data; boundary=…`, quoted
     /// or not), nil when it is no multipart type or has no usable boundary.
     public static func boundary(in contentType: String?) -> String? {
-        guard let contentType, FormEncoding.mediaType(contentType)?.hasPrefix("multipart/") == true else { return nil }
+        guard let contentType, FormEncoding.mediaType(of: contentType)?.hasPrefix("multipart/") == true else { return nil }
         for parameter in contentType.split(separator: ";").dropFirst() {
             let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard pair.count == 2, pair[0].lowercased() == "boundary" else { continue }

@@ -1,3 +1,5 @@
+import WebForms
+
 /// An `application/x-www-form-urlencoded` body (`form:`): fields in the order written, each
 /// a ``Matcher`` of text — a literal (whose text may hold `{{var}}` placeholders) or a typed
 /// matcher, which may be `optional: true`.
@@ -17,7 +19,7 @@ public struct FormBody: Sendable, Equatable {
     public let fields: [FormField]
 
     /// The media type of a form body.
-    public static let contentType = "application/x-www-form-urlencoded"
+    public static let contentType = FormEncoding.mediaType
 
     /// Creates a form body.
     public init(_ fields: [FormField]) {

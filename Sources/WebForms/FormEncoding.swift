@@ -1,7 +1,9 @@
 import Foundation
 
 /// `application/x-www-form-urlencoded` as the WHATWG URL standard writes and reads it: UTF-8,
-/// spaces as `+`, every byte but letters, digits and `*-._` percent-encoded.
+/// spaces as `+`, every byte but letters, digits and `*-._` percent-encoded. The one form
+/// codec of the package: authd's OAuth routes read their bodies with it, the contract
+/// verifier writes forms with it and the stub reads them with it.
 ///
 /// ```swift
 /// FormEncoding.encode([("grant_type", "client_credentials"), ("scope", "read write")])
@@ -9,6 +11,9 @@ import Foundation
 /// FormEncoding.decode(Data("scope=read+write&x=%E2%9C%93".utf8))   // [("scope", "read write"), ("x", "✓")]
 /// ```
 public enum FormEncoding {
+    /// `application/x-www-form-urlencoded`.
+    public static let mediaType = "application/x-www-form-urlencoded"
+
     /// The fields, in order, as a form body.
     public static func encode(_ fields: [(name: String, value: String)]) -> String {
         fields.map { escape($0.name) + "=" + escape($0.value) }.joined(separator: "&")
@@ -29,11 +34,11 @@ public enum FormEncoding {
 
     /// Whether a `Content-Type` value names a form body (parameters such as `charset` allowed).
     public static func isForm(contentType: String?) -> Bool {
-        mediaType(contentType) == FormBody.contentType
+        mediaType(of: contentType) == mediaType
     }
 
     /// The media type of a `Content-Type` value, lower-cased, without parameters.
-    public static func mediaType(_ contentType: String?) -> String? {
+    public static func mediaType(of contentType: String?) -> String? {
         contentType.map { String($0.split(separator: ";", maxSplits: 1).first ?? "").trimmingCharacters(in: .whitespaces).lowercased() }
     }
 
@@ -53,7 +58,9 @@ public enum FormEncoding {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static func unescape(_ text: Substring) -> String? {
+    /// One encoded name or value: `+` as a space, `%XX` as a byte; nil when not UTF-8 or a `%`
+    /// is not followed by two hex digits.
+    public static func unescape(_ text: some StringProtocol) -> String? {
         text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
     }
 }
