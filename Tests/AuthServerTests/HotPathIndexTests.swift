@@ -102,7 +102,7 @@ import Testing
     static func sequentialScans(_ fixture: ServerFixture) async throws -> [String: Reads] {
         try await fixture.withDatabase { database in
             // Other connections' counts arrive when they exit: wait for them to be gone.
-            for _ in 0..<200 {
+            for _ in 0..<600 {
                 var others = 0
                 for try await count in try await database.client.query(
                     "SELECT count(*)::int8 FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
