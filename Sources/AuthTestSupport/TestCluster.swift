@@ -59,9 +59,19 @@ public enum TestCluster {
         try cluster.get()
     }
 
+    /// The shared cluster, started if needed on a thread of its own: `initdb` and `pg_ctl`
+    /// block for seconds (over fifteen on a loaded machine), and on a thread of Swift's
+    /// cooperative pool they would hold up every other test's tasks meanwhile (a 0.1 s
+    /// timeout then fired after 16 s).
+    public static func started() async throws -> EmbeddedPostgres {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: cluster) }.start()
+        }
+    }
+
     /// Creates a new empty database on the shared cluster.
     public static func newDatabase() async throws -> TestDatabase {
-        let cluster = try shared()
+        let cluster = try await started()
         let name = "test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         try await cluster.createDatabase(name, logger: logger)
         var configuration = cluster.configuration(database: name)

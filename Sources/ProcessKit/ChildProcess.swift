@@ -115,10 +115,12 @@ public final class ChildProcess: Sendable {
         return Self.exitStatus(status)
     }
 
-    /// Waits for it to end on a thread of its own, so no task executor is blocked.
+    /// Waits for it to end on a thread of its own, so no task executor is blocked: a new
+    /// thread, not Dispatch's global queue, whose threads on Linux also run Swift's tasks (a
+    /// child waited for there for a whole test held one of them that long).
     public func waitForExit() async -> Int32 {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: self.wait()) }
+            Thread { continuation.resume(returning: self.wait()) }.start()
         }
     }
 

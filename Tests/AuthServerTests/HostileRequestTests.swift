@@ -50,13 +50,12 @@ enum RawHTTP {
         var code: Int32 = 0
     }
 
-    /// ``exchange(_:port:)`` on a Dispatch thread: blocking I/O on the Swift concurrency
-    /// pool would starve the server it talks to (two threads on two cores).
+    /// ``exchange(_:port:)`` on a thread of its own: blocking I/O on the Swift concurrency
+    /// pool would starve the server it talks to (two threads on two cores), and Dispatch's
+    /// global queue shares its threads with that pool on Linux.
     static func exchangeOffPool(_ request: [UInt8], port: Int) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try exchange(request, port: port) })
-            }
+            Thread { continuation.resume(with: Result { try exchange(request, port: port) }) }.start()
         }
     }
 

@@ -152,7 +152,8 @@ import FoundationNetworking
         let start = clock.now
         let code = await urlError { _ = try await session.data(for: try loginRequest(url, timeout: 0.1)) }
         #expect(code == .timedOut)
-        // Half the delay: under the whole suite's load the 0.1 s timeout once took 16 s to fire.
+        // Half the delay: under the whole suite's load (every test's tasks on two threads) the
+        // 0.1 s timeout has taken 16 s to fire.
         #expect(clock.now - start < .seconds(30), "the timeout, not the 60 s delay")
     }
 
