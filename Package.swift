@@ -279,6 +279,7 @@ let package = Package(
                 "AuthCore",
                 "AuthPostgres",
                 "PostgresEmbedded",
+                "ProcessKit",
                 server("PostgresNIO", "postgres-nio"),
                 server("Logging", "swift-log"),
             ]

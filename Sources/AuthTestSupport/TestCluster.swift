@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PostgresEmbedded
 import PostgresNIO
+import ProcessKit
 
 #if canImport(Glibc)
 import Glibc
@@ -59,14 +60,12 @@ public enum TestCluster {
         try cluster.get()
     }
 
-    /// The shared cluster, started if needed on a thread of its own: `initdb` and `pg_ctl`
+    /// The shared cluster, started if needed on a thread of its own (``ProcessKit/OwnThread``): `initdb` and `pg_ctl`
     /// block for seconds (over fifteen on a loaded machine), and on a thread of Swift's
     /// cooperative pool they would hold up every other test's tasks meanwhile (a 0.1 s
     /// timeout then fired after 16 s).
     public static func started() async throws -> EmbeddedPostgres {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: cluster) }.start()
-        }
+        try await OwnThread.run { try cluster.get() }
     }
 
     /// Creates a new empty database on the shared cluster.

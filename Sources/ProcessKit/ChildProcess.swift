@@ -115,13 +115,10 @@ public final class ChildProcess: Sendable {
         return Self.exitStatus(status)
     }
 
-    /// Waits for it to end on a thread of its own, so no task executor is blocked: a new
-    /// thread, not Dispatch's global queue, whose threads on Linux also run Swift's tasks (a
-    /// child waited for there for a whole test held one of them that long).
+    /// Waits for it to end on a thread of its own (``OwnThread``), so no task executor is
+    /// blocked (a child is often waited for for a whole test).
     public func waitForExit() async -> Int32 {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: self.wait()) }.start()
-        }
+        await OwnThread.run { self.wait() }
     }
 
     /// Its exit status if it has ended, else nil (does not block).

@@ -3,6 +3,7 @@ import AuthServer
 import AuthTestSupport
 import Foundation
 import HummingbirdTesting
+import ProcessKit
 import Testing
 
 #if canImport(Glibc)
@@ -50,13 +51,10 @@ enum RawHTTP {
         var code: Int32 = 0
     }
 
-    /// ``exchange(_:port:)`` on a thread of its own: blocking I/O on the Swift concurrency
-    /// pool would starve the server it talks to (two threads on two cores), and Dispatch's
-    /// global queue shares its threads with that pool on Linux.
+    /// ``exchange(_:port:)`` on a thread of its own (``ProcessKit/OwnThread``): blocking I/O
+    /// on the Swift concurrency pool would starve the server it talks to (two threads on two cores).
     static func exchangeOffPool(_ request: [UInt8], port: Int) async throws -> String {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try exchange(request, port: port) }) }.start()
-        }
+        try await OwnThread.run { try exchange(request, port: port) }
     }
 
     static func exchange(_ request: [UInt8], port: Int) throws -> String {
