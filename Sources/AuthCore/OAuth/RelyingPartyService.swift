@@ -40,11 +40,22 @@ public struct RelyingPartyService<Storage: AuthStorage>: Sendable {
     /// What `token` is: an access token (a compact JWS) or a refresh token, whatever a
     /// `token_type_hint` said (RFC 7662 §2.1 lets the server look further).
     public func introspect(_ token: String) async throws -> TokenIntrospection {
-        guard !token.isEmpty, token.utf8.count <= 4096 else { return .inactive }
-        if token.contains(".") {
-            return try await introspectAccessToken(token)
+        switch Presented(token) {
+        case .accessToken?: try await introspectAccessToken(token)
+        case .refreshToken?: try await introspectRefreshToken(token)
+        case nil: .inactive
         }
-        return try await introspectRefreshToken(token)
+    }
+
+    /// What a presented token looks like: a compact JWS is an access token, anything else a
+    /// refresh token; nil for nothing or a size no token of authd's has.
+    private enum Presented {
+        case accessToken, refreshToken
+
+        init?(_ token: String) {
+            guard !token.isEmpty, token.utf8.count <= 4096 else { return nil }
+            self = token.contains(".") ? .accessToken : .refreshToken
+        }
     }
 
     private func introspectAccessToken(_ token: String) async throws -> TokenIntrospection {
@@ -89,16 +100,17 @@ public struct RelyingPartyService<Storage: AuthStorage>: Sendable {
     /// nothing and are not an error (RFC 7009 §2.2); a relying party's own
     /// `client_credentials` token runs out within its lifetime.
     public func revoke(_ token: String, by client: OAuthClient, origin: RequestOrigin) async throws {
-        guard !token.isEmpty, token.utf8.count <= 4096 else { return }
+        guard let presented = Presented(token) else { return }
         let now = sessions.clock.now
         let owner: UUID?
-        if token.contains(".") {
+        switch presented {
+        case .accessToken:
             guard let claims = try? await issuer.verify(token, anyAudience: true),
                   let userID = UUID(uuidString: claims.sub), let session = claims.sid.flatMap(UUID.init(uuidString:)),
                   try await storage.refreshTokens.revokeSession(session, ofUser: userID, now: now)
             else { return }
             owner = userID
-        } else {
+        case .refreshToken:
             owner = try await storage.refreshTokens.revokeFamily(ofTokenHash: RefreshToken.hash(of: token), now: now)
         }
         if let owner {

@@ -32,8 +32,7 @@ public struct OAuthController<Storage: AuthStorage>: Sendable {
     }
 
     @Sendable func token(_ request: Request, context: AuthRequestContext) async throws -> Response {
-        let form = try await FormRequestBody.read(from: request, limit: maxBodySize)
-        let credentials = try ClientAuthentication(authorization: request.headers[.authorization], form: form)
+        let (form, credentials) = try await read(request)
         switch try form.required("grant_type") {
         case "refresh_token":
             // Users' refresh tokens are issued to authd's own login routes: a registered relying
@@ -54,17 +53,23 @@ public struct OAuthController<Storage: AuthStorage>: Sendable {
     }
 
     @Sendable func introspect(_ request: Request, context: AuthRequestContext) async throws -> Response {
-        let form = try await FormRequestBody.read(from: request, limit: maxBodySize)
-        _ = try await authenticate(try ClientAuthentication(authorization: request.headers[.authorization], form: form))
+        let (form, credentials) = try await read(request)
+        _ = try await authenticate(credentials)
         let answer = try await parties.introspect(try form.required("token"))
         return JSONResponse.make(status: .ok, body: IntrospectionResponse(answer))
     }
 
     @Sendable func revoke(_ request: Request, context: AuthRequestContext) async throws -> Response {
-        let form = try await FormRequestBody.read(from: request, limit: maxBodySize)
-        let client = try await authenticate(try ClientAuthentication(authorization: request.headers[.authorization], form: form))
+        let (form, credentials) = try await read(request)
+        let client = try await authenticate(credentials)
         try await parties.revoke(try form.required("token"), by: client, origin: context.origin)
         return Response(status: .ok, headers: [.cacheControl: "no-store", .contentLength: "0"])
+    }
+
+    /// The form body and the client credentials it or the `Authorization` header carries.
+    private func read(_ request: Request) async throws -> (FormRequestBody, ClientAuthentication?) {
+        let form = try await FormRequestBody.read(from: request, limit: maxBodySize)
+        return (form, try ClientAuthentication(authorization: request.headers[.authorization], form: form))
     }
 
     /// The registered client `credentials` name, with its secret.
