@@ -9,6 +9,7 @@ import HummingbirdTesting
 import JOSE
 import NIOCore
 import Testing
+import WebForms
 
 /// The relying parties' routes on PostgreSQL: metadata (RFC 8414), introspection (RFC 7662),
 /// revocation (RFC 7009) and the token endpoint (RFC 6749), form-encoded, with client
@@ -228,7 +229,7 @@ import Testing
     }
 
     static func basic(_ credentials: (String, String)) -> String {
-        "Basic " + Data("\(credentials.0):\(credentials.1)".utf8).base64EncodedString()
+        BasicCredentials.header(username: credentials.0, password: credentials.1)
     }
 
     static func headers(basic credentials: (String, String)) -> HTTPFields {
@@ -242,11 +243,7 @@ extension TestClientProtocol {
         var headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
         if let basic { headers[.authorization] = OAuthRoutesTests.basic(basic) }
         if let authorization { headers[.authorization] = authorization }
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        let body = fields.sorted { $0.key < $1.key }
-            .map { "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }
-            .joined(separator: "&")
+        let body = FormEncoding.encode(fields.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) })
         return try await execute(uri: path, method: .post, headers: headers, body: ByteBuffer(string: body))
     }
 }

@@ -3,6 +3,7 @@ import AuthTestSupport
 import Foundation
 import NIOCore
 import Testing
+import WebForms
 
 /// `authd client add|list|remove`: a relying party's secret is shown once, works at
 /// `POST /oauth/introspect` while the client exists, and only its hash is stored.
@@ -53,7 +54,7 @@ import Testing
         var request = HTTPClientRequest(url: base.appendingPathComponent("oauth/introspect").absoluteString)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-        request.headers.add(name: "Authorization", value: "Basic " + Data("\(id):\(secret)".utf8).base64EncodedString())
+        request.headers.add(name: "Authorization", value: BasicCredentials.header(username: id, password: secret))
         request.body = .bytes(ByteBuffer(string: "token=not-a-token"))
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
         return Int(response.status.code)
