@@ -11,14 +11,9 @@ import WebForms
 @Suite struct FormVerificationTests {
     @Test func formsPartsAndCredentialsHoldLiveOnTheStubAndInAgreement() async throws {
         let contract = try loadContract(ToyProvider.oauthContract)
-        let report = try await ToyProvider.withRunning { url in
-            await ContractVerifier(live: HTTPTransport(baseURL: url), stub: try ContractStub(contracts: [contract]), states: nil).verify([contract])
-        }
+        let report = try await verifiedOnTheToy(contract)
         #expect(report.results.count == 5)
-        for result in report.results {
-            #expect(result.live?.held == true && result.stub?.held == true && result.agreement?.held == true, "\(result.interaction.name): \(result.outcome)")
-        }
-        #expect(report.succeeded)
+        expectEveryInteractionHeld(report)
         // The saved token went into the next form; the credentials were sent as Basic.
         #expect(String(decoding: report.results[3].request?.body ?? Data(), as: UTF8.self) == "code=tok-oauth-123")
         #expect(report.results[0].request?.header("Authorization") == BasicCredentials.header(username: "client-1", password: "s3cret"))
@@ -27,9 +22,7 @@ import WebForms
     @Test func aFormResponseTheContractGetsWrongFailsLiveAndAgreement() async throws {
         let wrong = ToyProvider.oauthContract.replacingOccurrences(of: "token_type: bearer", with: "token_type: mac\n        scope: { match: string }")
         let contract = try loadContract(wrong)
-        let report = try await ToyProvider.withRunning { url in
-            await ContractVerifier(live: HTTPTransport(baseURL: url), stub: try ContractStub(contracts: [contract]), states: nil).verify([contract])
-        }
+        let report = try await verifiedOnTheToy(contract)
         let result = report.results[3]
         #expect(result.live?.held == false)
         let problems = Self.mismatches(result.live)

@@ -16,14 +16,9 @@ import Testing
 
     @Test func codesHoldLiveOnTheStubAndInAgreement() async throws {
         let contract = try loadContract(ToyProvider.totpContract)
-        let report = try await ToyProvider.withRunning { url in
-            await ContractVerifier(live: HTTPTransport(baseURL: url), stub: try ContractStub(contracts: [contract]), states: nil).verify([contract])
-        }
+        let report = try await verifiedOnTheToy(contract)
         #expect(report.results.count == 5)
-        for result in report.results {
-            #expect(result.live?.held == true && result.stub?.held == true && result.agreement?.held == true, "\(result.interaction.name): \(result.outcome)")
-        }
-        #expect(report.succeeded)
+        expectEveryInteractionHeld(report)
         // Two codes within seconds of each other are two steps; the replay sends the first again.
         let first = try #require(Self.code(report.results[1].request))
         #expect(Self.code(report.results[2].request) != first)

@@ -25,9 +25,7 @@ import Testing
 
     @Test func unseenVariantsAreReportedAndFailUnlessAllowed() async throws {
         let contract = try loadContract(Self.contract)
-        let report = try await ToyProvider.withRunning { url in
-            await ContractVerifier(live: HTTPTransport(baseURL: url), stub: try ContractStub(contracts: [contract]), states: nil).verify([contract])
-        }
+        let report = try await verifiedOnTheToy(contract)
         // The stub answers with a scope the toy leaves out: both allowed, so they agree.
         #expect(report.results.map(\.outcome) == [.passed])
         #expect(report.unseenVariants.map { "\($0.place): \($0.variant)" } == [

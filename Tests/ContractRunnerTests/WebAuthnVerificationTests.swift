@@ -16,14 +16,9 @@ import Testing
 
     @Test func aRegistrationAndItsAssertionHoldLiveOnTheStubAndInAgreement() async throws {
         let contract = try loadContract(ToyProvider.webAuthnContract)
-        let report = try await ToyProvider.withRunning { url in
-            await ContractVerifier(live: HTTPTransport(baseURL: url), stub: try ContractStub(contracts: [contract]), states: nil).verify([contract])
-        }
+        let report = try await verifiedOnTheToy(contract)
         #expect(report.results.count == 7)
-        for result in report.results {
-            #expect(result.live?.held == true && result.stub?.held == true && result.agreement?.held == true, "\(result.interaction.name): \(result.outcome)")
-        }
-        #expect(report.succeeded)
+        expectEveryInteractionHeld(report)
         // The replay sends the assertion the login sent, and is refused.
         let signedIn = try #require(Self.credential(report.results[4].request))
         #expect(Self.credential(report.results[5].request) == signedIn)
@@ -35,9 +30,7 @@ import Testing
         let yaml = ToyProvider.webAuthnContract.replacingOccurrences(of: "authenticator: mia-phone } }\n    response: { status: 200", with: "authenticator: bob-key } }\n    response: { status: 200")
         #expect(yaml != ToyProvider.webAuthnContract)
         let contract = try loadContract(yaml)
-        let report = try await ToyProvider.withRunning { url in
-            await ContractVerifier(live: HTTPTransport(baseURL: url), stub: try ContractStub(contracts: [contract]), states: nil).verify([contract])
-        }
+        let report = try await verifiedOnTheToy(contract)
         let login = report.results[4]
         guard case .error(let error)? = login.live, case .error(let stubError)? = login.stub else {
             Issue.record("the login ran: \(login.outcome)")
