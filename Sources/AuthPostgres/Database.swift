@@ -42,6 +42,7 @@ public final class Database: Sendable {
     private let probeTLS: Result<PostgresConnection.Configuration.TLS, any Error>
     private let state: Mutex<State>
     private let operations = Atomic<Int>(0)
+    private let deadlines = Mutex(Deadlines())
     private let probeRequests: AsyncStream<Void>
     private let requestProbe: AsyncStream<Void>.Continuation
 
@@ -143,7 +144,7 @@ public final class Database: Sendable {
         operations.add(1, ordering: .relaxed)
         do {
             let limit = deadline ?? timeout
-            return try await Self.first(of: { try await operation(client) }, orUnavailableWhen: { try await self.watch(limit: limit) })
+            return try await withDeadline(limit) { try await operation(client) }
         } catch let error where Self.isUnavailability(error) {
             if Self.isConnectionFailure(error) { markDown(reason: Self.reason(error)) }
             logger.warning("database unavailable", metadata: ["reason": "\(Self.reason(error))"])
@@ -155,15 +156,18 @@ public final class Database: Sendable {
         }
     }
 
-    /// The result of `operation`, or `DatabaseUnavailable` as soon as `giveUp` returns,
-    /// whichever comes first. The caller never waits for an operation that ignores
-    /// cancellation: one waiting in a pool that an outage replaced may never end, and a
-    /// task group would wait for it forever. It is cancelled and left to end by itself.
-    private static func first<T: Sendable>(
-        of operation: @escaping @Sendable () async throws -> T,
-        orUnavailableWhen giveUp: @escaping @Sendable () async throws -> Void
+    /// The result of `operation`, or `DatabaseUnavailable` once `limit` passes or the breaker
+    /// opens, whichever comes first. The operation runs as one task of its own; one watch
+    /// task (``watchDeadlines()``) keeps every operation's deadline, so an operation costs no
+    /// timer of its own. The caller never waits for an operation that ignores cancellation:
+    /// one waiting in a pool that an outage replaced may never end. It is cancelled and left
+    /// to end by itself.
+    private func withDeadline<T: Sendable>(
+        _ limit: Duration, _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         let race = Race<T>()
+        let id = keepDeadline(limit) { race.finish(.failure(DatabaseUnavailable())) }
+        defer { deadlines.withLock { _ = $0.entries.removeValue(forKey: id) } }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
                 race.start(
@@ -174,12 +178,6 @@ public final class Database: Sendable {
                         } catch {
                             race.finish(.failure(error))
                         }
-                    },
-                    Task {
-                        do {
-                            try await giveUp()
-                            race.finish(.failure(DatabaseUnavailable()))
-                        } catch {}
                     }
                 )
             }
@@ -188,19 +186,19 @@ public final class Database: Sendable {
         }
     }
 
-    /// The first of two tasks to finish resumes the caller; the other is cancelled.
+    /// The first result resumes the caller; the operation's task is then cancelled.
     private final class Race<T: Sendable>: Sendable {
         private struct State {
             var continuation: CheckedContinuation<T, any Error>?
-            var tasks: [Task<Void, Never>] = []
+            var task: Task<Void, Never>?
             var result: Result<T, any Error>?
         }
 
         private let state = Mutex(State())
 
-        func start(_ continuation: CheckedContinuation<T, any Error>, _ tasks: Task<Void, Never>...) {
+        func start(_ continuation: CheckedContinuation<T, any Error>, _ task: Task<Void, Never>) {
             let early = state.withLock { state -> Result<T, any Error>? in
-                state.tasks = tasks
+                state.task = task
                 guard let result = state.result else {
                     state.continuation = continuation
                     return nil
@@ -208,40 +206,80 @@ public final class Database: Sendable {
                 return result
             }
             if let early {
-                tasks.forEach { $0.cancel() }
+                task.cancel()
                 continuation.resume(with: early)
             }
         }
 
         func finish(_ result: Result<T, any Error>) {
-            let (continuation, tasks) = state.withLock { state -> (CheckedContinuation<T, any Error>?, [Task<Void, Never>]) in
-                guard state.result == nil else { return (nil, []) }
+            let (continuation, task) = state.withLock { state -> (CheckedContinuation<T, any Error>?, Task<Void, Never>?) in
+                guard state.result == nil else { return (nil, nil) }
                 state.result = result
                 defer { state.continuation = nil }
-                return (state.continuation, state.tasks)
+                return (state.continuation, state.task)
             }
-            tasks.forEach { $0.cancel() }
+            task?.cancel()
             continuation?.resume(with: result)
         }
     }
 
-    /// Returns when the operation beside it should give up: the breaker opened, or `limit`
-    /// passed. After ``suspectAfter`` it asks the probe to look.
-    private func watch(limit: Duration) async throws {
-        let start = ContinuousClock.now
-        var asked = false
+    /// The operations in flight, each with its deadline, and whether the watch task runs.
+    private struct Deadlines {
+        struct Entry {
+            let start: ContinuousClock.Instant
+            let limit: Duration
+            let giveUp: @Sendable () -> Void
+            var suspected = false
+        }
+
+        var entries: [Int: Entry] = [:]
+        var nextID = 0
+        var watching = false
+    }
+
+    /// Registers an operation's deadline (`giveUp` answers it unavailable) and starts the
+    /// watch task if none runs; returns the key to remove it by.
+    private func keepDeadline(_ limit: Duration, giveUp: @escaping @Sendable () -> Void) -> Int {
+        let (id, startWatch) = deadlines.withLock { deadlines -> (Int, Bool) in
+            let id = deadlines.nextID
+            deadlines.nextID &+= 1
+            deadlines.entries[id] = .init(start: .now, limit: limit, giveUp: giveUp)
+            defer { deadlines.watching = true }
+            return (id, !deadlines.watching)
+        }
+        if startWatch {
+            Task { [self] in await watchDeadlines() }
+        }
+        return id
+    }
+
+    /// Every 50 ms while operations are in flight: gives up on each one past its deadline
+    /// (on all of them once the breaker is open), and asks the probe to look when one has
+    /// waited ``suspectAfter`` or reached its deadline. Ends when none is left.
+    private func watchDeadlines() async {
         while true {
-            try await Task.sleep(for: .milliseconds(50))
-            if !isAvailable { return }
-            let elapsed = ContinuousClock.now - start
-            if elapsed >= limit {
-                requestProbe.yield()
-                return
+            try? await Task.sleep(for: .milliseconds(50))
+            let (available, now) = (isAvailable, ContinuousClock.now)
+            let (expired, ask, done) = deadlines.withLock { deadlines -> ([@Sendable () -> Void], Bool, Bool) in
+                var expired: [@Sendable () -> Void] = []
+                var ask = false
+                for (id, entry) in deadlines.entries {
+                    let elapsed = now - entry.start
+                    if !available || elapsed >= entry.limit {
+                        expired.append(entry.giveUp)
+                        deadlines.entries[id] = nil
+                        ask = ask || available
+                    } else if elapsed >= Self.suspectAfter, !entry.suspected {
+                        deadlines.entries[id]?.suspected = true
+                        ask = true
+                    }
+                }
+                if deadlines.entries.isEmpty { deadlines.watching = false }
+                return (expired, ask, !deadlines.watching)
             }
-            if !asked, elapsed >= Self.suspectAfter {
-                asked = true
-                requestProbe.yield()
-            }
+            if ask { requestProbe.yield() }
+            expired.forEach { $0() }
+            if done { return }
         }
     }
 
