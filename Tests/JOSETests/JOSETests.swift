@@ -12,9 +12,25 @@ import Testing
         #expect(Base64URL.decode("-_8=") == Data([0xfb, 0xff]))
     }
 
-    @Test(arguments: ["not base64!", "+/8", "a.b", "A"])
+    @Test(arguments: ["not base64!", "+/8", "a.b", "A", "-_8==", "-_8AEA=", "=-_8", "-_9", "AB", "ABC", "é"])
     func refusesWhatIsNotBase64URL(text: String) {
         #expect(Base64URL.decode(text) == nil)
+    }
+
+    /// Every length and every byte value, against Foundation's base64 with the alphabet
+    /// swapped and the padding dropped.
+    @Test func agreesWithFoundationsBase64() throws {
+        var generator = SystemRandomNumberGenerator()
+        for length in 0..<70 {
+            let bytes = Data((0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            let expected = bytes.base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            #expect(Base64URL.encode(bytes) == expected)
+            #expect(Base64URL.decode(expected) == bytes)
+            #expect(Base64URL.decode(expected + String(repeating: "=", count: (4 - expected.count % 4) % 4)) == bytes)
+        }
+        let all = Data((0...255).map { UInt8($0) })
+        #expect(Base64URL.decode(Base64URL.encode(all)) == all)
     }
 }
 
