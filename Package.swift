@@ -111,7 +111,6 @@ let package = Package(
                 "JOSE",
                 "WebAuthn",
                 .product(name: "Crypto", package: "swift-crypto"),
-                server("JWTKit", "jwt-kit"),
                 server("Logging", "swift-log"),
                 server("CoreMetrics", "swift-metrics"),
             ],

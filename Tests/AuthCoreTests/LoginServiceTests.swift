@@ -22,7 +22,7 @@ import Testing
         parameters: Argon2idHasher.Parameters = light, throttle: ThrottlePolicy = ThrottlePolicy()
     ) async throws -> LoginService<InMemoryStorage> {
         let issuer = AccessTokenIssuer(issuer: "authd", lifetime: 900, clock: clock)
-        try await issuer.install(try await KeyService(storage: storage, keyEncryptionKey: .generate(), clock: clock).ensureKey())
+        try issuer.install(try await KeyService(storage: storage, keyEncryptionKey: .generate(), clock: clock).ensureKey())
         return try await LoginService.make(
             storage: storage, issuer: issuer,
             hashing: PasswordHashing(hasher: Argon2idHasher(parameters: parameters), pool: pool), throttle: throttle,

@@ -12,7 +12,7 @@ import Testing
 
     func services(issuerName: String = "authd") async throws -> (LoginService<InMemoryStorage>, RelyingPartyService<InMemoryStorage>) {
         let issuer = AccessTokenIssuer(issuer: issuerName, lifetime: 900, clock: clock)
-        try await issuer.install(try await KeyService(storage: storage, keyEncryptionKey: keyEncryptionKey, clock: clock).ensureKey())
+        try issuer.install(try await KeyService(storage: storage, keyEncryptionKey: keyEncryptionKey, clock: clock).ensureKey())
         let login = try await LoginService.make(
             storage: storage, issuer: issuer,
             hashing: PasswordHashing(hasher: Argon2idHasher(parameters: .testLight), pool: BlockingWorkPool(width: 1, queueLimit: 4)),

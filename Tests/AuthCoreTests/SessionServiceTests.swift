@@ -15,7 +15,7 @@ import Testing
 
     func services() async throws -> (LoginService<InMemoryStorage>, SessionService<InMemoryStorage>) {
         let issuer = AccessTokenIssuer(issuer: "authd", lifetime: 900, clock: clock)
-        try await issuer.install(try await KeyService(storage: storage, keyEncryptionKey: .generate(), clock: clock).ensureKey())
+        try issuer.install(try await KeyService(storage: storage, keyEncryptionKey: .generate(), clock: clock).ensureKey())
         let login = try await LoginService.make(
             storage: storage, issuer: issuer,
             hashing: PasswordHashing(hasher: Argon2idHasher(parameters: .testLight), pool: BlockingWorkPool(width: 1, queueLimit: 4)),

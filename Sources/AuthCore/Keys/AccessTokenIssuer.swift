@@ -1,6 +1,7 @@
+import Crypto
 import Foundation
 import JOSE
-import JWTKit
+import Synchronization
 
 /// The claims of an access token (RFC 9068): `iss`, `sub` (user id, or a relying party's
 /// client id for its `client_credentials` tokens), `aud` (the configured audiences, when there
@@ -12,7 +13,7 @@ import JWTKit
 /// let claims = try await issuer.verify(token)
 /// claims.sub   // the user's id
 /// ```
-public struct AccessTokenClaims: JWTPayload, Equatable {
+public struct AccessTokenClaims: Codable, Sendable, Equatable {
     /// Issuer.
     public var iss: String
     /// Subject: the user's id.
@@ -53,21 +54,21 @@ public struct AccessTokenClaims: JWTPayload, Equatable {
         case iss, sub, iat, exp, jti, aud, nbf, sid
         case clientID = "client_id"
     }
-
-    /// Expiry and issuer are checked by ``AccessTokenIssuer/verify(_:)`` with its clock.
-    public func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
 
 /// Signs access tokens as RFC 9068 profiles them (JWT, EdDSA, `typ: at+jwt`, `kid` in the
 /// header) with the current signing key and verifies them against every published key.
+/// Signing and verifying run on the caller's thread (Ed25519 with swift-crypto, the
+/// compact serialization with ``JOSE/CompactJWS``), without a hop to another executor:
+/// the installed keys are an immutable set read under a lock.
 ///
 /// ```swift
 /// let issuer = AccessTokenIssuer(issuer: "authd", lifetime: 900, clock: SystemClock())
-/// try await issuer.install([SigningKey.generate(now: Date())])
-/// let token = try await issuer.issue(subject: user.id.uuidString)
-/// let claims = try await issuer.verify(token.value)
+/// issuer.install([SigningKey.generate(now: Date())])
+/// let token = try issuer.issue(subject: user.id.uuidString)
+/// let claims = try issuer.verify(token.value)
 /// ```
-public actor AccessTokenIssuer {
+public final class AccessTokenIssuer: Sendable {
     /// A signed token and its lifetime.
     public struct Issued: Sendable {
         /// The compact JWT.
@@ -84,10 +85,15 @@ public actor AccessTokenIssuer {
     /// tokens carry no `aud`.
     public let audiences: [String]
     private let clock: any WallClock
-    private var keys = JWTKeyCollection()
-    private var currentKid: String?
-    /// The published public keys, current first.
-    public private(set) var jwks = SigningKey.JWKSet(keys: [])
+    private let keys = Mutex(Keys())
+
+    /// The installed keys: the first signs, all verify and are published.
+    private struct Keys: Sendable {
+        /// The signing key and its JOSE header, encoded once.
+        var current: (kid: String, key: Curve25519.Signing.PrivateKey, header: Data)?
+        var verifying: [String: Curve25519.Signing.PublicKey] = [:]
+        var jwks = SigningKey.JWKSet(keys: [])
+    }
 
     /// Creates an issuer; ``install(_:)`` keys before issuing.
     public init(issuer: String, lifetime: Int, audiences: [String] = [], clock: any WallClock) {
@@ -101,14 +107,18 @@ public actor AccessTokenIssuer {
     public static let tokenType = "at+jwt"
 
     /// Replaces the keys: the first signs, all verify and are published.
-    public func install(_ signingKeys: [SigningKey]) async throws {
-        let collection = JWTKeyCollection()
+    public func install(_ signingKeys: [SigningKey]) throws {
+        var installed = Keys()
         for key in signingKeys {
-            await collection.add(eddsa: EdDSA.PrivateKey(backing: try key.signingKey()), kid: JWKIdentifier(string: key.kid))
+            let privateKey = try key.signingKey()
+            installed.verifying[key.kid] = privateKey.publicKey
+            if installed.current == nil {
+                let header = try JSONEncoder.sorted.encode(["alg": "EdDSA", "kid": key.kid, "typ": Self.tokenType])
+                installed.current = (key.kid, privateKey, header)
+            }
         }
-        keys = collection
-        currentKid = signingKeys.first?.kid
-        jwks = SigningKey.JWKSet(keys: try signingKeys.map { try $0.jwk })
+        installed.jwks = SigningKey.JWKSet(keys: try signingKeys.map { try $0.jwk })
+        keys.withLock { $0 = installed }
     }
 
     /// Signs a token for `subject`, in the session `sessionID` when given, issued to
@@ -116,39 +126,40 @@ public actor AccessTokenIssuer {
     /// by default).
     public func issue(
         subject: String, sessionID: UUID? = nil, clientID: String = OAuthClient.firstPartyID, audiences: [String]? = nil
-    ) async throws -> Issued {
-        guard let currentKid else { throw AuthError.serviceUnavailable("No signing key is loaded yet.") }
+    ) throws -> Issued {
+        guard let current = keys.withLock({ $0.current }) else { throw AuthError.serviceUnavailable("No signing key is loaded yet.") }
         let now = Int(clock.now.timeIntervalSince1970)
         let audiences = audiences ?? self.audiences
         let claims = AccessTokenClaims(
             iss: issuer, sub: subject, iat: now, exp: now + lifetime, jti: UUID().uuidString.lowercased(), aud: audiences.isEmpty ? nil : audiences,
             sid: sessionID?.uuidString.lowercased(), clientID: clientID
         )
-        var header = JWTHeader()
-        header.typ = Self.tokenType
-        let token = try await keys.sign(claims, kid: JWKIdentifier(string: currentKid), header: header)
+        let token = try CompactJWS.serialize(header: current.header, payload: try JSONEncoder().encode(claims)) {
+            try current.key.signature(for: $0)
+        }
         return Issued(value: token, expiresIn: lifetime)
     }
 
     /// The ids of the installed keys, current first.
     public var kids: [String] { jwks.keys.map(\.kid) }
 
+    /// The published public keys, current first.
+    public var jwks: SigningKey.JWKSet { keys.withLock { $0.jwks } }
+
     /// Verifies the header (`alg` must be `EdDSA`, `typ` `at+jwt`, `kid` one of the
     /// published keys, and no `crit`: authd understands no extension), the signature, the
     /// issuer, the audience (unless `anyAudience`: introspection answers for every
-    /// audience and says which), `nbf` and the expiry.
+    /// audience and says which), `nbf` and the expiry. The header is read before any key
+    /// is chosen, so `alg: none` or an HMAC algorithm never reaches a verifier.
     /// - Throws: ``AuthError/invalidToken`` for any token that does not hold.
-    public func verify(_ token: String, anyAudience: Bool = false) async throws -> AccessTokenClaims {
-        guard token.utf8.count <= 4096, let header = Self.header(of: token),
-              header.alg == "EdDSA", let kid = header.kid, kids.contains(kid),
-              header.typ.map(Self.isAccessTokenType) == true, header.crit == nil
+    public func verify(_ token: String, anyAudience: Bool = false) throws -> AccessTokenClaims {
+        guard token.utf8.count <= 4096, let jws = CompactJWS(token),
+              let header = try? JSONDecoder().decode(Header.self, from: jws.header),
+              header.alg == "EdDSA", let kid = header.kid, let key = keys.withLock({ $0.verifying[kid] }),
+              header.typ.map(Self.isAccessTokenType) == true, header.crit == nil,
+              key.isValidSignature(jws.signature, for: jws.signingInput),
+              let claims = try? JSONDecoder().decode(AccessTokenClaims.self, from: jws.payload)
         else {
-            throw AuthError.invalidToken
-        }
-        let claims: AccessTokenClaims
-        do {
-            claims = try await keys.verify(token, as: AccessTokenClaims.self)
-        } catch {
             throw AuthError.invalidToken
         }
         let now = clock.now.timeIntervalSince1970
@@ -178,11 +189,13 @@ public actor AccessTokenIssuer {
     private struct JSONIgnored: Decodable {
         init(from decoder: any Decoder) throws {}
     }
+}
 
-    /// The JOSE header of a compact JWS, read before any key is chosen so that `alg: none`
-    /// or an HMAC algorithm never reaches a verifier.
-    private static func header(of token: String) -> Header? {
-        guard let jws = CompactJWS(token) else { return nil }
-        return try? JSONDecoder().decode(Header.self, from: jws.header)
+extension JSONEncoder {
+    /// An encoder with sorted keys, for JSON whose bytes must not vary between runs.
+    fileprivate static var sorted: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return encoder
     }
 }

@@ -302,7 +302,7 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
     /// A new token pair for `user` and the refresh token's record, not yet stored.
     private func makeGrant(for user: User, origin: RequestOrigin) async throws -> (TokenGrant, RefreshTokenRecord) {
         let session = UUID()
-        let access = try await issuer.issue(subject: user.id.uuidString.lowercased(), sessionID: session)
+        let access = try issuer.issue(subject: user.id.uuidString.lowercased(), sessionID: session)
         let refresh = RefreshToken.generate()
         let now = clock.now
         let record = RefreshTokenRecord(

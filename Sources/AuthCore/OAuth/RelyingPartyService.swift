@@ -59,7 +59,7 @@ public struct RelyingPartyService<Storage: AuthStorage>: Sendable {
     }
 
     private func introspectAccessToken(_ token: String) async throws -> TokenIntrospection {
-        guard let claims = try? await issuer.verify(token, anyAudience: true) else { return .inactive }
+        guard let claims = try? issuer.verify(token, anyAudience: true) else { return .inactive }
         var answer = TokenIntrospection(
             active: true, sub: claims.sub, exp: claims.exp, iat: claims.iat, iss: claims.iss, aud: claims.aud, tokenType: "Bearer",
             clientID: claims.clientID, jti: claims.jti, sid: claims.sid
@@ -105,7 +105,7 @@ public struct RelyingPartyService<Storage: AuthStorage>: Sendable {
         let owner: UUID?
         switch presented {
         case .accessToken:
-            guard let claims = try? await issuer.verify(token, anyAudience: true),
+            guard let claims = try? issuer.verify(token, anyAudience: true),
                   let userID = UUID(uuidString: claims.sub), let session = claims.sid.flatMap(UUID.init(uuidString:)),
                   try await storage.refreshTokens.revokeSession(session, ofUser: userID, now: now)
             else { return }
@@ -123,7 +123,7 @@ public struct RelyingPartyService<Storage: AuthStorage>: Sendable {
     /// A token of `client`'s own (`client_credentials`): `sub` and `client_id` its id, `aud`
     /// its audiences, no refresh token and no session.
     public func clientToken(for client: OAuthClient, origin: RequestOrigin) async throws -> AccessTokenIssuer.Issued {
-        let issued = try await issuer.issue(subject: client.id, clientID: client.id, audiences: client.tokenAudiences)
+        let issued = try issuer.issue(subject: client.id, clientID: client.id, audiences: client.tokenAudiences)
         try await storage.audit.record(SecurityEvent(kind: .clientTokenIssued, at: sessions.clock.now, origin: origin, detail: client.id))
         return issued
     }

@@ -133,7 +133,7 @@ public func buildApplication(
             try await storage.migrate()
         }
         try await login.measureStoredHashParameters()
-        try await issuer.install(try await keys.ensureKey())
+        try issuer.install(try await keys.ensureKey())
         started.signal()
     }
     return app

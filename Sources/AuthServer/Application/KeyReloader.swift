@@ -13,8 +13,8 @@ struct KeyReloader<Storage: AuthStorage>: Sendable {
     func reload() async {
         do {
             let published = try await keys.published()
-            guard !published.isEmpty, published.map(\.kid) != (await issuer.kids) else { return }
-            try await issuer.install(published)
+            guard !published.isEmpty, published.map(\.kid) != issuer.kids else { return }
+            try issuer.install(published)
             logger.info("signing keys reloaded", metadata: ["current_kid": "\(published[0].kid)"])
         } catch let error as SealingError {
             // Names the key and the KEKs' fingerprints, never a secret.

@@ -26,6 +26,6 @@ public struct KeyController: Sendable {
     }
 
     @Sendable func jwks(_ request: Request, context: AuthRequestContext) async throws -> Response {
-        JSONResponse.make(status: .ok, body: await issuer.jwks, headers: [.cacheControl: cacheControl])
+        JSONResponse.make(status: .ok, body: issuer.jwks, headers: [.cacheControl: cacheControl])
     }
 }
