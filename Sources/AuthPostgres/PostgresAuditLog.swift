@@ -18,12 +18,16 @@ public struct PostgresAuditLog: AuditLog {
     }
 
     /// Appends `event`, if `condition` holds.
-    static func insert(_ event: SecurityEvent, when condition: SQL = "true") -> SQL {
-        """
-        INSERT INTO audit_events (at, kind, user_id, username_key, client_address, request_id, detail)
-        SELECT \(event.at), \(event.kind.rawValue), \(event.userID), \(event.usernameKey),
-               \(event.origin.clientAddress), \(event.origin.requestID), \(event.detail) WHERE \(condition)
-        """
+    /// With `source`, the event is written once per row of it that meets `condition`, and
+    /// `userID` (an expression on its rows) is the user instead of `event.userID`.
+    static func insert(_ event: SecurityEvent, userID: SQL? = nil, from source: SQL? = nil, when condition: SQL = "true") -> SQL {
+        let user: SQL = userID ?? "\(event.userID)"
+        let from: SQL = source.map { "FROM \($0) " } ?? ""
+        return """
+            INSERT INTO audit_events (at, kind, user_id, username_key, client_address, request_id, detail)
+            SELECT \(event.at), \(event.kind.rawValue), \(user), \(event.usernameKey),
+                   \(event.origin.clientAddress), \(event.origin.requestID), \(event.detail) \(from)WHERE \(condition)
+            """
     }
 
     public func record(_ event: SecurityEvent) async throws {

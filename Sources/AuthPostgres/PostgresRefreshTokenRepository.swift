@@ -41,24 +41,33 @@ public struct PostgresRefreshTokenRepository: RefreshTokenRepository {
         try await database.execute("WITH family AS (\(Self.insertFamily(record))) \(Self.insert(record))")
     }
 
+    /// The rotation's call, whose row ``rotation(_:successor:)`` reads.
+    static func rotate(presentedHash: String, successor: RefreshSuccessor, now: Date) -> SQL {
+        """
+        SELECT outcome, owner, granted_until, session FROM rotate_refresh_token(
+            \(presentedHash), \(successor.tokenHash), \(successor.expiresAt), \(now))
+        """
+    }
+
+    /// The columns of ``rotate(presentedHash:successor:now:)``'s row.
+    typealias RotationRow = (String, UUID?, Date?, UUID?)
+
+    /// What the rotation's row says.
+    static func rotation(_ row: RotationRow, successor: RefreshSuccessor) -> RefreshRotation {
+        switch (row.0, row.1, row.3) {
+        case ("rotated", let owner?, let session?):
+            .rotated(userID: owner, sessionID: session, expiresAt: row.2 ?? successor.expiresAt)
+        case ("reused", let owner?, _): .reused(userID: owner)
+        case ("disabled", let owner?, _): .disabled(userID: owner)
+        case ("expired", _, _): .expired
+        case ("revoked", _, _): .revoked
+        default: .unknown
+        }
+    }
+
     public func rotate(presentedHash: String, successor: RefreshSuccessor, now: Date) async throws -> RefreshRotation {
-        try await database.query(
-            """
-            SELECT outcome, owner, granted_until, session FROM rotate_refresh_token(
-                \(presentedHash), \(successor.tokenHash), \(successor.expiresAt), \(now))
-            """
-        ) { rows in
-            for try await (outcome, owner, grantedUntil, session) in rows.decode((String, UUID?, Date?, UUID?).self) {
-                switch (outcome, owner, session) {
-                case ("rotated", let owner?, let session?):
-                    return .rotated(userID: owner, sessionID: session, expiresAt: grantedUntil ?? successor.expiresAt)
-                case ("reused", let owner?, _): return .reused(userID: owner)
-                case ("disabled", let owner?, _): return .disabled(userID: owner)
-                case ("expired", _, _): return .expired
-                case ("revoked", _, _): return .revoked
-                default: return .unknown
-                }
-            }
+        try await database.query(Self.rotate(presentedHash: presentedHash, successor: successor, now: now)) { rows in
+            for try await row in rows.decode(RotationRow.self) { return Self.rotation(row, successor: successor) }
             return .unknown
         }
     }

@@ -56,20 +56,13 @@ public struct PostgresStorage: AuthStorage {
     }
 
     /// The attempt reserved and the account (with whether it has a second factor on) read
-    /// in one statement, made of the statements the login-attempt store and the user
-    /// repository own.
+    /// in one prepared statement (``LoginLookupStatement``).
     public func loginLookup(usernameKey: String, throttle keys: [ThrottleKey], now: Date) async throws -> LoginLookup {
-        try await database.query(
-            """
-            SELECT r.retry_after, r.first_refusal, u.*,
-                   EXISTS (SELECT 1 FROM totp_factors t WHERE t.user_id = u.id AND t.confirmed_at IS NOT NULL)
-            FROM \(PostgresLoginAttemptStore.reserve(keys, now: now)) AS r
-            LEFT JOIN (\(PostgresUserRepository.select(key: usernameKey))) AS u ON true
-            """
-        ) { rows in
+        try await database.query(LoginLookupStatement(usernameKey: usernameKey, keys: keys, now: now)) { rows in
             var lookup = LoginLookup(refusal: nil, user: nil)
-            for try await (wait, first, id, username, hash, disabledAt, createdAt, email, verifiedAt, secondFactor)
-                in rows.decode((Int?, Bool?, UUID?, String?, String?, Date?, Date?, String?, Date?, Bool).self) {
+            for try await row in rows {
+                let (wait, first, id, username, hash, disabledAt, createdAt, email, verifiedAt, secondFactor) =
+                    try row.decode((Int?, Bool?, UUID?, String?, String?, Date?, Date?, String?, Date?, Bool).self)
                 lookup.refusal = wait.map { ThrottleRefusal(retryAfter: $0, isFirst: first ?? false) }
                 lookup.user = PostgresUserRepository.user((id, username, hash, disabledAt, createdAt, email, verifiedAt))
                 lookup.secondFactorRequired = secondFactor
@@ -78,28 +71,24 @@ public struct PostgresStorage: AuthStorage {
         }
     }
 
-    /// The writes of a successful login in one statement, so one round trip and one
-    /// transaction: data-modifying CTEs always run, whether or not the outer query reads
-    /// them. Each part is the statement its store runs alone. The session, its token and
-    /// the event are written only if the account still has the hash the password was
-    /// checked against and is not disabled; its row is share-locked, so a password set at
-    /// the same moment either waits for this login (and its revocation then ends the new
-    /// session) or is seen by it (and nothing is written).
+    /// The writes of a successful login in one prepared statement
+    /// (``LoginSuccessStatement``), so one round trip and one transaction.
     public func recordLoginSuccess(_ success: LoginSuccess) async throws -> Bool {
-        let unchanged: SQL = "EXISTS (SELECT 1 FROM account)"
-        return try await database.query(
-            """
-            WITH account AS (\(PostgresUserRepository.lockUnchanged(id: success.refreshToken.userID, passwordHash: success.verifiedPasswordHash))),
-                 cleared AS (\(PostgresLoginAttemptStore.clear(success.throttle.clearedBySuccess))),
-                 released AS (\(PostgresLoginAttemptStore.giveBack(success.throttle.releasedBySuccess))),
-                 family AS (\(PostgresRefreshTokenRepository.insertFamily(success.refreshToken, when: unchanged))),
-                 token AS (\(PostgresRefreshTokenRepository.insert(success.refreshToken, when: unchanged))),
-                 event AS (\(PostgresAuditLog.insert(success.event, when: unchanged)))
-            SELECT count(*)::int8 FROM account
-            """
-        ) { rows in
-            for try await count in rows.decode(Int.self) { return count == 1 }
+        try await database.query(LoginSuccessStatement(success: success)) { rows in
+            for try await row in rows { return try row.decode(Int.self) == 1 }
             return false
+        }
+    }
+
+    /// The rotation and its audit event in one prepared statement (``RefreshStatement``).
+    public func rotateRefreshToken(
+        presentedHash: String, successor: RefreshSuccessor, now: Date, events: RotationEvents
+    ) async throws -> RefreshRotation {
+        try await database.query(RefreshStatement(presentedHash: presentedHash, successor: successor, now: now, events: events)) { rows in
+            for try await row in rows {
+                return PostgresRefreshTokenRepository.rotation(try row.decode(PostgresRefreshTokenRepository.RotationRow.self), successor: successor)
+            }
+            return .unknown
         }
     }
 

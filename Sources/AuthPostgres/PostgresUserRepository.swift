@@ -48,8 +48,19 @@ public struct PostgresUserRepository: UserRepository {
         try await first(Self.select(key: key))
     }
 
+    /// Prepared: every authenticated request (`/me`) reads its account by id.
     public func user(withID id: UUID) async throws -> User? {
-        try await first("SELECT \(Self.columns) FROM users WHERE id = \(id)")
+        try await database.query(UserByIDStatement(id: id)) { rows in
+            for try await row in rows { return Self.user(try row.decode(Row.self)) }
+            return nil
+        }
+    }
+
+    /// An account by id, the statement of every request with an access token.
+    struct UserByIDStatement: PreparedSQL {
+        static let sql = Self(id: UUID()).statement.text
+        var id: UUID
+        var statement: SQL { "SELECT \(PostgresUserRepository.columns) FROM users WHERE id = \(id)" }
     }
 
     public func create(username: Username, email: EmailAddress?, passwordHash: String, at: Date) async throws -> User {

@@ -35,6 +35,26 @@ struct SQL: Sendable, ExpressibleByStringInterpolation {
         }
     }
 
+    /// The statement's text, with the placeholders its values take (`$1`, `$2`, …), whatever
+    /// the values: what a ``PreparedSQL`` statement is prepared with.
+    var text: String {
+        var text = "", count = 0
+        write(text: &text, count: &count)
+        return text
+    }
+
+    private func write(text: inout String, count: inout Int) {
+        for part in parts {
+            switch part {
+            case .text(let literal): text += literal
+            case .value:
+                count += 1
+                text += "$\(count)"
+            case .nested(let sql): sql.write(text: &text, count: &count)
+            }
+        }
+    }
+
     private func write(into interpolation: inout PostgresQuery.StringInterpolation) throws {
         for part in parts {
             switch part {

@@ -48,6 +48,12 @@ import Testing
         let kinds = try await fixture.auditKinds()
         #expect(kinds.filter { $0 == "token_refreshed" }.count == 2)
         #expect(kinds.contains("refresh_reuse_detected"))
+        // A refresh's event, written in the rotation's statement, names the token's owner.
+        let events = try await fixture.withDatabase { try await PostgresAuditLog(database: $0).recent(limit: 50, usernameKey: "alice") }
+        let refreshes = events.filter { $0.kind == .tokenRefreshed || $0.kind == .refreshReuseDetected }
+        #expect(refreshes.count == 3)
+        #expect(refreshes.allSatisfy { $0.userID == alice.id })
+        #expect(refreshes.first { $0.kind == .refreshReuseDetected }?.detail == "family revoked")
     }
 
     @Test func unknownExpiredAndMalformedRefreshTokens() async throws {

@@ -39,6 +39,45 @@ public enum RefreshRotation: Sendable, Equatable {
     }
 }
 
+/// The audit events a refresh writes, by its outcome: the owner of the presented token
+/// becomes their `userID`.
+///
+/// ```swift
+/// let events = RotationEvents(
+///     rotated: SecurityEvent(kind: .tokenRefreshed, at: now, origin: origin),
+///     reused: SecurityEvent(kind: .refreshReuseDetected, at: now, origin: origin, detail: "family revoked")
+/// )
+/// events.event(for: .reused(userID: id))?.userID   // id
+/// ```
+public struct RotationEvents: Sendable, Equatable {
+    /// Written when the token was current and rotated.
+    public var rotated: SecurityEvent
+    /// Written when an already rotated token came back (its family is revoked).
+    public var reused: SecurityEvent
+
+    /// Creates the pair.
+    public init(rotated: SecurityEvent, reused: SecurityEvent) {
+        self.rotated = rotated
+        self.reused = reused
+    }
+
+    /// The event `outcome` writes, with its owner; nil for the outcomes that write none.
+    public func event(for outcome: RefreshRotation) -> SecurityEvent? {
+        var event: SecurityEvent
+        switch outcome {
+        case .rotated(let owner, _, _):
+            event = rotated
+            event.userID = owner
+        case .reused(let owner):
+            event = reused
+            event.userID = owner
+        case .unknown, .expired, .revoked, .disabled:
+            return nil
+        }
+        return event
+    }
+}
+
 /// The token that replaces a rotated one: its hash and expiry (the family and owner
 /// come from the presented token).
 ///

@@ -51,9 +51,15 @@ public struct SessionService<Storage: AuthStorage>: Sendable {
         let next = RefreshToken.generate()
         let now = clock.now
         let successor = RefreshSuccessor(tokenHash: next.hash, expiresAt: now.addingTimeInterval(TimeInterval(refreshLifetime)))
+        let events = RotationEvents(
+            rotated: SecurityEvent(kind: .tokenRefreshed, at: now, origin: origin),
+            reused: SecurityEvent(kind: .refreshReuseDetected, at: now, origin: origin, detail: "family revoked")
+        )
         let outcome: RefreshRotation
         do {
-            outcome = try await storage.refreshTokens.rotate(presentedHash: RefreshToken.hash(of: refreshToken), successor: successor, now: now)
+            outcome = try await storage.rotateRefreshToken(
+                presentedHash: RefreshToken.hash(of: refreshToken), successor: successor, now: now, events: events
+            )
         } catch {
             metrics.refresh(result: "error")
             throw error
@@ -61,16 +67,12 @@ public struct SessionService<Storage: AuthStorage>: Sendable {
         metrics.refresh(result: outcome.label)
         switch outcome {
         case .rotated(let userID, let sessionID, let expiresAt):
-            let access = try await issuer.issue(subject: userID.uuidString.lowercased(), sessionID: sessionID)
-            try await storage.audit.record(SecurityEvent(kind: .tokenRefreshed, at: now, userID: userID, origin: origin))
+            let access = try issuer.issue(subject: userID.uuidString.lowercased(), sessionID: sessionID)
             // Near the session's end the successor lives only until then.
             let refreshExpiresIn = max(0, Int(expiresAt.timeIntervalSince(now).rounded(.down)))
             return TokenGrant(accessToken: access.value, expiresIn: access.expiresIn, refreshToken: next.token, refreshExpiresIn: refreshExpiresIn)
-        case .reused(let userID):
+        case .reused:
             metrics.reuseDetected()
-            try await storage.audit.record(
-                SecurityEvent(kind: .refreshReuseDetected, at: now, userID: userID, origin: origin, detail: "family revoked")
-            )
             throw AuthError.invalidToken
         case .unknown, .expired, .revoked, .disabled:
             throw AuthError.invalidToken
@@ -136,7 +138,7 @@ public struct SessionService<Storage: AuthStorage>: Sendable {
 
     /// The account and session of a verified access token.
     private func bearer(_ accessToken: String) async throws -> (user: User, session: UUID?) {
-        let claims = try await issuer.verify(accessToken)
+        let claims = try issuer.verify(accessToken)
         guard let id = UUID(uuidString: claims.sub), let user = try await storage.users.user(withID: id), !user.isDisabled else {
             throw AuthError.invalidToken
         }

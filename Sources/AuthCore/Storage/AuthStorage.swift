@@ -80,6 +80,12 @@ public protocol AuthStorage: Sendable {
     /// Storage that can do all of it in one round trip does (PostgreSQL: one statement, so
     /// one transaction); the default asks the stores.
     func recordLoginSuccess(_ success: LoginSuccess) async throws -> Bool
+
+    /// A refresh: the rotation (``RefreshTokenRepository/rotate(presentedHash:successor:now:)``)
+    /// and its audit event, `events.rotated` or `events.reused` with the token's owner as
+    /// `userID` (nothing for another outcome). Storage that can do both in one round trip
+    /// does (PostgreSQL: one statement, so one transaction); the default asks the stores.
+    func rotateRefreshToken(presentedHash: String, successor: RefreshSuccessor, now: Date, events: RotationEvents) async throws -> RefreshRotation
 }
 
 extension AuthStorage {
@@ -98,5 +104,13 @@ extension AuthStorage {
         try await refreshTokens.store(success.refreshToken)
         try await audit.record(success.event)
         return true
+    }
+
+    public func rotateRefreshToken(
+        presentedHash: String, successor: RefreshSuccessor, now: Date, events: RotationEvents
+    ) async throws -> RefreshRotation {
+        let outcome = try await refreshTokens.rotate(presentedHash: presentedHash, successor: successor, now: now)
+        if let event = events.event(for: outcome) { try await audit.record(event) }
+        return outcome
     }
 }

@@ -1,0 +1,33 @@
+import AuthCore
+import Foundation
+import PostgresNIO
+
+/// The writes of a successful login in one statement, so one round trip and one
+/// transaction: data-modifying CTEs always run, whether or not the outer query reads them.
+/// Each part is the statement its store runs alone. The session, its token and the event
+/// are written only if the account still has the hash the password was checked against and
+/// is not disabled; its row is share-locked, so a password set at the same moment either
+/// waits for this login (and its revocation then ends the new session) or is seen by it
+/// (and nothing is written). Returns one row: 1 when written, 0 when not.
+struct LoginSuccessStatement: PreparedSQL {
+    static let sql = Self(success: LoginSuccess(
+        throttle: ThrottlePolicy().keys(usernameKey: "", address: nil), verifiedPasswordHash: "",
+        refreshToken: RefreshTokenRecord(tokenHash: "", familyID: UUID(), userID: UUID(), expiresAt: Date(), sessionExpiresAt: Date()),
+        event: SecurityEvent(kind: .loginSucceeded, at: Date())
+    )).statement.text
+
+    var success: LoginSuccess
+
+    var statement: SQL {
+        let unchanged: SQL = "EXISTS (SELECT 1 FROM account)"
+        return """
+            WITH account AS (\(PostgresUserRepository.lockUnchanged(id: success.refreshToken.userID, passwordHash: success.verifiedPasswordHash))),
+                 cleared AS (\(PostgresLoginAttemptStore.clear(success.throttle.clearedBySuccess))),
+                 released AS (\(PostgresLoginAttemptStore.giveBack(success.throttle.releasedBySuccess))),
+                 family AS (\(PostgresRefreshTokenRepository.insertFamily(success.refreshToken, when: unchanged))),
+                 token AS (\(PostgresRefreshTokenRepository.insert(success.refreshToken, when: unchanged))),
+                 event AS (\(PostgresAuditLog.insert(success.event, when: unchanged)))
+            SELECT count(*)::int8 FROM account
+            """
+    }
+}
