@@ -51,7 +51,12 @@ public enum Base64URL {
     /// alphabet, a length no encoding has, padding that does not complete the last group,
     /// or unused bits that are not zero (so each value has one encoding).
     public static func decode(_ text: some StringProtocol) -> Data? {
-        var input = Array(text.utf8)
+        decode(bytes: Array(text.utf8))
+    }
+
+    /// ``decode(_:)`` of text given as its UTF-8 bytes.
+    public static func decode(bytes: some Collection<UInt8>) -> Data? {
+        var input = Array(bytes)
         var padding = 0
         while input.last == UInt8(ascii: "=") {
             input.removeLast()

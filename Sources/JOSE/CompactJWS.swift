@@ -28,16 +28,18 @@ public struct CompactJWS: Sendable, Equatable {
     /// Splits `text` into its three segments and decodes them; nil when it is not three
     /// base64url segments separated by dots.
     public init?(_ text: some StringProtocol) {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3,
-            let header = Base64URL.decode(parts[0]),
-            let payload = Base64URL.decode(parts[1]),
-            let signature = Base64URL.decode(parts[2])
+        let bytes = Array(text.utf8)
+        guard let first = bytes.firstIndex(of: UInt8(ascii: ".")),
+            let second = bytes[(first + 1)...].firstIndex(of: UInt8(ascii: ".")),
+            !bytes[(second + 1)...].contains(UInt8(ascii: ".")),
+            let header = Base64URL.decode(bytes: bytes[..<first]),
+            let payload = Base64URL.decode(bytes: bytes[(first + 1)..<second]),
+            let signature = Base64URL.decode(bytes: bytes[(second + 1)...])
         else { return nil }
         self.header = header
         self.payload = payload
         self.signature = signature
-        signingInput = Data("\(parts[0]).\(parts[1])".utf8)
+        signingInput = Data(bytes[..<second])
     }
 
     /// The compact serialization of `header` and `payload`, signed by `sign`, which is given
