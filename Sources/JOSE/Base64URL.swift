@@ -48,8 +48,8 @@ public enum Base64URL {
     }
 
     /// Decodes, padded or not; nil when `text` is not base64url: a character outside the
-    /// alphabet, a length no encoding has, padding that does not complete the last group,
-    /// or unused bits that are not zero (so each value has one encoding).
+    /// alphabet, a length no encoding has, or padding that does not complete the last group.
+    /// Unused bits of the last character are ignored, as Foundation's base64 does.
     public static func decode(_ text: some StringProtocol) -> Data? {
         decode(bytes: Array(text.utf8))
     }
@@ -79,10 +79,8 @@ public enum Base64URL {
         }
         switch remainder {
         case 2:
-            guard group & 0xF == 0 else { return nil }
             output.append(UInt8(group >> 4 & 0xFF))
         case 3:
-            guard group & 0x3 == 0 else { return nil }
             output.append(UInt8(group >> 10 & 0xFF))
             output.append(UInt8(group >> 2 & 0xFF))
         default:
