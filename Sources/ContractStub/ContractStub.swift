@@ -81,12 +81,20 @@ public final class ContractStub: Sendable {
         public let description: String
     }
 
-    private struct Entry: Sendable {
+    /// A class, so that looking at a candidate copies one reference, not a contract.
+    private final class Entry: Sendable {
         let contract: Contract
         let interaction: Interaction
         let label: String
         /// Position in its file, for the "next after the last answered" rule.
         let index: Int
+
+        init(contract: Contract, interaction: Interaction, label: String, index: Int) {
+            self.contract = contract
+            self.interaction = interaction
+            self.label = label
+            self.index = index
+        }
     }
 
     private struct State: Sendable {
@@ -245,12 +253,17 @@ public final class ContractStub: Sendable {
         return state.withLock { state in
             let time = base.addingTimeInterval(state.clockOffset)
             var best: (entry: Entry, score: Int, after: Double, distance: Int, fit: RequestFit)?
+            // What each file's interactions know, made once per file for this request.
+            var knownByFile: [String: [String: JSONValue]] = [:]
             for position in candidates(for: parsed) {
                 let entry = entries[position]
                 // An interaction that happens later waits for the clock to move that far.
                 let after = entry.interaction.after ?? 0
                 if after > 0, time.timeIntervalSince(state.lastAnsweredAt[entry.contract.file] ?? state.startedAt) < after { continue }
-                var matcher = RequestMatcher(known: known(state, entry.contract.file), now: time, acceptedSteps: state.acceptedSteps, passkeys: state.passkeys)
+                let file = entry.contract.file
+                let known = knownByFile[file] ?? known(state, file)
+                knownByFile[file] = known
+                var matcher = RequestMatcher(known: known, now: time, acceptedSteps: state.acceptedSteps, passkeys: state.passkeys)
                 guard case .success(let fit) = matcher.fit(entry.interaction.request, parsed) else { continue }
                 // Equal fits: the next one after the last answered in the same file wins,
                 // so a replayed request gets the answer its file gives a replay.

@@ -130,6 +130,10 @@ struct RequestMatcher {
     /// The path, segment by segment: literal text 4, a placeholder 4 when known and 1 when
     /// not, a `{name}` parameter its matcher's specificity.
     private mutating func fit(_ spec: RequestPath, _ path: String) -> Result<Int, Difference> {
+        // Plain text: equal or not, 4 for each segment (the most specific a segment gets).
+        if spec.isLiteral, spec.text.hasPrefix("/") {
+            return spec.text == path ? .success(4 * spec.segments.count) : .failure(Difference(weight: 1, text: "path: expected \(spec), got \(path)"))
+        }
         guard let parameters = spec.match(path, known: known) else {
             return .failure(Difference(weight: 1, text: "path: expected \(spec), got \(path)"))
         }
@@ -231,23 +235,28 @@ struct RequestMatcher {
             guard case .object(let object) = actual else {
                 return .failure(Difference(weight: 5, text: "body \(path): expected an object, got \(actual.typeName)"))
             }
-            // A contract's request body lists its keys: the same keys, no more.
-            if let extra = object.keys.sorted().first(where: { members[$0] == nil }) {
+            // A contract's request body lists its keys: the same keys, no more. (Keys are
+            // sorted only to name the first one that differs.)
+            if object.keys.contains(where: { members[$0] == nil }), let extra = object.keys.sorted().first(where: { members[$0] == nil }) {
                 return .failure(Difference(weight: 5, text: "body \(path).\(extra): not in the contract's request"))
             }
             // Keys first: a missing key settles it before any value is looked at (an optional
             // one may be absent).
-            if let missing = members.keys.sorted().first(where: { object[$0] == nil && members[$0]?.optional != true }) {
+            let isMissing = { (key: String) in object[key] == nil && members[key]?.optional != true }
+            if members.keys.contains(where: isMissing), let missing = members.keys.sorted().first(where: isMissing) {
                 return .failure(Difference(weight: 5, text: "body \(path).\(missing): missing"))
             }
+            // Every member in any order; when some do not fit, the first by key is reported.
             var score = 0
-            for key in members.keys.sorted() {
-                guard let value = object[key], let member = members[key] else { continue }
-                switch fit(member, value, path: "\(path).\(key)") {
+            var first: (key: String, difference: Difference)?
+            for (key, member) in members {
+                guard let value = object[key] else { continue }
+                switch fit(member, value, path: path + "." + key) {
                 case .success(let gained): score += gained
-                case .failure(let difference): return .failure(difference)
+                case .failure(let difference): if first.map({ key < $0.key }) ?? true { first = (key, difference) }
                 }
             }
+            if let first { return .failure(first.difference) }
             return .success(score)
         case .array(let elements):
             guard case .array(let array) = actual, array.count == elements.count else {

@@ -23,6 +23,8 @@ public struct RequestPath: Sendable, Equatable, CustomStringConvertible {
     public let params: [String: Matcher]
     /// The segments after the leading `/`.
     public let segments: [Segment]
+    /// Whether the path is plain text: no placeholders, no parameters.
+    public let isLiteral: Bool
 
     /// A `{name}` segment without a matcher, or a matcher without a segment.
     public struct Invalid: Error, Sendable, CustomStringConvertible {
@@ -35,6 +37,7 @@ public struct RequestPath: Sendable, Equatable, CustomStringConvertible {
     public init(_ text: String, params: [String: Matcher] = [:]) throws {
         self.text = text
         self.params = params
+        self.isLiteral = params.isEmpty && !Template.mayHavePlaceholders(text)
         let pieces = text.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         var segments: [Segment] = []
         var seen = Set<String>()
@@ -59,9 +62,6 @@ public struct RequestPath: Sendable, Equatable, CustomStringConvertible {
 
     /// The path as written.
     public var description: String { text }
-
-    /// Whether the path is plain text: no placeholders, no parameters.
-    public var isLiteral: Bool { params.isEmpty && !Template.mayHavePlaceholders(text) }
 
     /// The parameter names, in path order.
     public var parameterNames: [String] {
@@ -101,6 +101,7 @@ public struct RequestPath: Sendable, Equatable, CustomStringConvertible {
     /// equal, placeholders equal to the `known` value they name or anything when unknown, a
     /// parameter any one non-empty segment — else nil. Parameter matchers are not applied.
     public func match(_ path: String, known: [String: JSONValue]) -> [String: String]? {
+        if isLiteral, text.hasPrefix("/") { return path == text ? [:] : nil }
         let templated = segments.contains { if case .text(let template) = $0 { !template.variables.isEmpty } else { false } }
         if !templated {
             let pieces = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
