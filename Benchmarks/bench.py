@@ -502,6 +502,31 @@ def items_yaml(size):
     return "\n".join(lines) + "\n"
 
 
+def logins_yaml(size):
+    """`size` login interactions, each for its own user, whose 200 holds a signed `jwt` the
+    stub mints, as authd's own contract does; the benchmark logs in as the last one."""
+    lines = ["name: Logins", "interactions:"]
+    for index in range(size):
+        lines += [f"  - name: user {index} logs in",
+                  "    request:", "      method: POST", "      path: /login",
+                  f'      json: {{ username: user{index}, password: "correct horse battery staple" }}',
+                  "    response:", "      status: 200", "      json:",
+                  "        access_token: { match: jwt }", "        token_type: Bearer",
+                  "        expires_in: { match: integer, min: 1, example: 900 }",
+                  "        refresh_token: { match: string, min_length: 43, max_length: 43 }"]
+    return "\n".join(lines) + "\n"
+
+
+def wiremock_logins(size):
+    """WireMock's mappings for the same logins: the body matched as JSON, a fixed answer."""
+    token = "eyJhbGciOiJFZERTQSIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1c2VyIn0." + "A" * 86
+    return {"mappings": [
+        {"request": {"method": "POST", "url": "/login",
+                     "bodyPatterns": [{"equalToJson": {"username": f"user{index}", "password": "correct horse battery staple"}}]},
+         "response": {"status": 200, "jsonBody": {"access_token": token, "token_type": "Bearer", "expires_in": 900,
+                                                  "refresh_token": "R" * 43}}} for index in range(size)]}
+
+
 def wiremock_jar():
     venv = ROOT / ".build" / "bench-venv"
     jars = sorted(venv.glob("lib/python*/site-packages/wiremock/server/wiremock-standalone-*.jar"))
@@ -509,45 +534,57 @@ def wiremock_jar():
 
 
 def stub_servers(work):
+    """`contract stub` against WireMock on the same routes: GET /items/N with fixed JSON, and
+    POST /login whose answer holds a token the stub signs (WireMock's is fixed text)."""
     jar = wiremock_jar()
     stub_rates = {}
-    for size in (10, 200, 1000):
-        folder = work / f"items-{size}"
-        folder.mkdir()
-        (folder / "items.yaml").write_text(items_yaml(size))
-        port = free_port()
-        stub = Service([str(RELEASE / "contract"), "stub", str(folder), "--port", str(port)], work / f"stub-{size}.log")
-        try:
-            wait_http(f"http://127.0.0.1:{port}/items/0")
-            url = f"http://127.0.0.1:{port}/items/{size - 1}"
-            wrk(url, 16, duration="2s")
-            stub_rates[size] = wrk(url, 16)
-        finally:
-            stub.stop()
-        peer = "WireMock: skipped (needs java and the wiremock package)"
-        ratio = ""
-        if jar:
-            root = work / f"wiremock-{size}"
-            (root / "mappings").mkdir(parents=True)
-            (root / "mappings" / "items.json").write_text(json.dumps({"mappings": [
-                {"request": {"method": "GET", "url": f"/items/{index}"},
-                 "response": {"status": 200, "jsonBody": {"id": index, "name": "item"}}} for index in range(size)]}))
+    body = json.dumps({"username": "user{}", "password": "correct horse battery staple"})
+    kinds = [("items", (10, 200, 1000), items_yaml, lambda size: {"mappings": [
+                  {"request": {"method": "GET", "url": f"/items/{index}"},
+                   "response": {"status": 200, "jsonBody": {"id": index, "name": "item"}}} for index in range(size)]},
+              lambda size: (f"/items/{size - 1}", None)),
+             ("logins", (10, 1000), logins_yaml, wiremock_logins,
+              lambda size: ("/login", lua(work, f"login-{size}.lua",
+                                          'wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n'
+                                          f"wrk.body = '{body.format(size - 1)}'\n")))]
+    for kind, sizes, contract_yaml, mappings, target in kinds:
+        for size in sizes:
+            path, script = target(size)
+            folder = work / f"{kind}-{size}"
+            folder.mkdir()
+            (folder / f"{kind}.yaml").write_text(contract_yaml(size))
             port = free_port()
-            wiremock = Service(["java", "-jar", str(jar), "--port", str(port), "--root-dir", str(root),
-                                "--no-request-journal", "--disable-banner"], work / f"wiremock-{size}.log")
+            stub = Service([str(RELEASE / "contract"), "stub", str(folder), "--port", str(port)], work / f"stub-{kind}-{size}.log")
             try:
-                wait_http(f"http://127.0.0.1:{port}/items/0", timeout=120)
-                url = f"http://127.0.0.1:{port}/items/{size - 1}"
-                wrk(url, 16, duration="5s")  # the JIT warms up
-                theirs = wrk(url, 16)
-                peer = f"WireMock {jar.stem.split('-')[-1]}: {theirs['rps']:.0f} req/s{note_errors(theirs)}"
-                ratio = f"{stub_rates[size]['rps'] / theirs['rps']:.2f}"
+                wait_http(f"http://127.0.0.1:{port}{path}")
+                url = f"http://127.0.0.1:{port}{path}"
+                wrk(url, 16, duration="2s", script=script)
+                stub_rates[(kind, size)] = wrk(url, 16, script=script)
             finally:
-                wiremock.stop()
-        mine = stub_rates[size]
-        row(f"`contract stub` req/s, {size} interactions", f"{mine['rps']:.0f} (p99 {mine['p99']:.1f} ms){note_errors(mine)}",
-            peer, ratio, "≥ 1")
-    flat = stub_rates[1000]["rps"] / stub_rates[10]["rps"]
+                stub.stop()
+            peer = "WireMock: skipped (needs java and the wiremock package)"
+            ratio = ""
+            if jar:
+                root = work / f"wiremock-{kind}-{size}"
+                (root / "mappings").mkdir(parents=True)
+                (root / "mappings" / f"{kind}.json").write_text(json.dumps(mappings(size)))
+                port = free_port()
+                wiremock = Service(["java", "-jar", str(jar), "--port", str(port), "--root-dir", str(root),
+                                    "--no-request-journal", "--disable-banner"], work / f"wiremock-{kind}-{size}.log")
+                try:
+                    wait_http(f"http://127.0.0.1:{port}/__admin/mappings", timeout=120)
+                    url = f"http://127.0.0.1:{port}{path}"
+                    wrk(url, 16, duration="5s", script=script)  # the JIT warms up
+                    theirs = wrk(url, 16, script=script)
+                    peer = f"WireMock {jar.stem.split('-')[-1]}: {theirs['rps']:.0f} req/s{note_errors(theirs)}"
+                    ratio = f"{stub_rates[(kind, size)]['rps'] / theirs['rps']:.2f}"
+                finally:
+                    wiremock.stop()
+            mine = stub_rates[(kind, size)]
+            what = "GET /items/N" if kind == "items" else "POST /login minting a signed token"
+            row(f"`contract stub` req/s, {what}, {size} interactions", f"{mine['rps']:.0f} (p99 {mine['p99']:.1f} ms){note_errors(mine)}",
+                peer, ratio, "≥ 1")
+    flat = stub_rates[("items", 1000)]["rps"] / stub_rates[("items", 10)]["rps"]
     row("`contract stub` flatness, 1,000 vs 10 interactions", f"{flat:.2f}", "within 20 %", "", "≥ 0.8")
 
 

@@ -370,8 +370,19 @@ public struct Matcher: Sendable, Equatable {
 
     /// `$.a`, or `$["odd key"]` for keys that are not identifiers.
     static func childPath(_ path: String, _ key: String) -> String {
-        let simple = !key.isEmpty && key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } && !(key.first?.isNumber ?? true)
-        return simple ? "\(path).\(key)" : "\(path)[\(JSONValue.string(key).description)]"
+        isSimpleKey(key) ? path + "." + key : "\(path)[\(JSONValue.string(key).description)]"
+    }
+
+    /// A key a path shows after a dot: letters, digits and `_`, not starting with a digit.
+    /// ASCII keys are looked at byte by byte (every generated response builds these paths).
+    private static func isSimpleKey(_ key: String) -> Bool {
+        guard let first = key.utf8.first else { return false }
+        guard key.utf8.allSatisfy({ $0 < 0x80 }) else {
+            return key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } && !(key.first?.isNumber ?? true)
+        }
+        let isDigit = { (byte: UInt8) in byte >= 0x30 && byte <= 0x39 }
+        let isLetter = { (byte: UInt8) in (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
+        return !isDigit(first) && key.utf8.allSatisfy { isDigit($0) || isLetter($0) || $0 == UInt8(ascii: "_") }
     }
 }
 
