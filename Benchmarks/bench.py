@@ -636,11 +636,13 @@ def load_statement(cluster, table, expressions, source, counts):
 
 
 def audit_ms(authd, user="bench", runs=5):
-    """Median wall time of `authd audit --user USER` (the CLI, start to exit), in ms."""
+    """Median wall time of `authd audit --user USER` (the CLI, start to exit), in ms. It runs
+    the server's own executable, so a build that replaces .build/release meanwhile changes
+    neither side of the comparison."""
     times = []
     for _ in range(runs):
         start = time.monotonic()
-        subprocess.run([str(RELEASE / "authd"), "audit", "--user", user, "--log-level", "warning", *authd.database],
+        subprocess.run([f"/proc/{authd.process.pid}/exe", "audit", "--user", user, "--log-level", "warning", *authd.database],
                        check=True, capture_output=True)
         times.append((time.monotonic() - start) * 1000)
     return statistics.median(times)
@@ -667,7 +669,7 @@ def scale(work):
     then after SQL loads 1M accounts, 10M audit events and 5M refresh tokens in 1M sessions
     (SCALE multiplies the counts) and VACUUM ANALYZE, against the same authd process, which
     keeps its connections and their prepared statements throughout. On a cluster of its own,
-    removed after. Not in the default run: the load takes 8 minutes on 2 cores (4.7 GiB),
+    removed after. Not in the default run: on 2 cores the load takes 8 minutes (5 GiB) and
     the section 10."""
     counts = {"users": round(1_000_000 * SCALE), "audit": round(10_000_000 * SCALE),
               "families": round(1_000_000 * SCALE)}
@@ -744,8 +746,9 @@ http {{
 def nginx_in_front(work, instances):
     """nginx on a free port, balancing over `instances` (round robin, kept-alive upstream
     connections), in a folder of its own: config, pid, logs and temporary files.
-    One worker process: at a few hundred logins a second one worker is idle most of the
-    time, and a second would only compete for the cores with the authd it fronts."""
+    One worker process, not auto: nginx takes about 0.1 ms of CPU per login, so one worker
+    is idle most of the time, and a second would only compete for the cores with the authd
+    it fronts."""
     folder = work / "nginx"
     folder.mkdir()
     port = free_port()
