@@ -5,16 +5,19 @@ measured in the same run, and prints one Markdown table.
 Run it through scripts/bench, which installs the tools and builds release first. It starts
 a throwaway PostgreSQL cluster (fsync off), authd on it, `contract stub` and WireMock, and
 drives them with wrk on loopback. Environment: DURATION (wrk run length, default 10s).
-Arguments name the sections to run (logins, fastapi, verify, stub, library, slow, attack);
-default all but attack, which takes ATTACK_MINUTES (default 10) minutes on its own.
+Arguments name the sections to run (logins, fastapi, verify, stub, library, slow, instances,
+attack, scale); default all but attack, which takes ATTACK_MINUTES (default 10) minutes on its
+own, and scale, which loads 16 million rows first (SCALE, default 1.0, multiplies them).
 """
 import base64
+import collections
 import json
 import os
 import pathlib
 import re
 import shutil
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -79,7 +82,8 @@ def wrk(url, connections, threads=2, script=None, duration=None, headers=()):
     if run.returncode != 0:
         raise RuntimeError(f"wrk failed on {url}: {run.stdout}{run.stderr}")
     output = run.stdout
-    result = {"rps": float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))}
+    result = {"rps": float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1)),
+              "requests": int(re.search(r"(\d+) requests in", output).group(1))}
     for label, key in (("50%", "p50"), ("99%", "p99")):
         result[key] = _ms(re.search(rf"^\s+{re.escape(label)}\s+(\S+)", output, re.M).group(1))
     bad = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
@@ -118,8 +122,8 @@ def postgres_bin(name):
 class Cluster:
     """A throwaway PostgreSQL cluster with fsync off, on a loopback TCP port."""
 
-    def __init__(self, work):
-        self.dir = work / "pg"
+    def __init__(self, work, name="pg"):
+        self.dir = work / name
         self.dir.mkdir()
         os.chmod(self.dir, 0o777)
         self.port = free_port()
@@ -132,6 +136,19 @@ class Cluster:
                                         str(self.dir / "log"), "-w", "-o", options, "start"]),
                        check=True, capture_output=True)
         self.url = f"postgres://authd@127.0.0.1:{self.port}/postgres"
+
+    def sql(self, query):
+        """Runs `query` with psql as the cluster's owner; its rows as text, fields separated by spaces."""
+        run = subprocess.run(as_unprivileged([postgres_bin("psql"), "-h", "127.0.0.1", "-p", str(self.port), "-U", "authd",
+                                              "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-At", "-F", " ", "-c", query]),
+                             capture_output=True, text=True)
+        if run.returncode != 0:
+            raise RuntimeError(f"psql failed: {run.stderr.strip()}\n{query}")
+        return run.stdout
+
+    def postmaster(self):
+        """The postmaster's process id (the first line of postmaster.pid)."""
+        return int((self.dir / "data" / "postmaster.pid").read_text().split()[0])
 
     def stop(self):
         subprocess.run(as_unprivileged([postgres_bin("pg_ctl"), "-D", str(self.dir / "data"), "-m", "immediate", "stop"]),
@@ -173,11 +190,69 @@ class Authd(Service):
         wait_http(self.base + "/health/ready")
 
     def add_user(self, name):
-        subprocess.run([str(RELEASE / "authd"), "user", "add", name, "--password-stdin", "--log-level", "warning",
-                        *self.database, *self.hash_options], input=PASSWORD, text=True, check=True, capture_output=True)
+        """Creates `name` with PASSWORD, or gives it PASSWORD again when an earlier section on
+        the same cluster created it."""
+        subprocess.run([str(RELEASE / "authd"), "user", "add", name, "--password-stdin", "--update-existing",
+                        "--log-level", "warning", *self.database, *self.hash_options],
+                       input=PASSWORD, text=True, check=True, capture_output=True)
 
     def login(self, name):
         return post_json(self.base + "/login", {"username": name, "password": PASSWORD})
+
+
+# --- CPU from /proc --------------------------------------------------------------------
+
+TICKS = os.sysconf("SC_CLK_TCK")
+HASHING_THREADS = "authd-hash-"  # authd's password-hashing threads: authd-hash-0, authd-hash-1, …
+
+
+def _stat(path):
+    """The fields of a /proc stat file after the command name: [1] ppid, [11:13] utime and
+    stime, [13:15] the same of the children it has waited for, in clock ticks."""
+    with open(path) as stat:
+        return stat.read().rsplit(")", 1)[1].split()
+
+
+def thread_cpu(pid):
+    """CPU seconds process `pid` has used per thread name (/proc/PID/task/*/comm; threads of
+    one name summed)."""
+    seconds = collections.Counter()
+    for task in pathlib.Path(f"/proc/{pid}/task").iterdir():
+        try:
+            fields = _stat(task / "stat")
+            seconds[(task / "comm").read_text().strip()] += (int(fields[11]) + int(fields[12])) / TICKS
+        except (FileNotFoundError, ProcessLookupError):
+            pass  # the thread ended meanwhile
+    return seconds
+
+
+def hashing_cpu(pid):
+    """CPU seconds authd's hashing threads have used."""
+    return sum(used for name, used in thread_cpu(pid).items() if name.startswith(HASHING_THREADS))
+
+
+def tree_cpu(pid):
+    """CPU seconds process `pid` (every thread) and its children have used, ended children
+    included: a parent's cutime and cstime count those it has waited for. Covers a
+    PostgreSQL cluster from its postmaster, nginx from its master, authd alone."""
+    total = sum(int(value) for value in _stat(f"/proc/{pid}/stat")[11:15])
+    for entry in pathlib.Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = _stat(entry / "stat")
+            except (FileNotFoundError, ProcessLookupError):
+                continue
+            if int(fields[1]) == pid:
+                total += int(fields[11]) + int(fields[12])
+    return total / TICKS
+
+
+def cpu_used(action, counters):
+    """action()'s result, and the CPU seconds each of `counters` (name: function returning
+    the seconds used so far) went up by while it ran."""
+    before = {name: read() for name, read in counters.items()}
+    result = action()
+    return result, {name: read() - before[name] for name, read in counters.items()}
 
 
 def probe(port, seconds, interval=0.01):
@@ -233,6 +308,38 @@ def hashing():
     return verify["authd"], ceiling["authd"], max(ceiling.values())
 
 
+def login_alone(work, authd, user="bench"):
+    """Logins of `user` on one connection, one at a time."""
+    return wrk(authd.base + "/login", 1, threads=1, script=login_script(work, user))
+
+
+def me_load(authd, user="bench"):
+    """GET /me on 16 connections, with one access token of `user`."""
+    token = authd.login(user)["access_token"]
+    return wrk(authd.base + "/me", 16, headers=[f"Authorization: Bearer {token}"])
+
+
+def refresh_load(work, authd, user="bench"):
+    """POST /token/refresh on 16 connections, each presenting the refresh token the previous
+    answer gave it (a session's tokens rotate as a client's would)."""
+    # One more token than connections: wrk calls request() once before the run starts.
+    tokens = [authd.login(user)["refresh_token"] for _ in range(17)]
+    script = lua(work, "refresh.lua", """
+local tokens = {%s}
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+request = function()
+    local token = table.remove(tokens)
+    return wrk.format(nil, "/token/refresh", nil, '{"refresh_token": "' .. token .. '"}')
+end
+response = function(status, headers, body)
+    local token = body:match('"refresh_token"%%s*:%%s*"([^"]+)"')
+    if token then table.insert(tokens, token) end
+end
+""" % ", ".join(f'"{t}"' for t in tokens))
+    return wrk(authd.base + "/token/refresh", 16, threads=1, script=script)
+
+
 def logins(work, cluster, verify_ms, ceiling, fastest):
     authd = Authd(work, cluster, "authd")
     try:
@@ -252,7 +359,9 @@ def logins(work, cluster, verify_ms, ceiling, fastest):
 
         sampler = threading.Thread(target=sample)
         sampler.start()
-        result = wrk(authd.base + "/login", 16, script=script)
+        pid = authd.process.pid
+        result, cpu = cpu_used(lambda: wrk(authd.base + "/login", 16, script=script),
+                               {"authd": lambda: tree_cpu(pid), "hashing": lambda: hashing_cpu(pid)})
         sampling.set()
         sampler.join()
         ratio = result["rps"] / ceiling
@@ -261,8 +370,12 @@ def logins(work, cluster, verify_ms, ceiling, fastest):
             f"{ratio:.2f} ({result['rps'] / fastest:.2f} of the fastest)", "≥ 0.95")
         row("authd RSS", f"idle {idle:.0f} MiB, under login load {peak[0]:.0f} MiB (peak {authd.rss_mib('VmHWM'):.0f})",
             "100 MiB", f"{peak[0] / 100:.2f}", "< 1")
+        outside = (cpu["authd"] - cpu["hashing"]) * 1000 / result["requests"]
+        row("CPU per login outside the hash (authd, 16 connections)",
+            f"{outside:.2f} ms (the process {cpu['authd'] * 1000 / result['requests']:.2f} ms, "
+            f"its hashing threads {cpu['hashing'] * 1000 / result['requests']:.2f} ms)", "1 ms", f"{outside:.2f}", "≤ 1")
 
-        alone = wrk(authd.base + "/login", 1, threads=1, script=script)
+        alone = login_alone(work, authd)
         row("one login alone (1 connection), p50", f"{alone['p50']:.1f} ms{note_errors(alone)}",
             f"the verification alone: {verify_ms:.1f} ms", f"+{alone['p50'] - verify_ms:.1f} ms of other work")
 
@@ -276,27 +389,10 @@ def logins(work, cluster, verify_ms, ceiling, fastest):
         row("/health/live p99, probed 100 times a second while 16 connections log in",
             f"{loaded[1]:.2f} ms (p50 {loaded[0]:.2f} ms)", f"goal 5 ms; idle server: p99 {quiet[1]:.2f} ms",
             f"{loaded[1] / 5:.2f}", "< 1")
-        token = authd.login("bench")["access_token"]
-        me = wrk(authd.base + "/me", 16, headers=[f"Authorization: Bearer {token}"])
+        me = me_load(authd)
         row("GET /me, 16 connections", f"{me['rps']:.0f} req/s (p99 {me['p99']:.1f} ms){note_errors(me)}",
             f"/health/live, same server: {health_alone['rps']:.0f} req/s", f"{me['rps'] / health_alone['rps']:.2f}")
-
-        # One more token than connections: wrk calls request() once before the run starts.
-        tokens = [authd.login("bench")["refresh_token"] for _ in range(17)]
-        refresh = lua(work, "refresh.lua", """
-local tokens = {%s}
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-request = function()
-    local token = table.remove(tokens)
-    return wrk.format(nil, "/token/refresh", nil, '{"refresh_token": "' .. token .. '"}')
-end
-response = function(status, headers, body)
-    local token = body:match('"refresh_token"%%s*:%%s*"([^"]+)"')
-    if token then table.insert(tokens, token) end
-end
-""" % ", ".join(f'"{t}"' for t in tokens))
-        rotated = wrk(authd.base + "/token/refresh", 16, threads=1, script=refresh)
+        rotated = refresh_load(work, authd)
         row("POST /token/refresh, 16 connections", f"{rotated['rps']:.0f} req/s (p99 {rotated['p99']:.1f} ms){note_errors(rotated)}",
             f"/health/live, same server: {health_alone['rps']:.0f} req/s", f"{rotated['rps'] / health_alone['rps']:.2f}")
     finally:
@@ -437,9 +533,7 @@ def table_sizes(cluster):
              "(SELECT count(*) FROM refresh_tokens) + (SELECT count(*) FROM refresh_families), "
              "pg_total_relation_size('audit_events') + pg_total_relation_size('login_failures') "
              "+ pg_total_relation_size('refresh_tokens') + pg_total_relation_size('refresh_families')")
-    output = subprocess.run([postgres_bin("psql"), "-h", "127.0.0.1", "-p", str(cluster.port), "-U", "authd", "-d", "postgres",
-                             "-At", "-F", " ", "-c", query], check=True, capture_output=True, text=True).stdout
-    audit, counters, sessions, size = (int(value) for value in output.split())
+    audit, counters, sessions, size = (int(value) for value in cluster.sql(query).split())
     return {"audit_events": audit, "login_failures": counters, "sessions": sessions, "bytes": size}
 
 
@@ -484,6 +578,240 @@ def attack(work, cluster):
             f"{end[1]['bytes'] / max(half[1]['bytes'], 1):.2f}", "≤ 1.1")
     finally:
         authd.stop()
+
+
+SCALE = float(os.environ.get("SCALE", "1.0"))
+
+# The scale section's data, one INSERT … SELECT per table: (table, column: expression, FROM
+# …). Columns the schema of the authd under test lacks (a build from before their
+# migration) are left out. Every row lies inside serve's default retention (audit events
+# 90 days, sessions 7 days after they end), so no retention run deletes any while the
+# figures are measured. Generated accounts never log in: their password hash is bench's.
+SCALE_LOAD = (
+    ("users", {
+        "id": "md5('user' || i)::uuid", "username": "'user' || i", "username_key": "'user' || i",
+        "password_hash": "bench.password_hash", "created_at": "now() - random() * interval '3 years'",
+        "email": "'user' || i || '@example.com'", "email_key": "'user' || i || '@example.com'",
+    }, "generate_series(1, {users}) AS i, (SELECT password_hash FROM users WHERE username_key = 'bench') AS bench"),
+    # A few accounts have most of the events (u = users × random²: the first 1 % of them
+    # get a tenth); every 2,000th event is bench's. Times are spread over 89 days, so
+    # bench's events lie between everybody else's in every index.
+    ("audit_events", {
+        "at": "now() - random() * interval '89 days'",
+        "kind": "(ARRAY['login_succeeded', 'login_succeeded', 'login_succeeded', 'token_refreshed', 'token_refreshed', "
+                "'token_refreshed', 'token_refreshed', 'login_failed', 'logged_out', 'password_set'])[1 + i % 10]",
+        "user_id": "CASE WHEN i % 2000 = 0 THEN bench.id ELSE md5('user' || u)::uuid END",
+        "username_key": "CASE WHEN i % 2000 = 0 THEN 'bench' ELSE 'user' || u END",
+        "client_address": "'10.' || u % 256 || '.' || u / 256 % 256 || '.' || 1 + i % 250",
+        "request_id": "md5('request' || i)",
+    }, "(SELECT i, 1 + floor(random() ^ 2 * {users})::bigint AS u FROM generate_series(1, {audit}) AS i) AS events, "
+       "(SELECT id FROM users WHERE username_key = 'bench') AS bench"),
+    # One session per five refresh tokens, of a random account, begun in the last 25 days;
+    # one in ten revoked, in the last 6 days.
+    ("refresh_families", {
+        "id": "md5('family' || j)::uuid", "user_id": "md5('user' || u)::uuid", "created_at": "began",
+        "expires_at": "began + interval '90 days'",
+        "revoked_at": "CASE WHEN j % 10 = 0 THEN greatest(began, now() - random() * interval '6 days') END",
+        "last_used_at": "least(now(), began + interval '4 hours')",
+        "client_address": "'10.' || u % 256 || '.' || u / 256 % 256 || '.1'",
+        "user_agent": "'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0'",
+    }, "(SELECT j, 1 + floor(random() * {users})::bigint AS u, now() - random() * interval '25 days' AS began "
+       "FROM generate_series(1, {families}) AS j) AS sessions"),
+    # Each generated session's five tokens, rotated hourly: four used, the newest not.
+    ("refresh_tokens", {
+        "token_hash": "encode(sha256(convert_to(f.id::text || k, 'UTF8')), 'hex')", "family_id": "f.id",
+        "user_id": "f.user_id", "expires_at": "f.created_at + k * interval '1 hour' + interval '30 days'",
+        "created_at": "f.created_at + k * interval '1 hour'",
+        "used_at": "CASE WHEN k < 4 THEN f.created_at + (k + 1) * interval '1 hour' END", "revoked_at": "f.revoked_at",
+    }, "refresh_families f CROSS JOIN generate_series(0, 4) AS k "
+       "WHERE f.user_id <> (SELECT id FROM users WHERE username_key = 'bench')"),
+)
+
+
+def load_statement(cluster, table, expressions, source, counts):
+    present = set(cluster.sql(f"SELECT column_name FROM information_schema.columns WHERE table_name = '{table}'").split())
+    chosen = [column for column in expressions if column in present]
+    return (f"INSERT INTO {table} ({', '.join(chosen)}) SELECT {', '.join(expressions[column] for column in chosen)} "
+            f"FROM {source.format(**counts)}")
+
+
+def audit_ms(authd, user="bench", runs=5):
+    """Median wall time of `authd audit --user USER` (the CLI, start to exit), in ms. It runs
+    the server's own executable, so a build that replaces .build/release meanwhile changes
+    neither side of the comparison."""
+    times = []
+    for _ in range(runs):
+        start = time.monotonic()
+        subprocess.run([f"/proc/{authd.process.pid}/exe", "audit", "--user", user, "--log-level", "warning", *authd.database],
+                       check=True, capture_output=True)
+        times.append((time.monotonic() - start) * 1000)
+    return statistics.median(times)
+
+
+SCALE_FIGURES = (("login p50, 1 connection", "ms"), ("GET /me, 16 connections", "req/s"),
+                 ("POST /token/refresh, 16 connections", "req/s"), ("`authd audit --user bench`, median of 5", "ms"))
+
+
+def scale_figures(work, authd):
+    values = (login_alone(work, authd)["p50"], me_load(authd)["rps"], refresh_load(work, authd)["rps"], audit_ms(authd))
+    figures = {name: value for (name, _), value in zip(SCALE_FIGURES, values)}
+    print("  " + "; ".join(f"{name}: {value:.1f}" for name, value in figures.items()), file=sys.stderr)
+    return figures
+
+
+def millions(count):
+    return f"{count / 1e6:g}M" if count >= 1e6 else f"{count / 1e3:g}k"
+
+
+def scale(work):
+    """How authd's cost grows with its tables: login p50 alone, GET /me and token refresh on
+    16 connections, and `authd audit --user` (median of 5 runs), first on an empty database,
+    then after SQL loads 1M accounts, 10M audit events and 5M refresh tokens in 1M sessions
+    (SCALE multiplies the counts) and VACUUM ANALYZE, against the same authd process, which
+    keeps its connections and their prepared statements throughout. On a cluster of its own,
+    removed after. Not in the default run: on 2 cores the load takes 8 minutes (5 GiB) and
+    the section 10."""
+    counts = {"users": round(1_000_000 * SCALE), "audit": round(10_000_000 * SCALE),
+              "families": round(1_000_000 * SCALE)}
+    cluster = Cluster(work, "pg-scale")
+    authd = None
+    try:
+        authd = Authd(work, cluster, "scale")
+        authd.add_user("bench")
+        print("  empty database:", file=sys.stderr)
+        empty = scale_figures(work, authd)
+        start = time.monotonic()
+        for table, expressions, source in SCALE_LOAD:
+            began = time.monotonic()
+            cluster.sql(load_statement(cluster, table, expressions, source, counts))
+            print(f"  loaded {table} in {time.monotonic() - began:.0f} s", file=sys.stderr)
+        # VACUUM as well as ANALYZE: a real database's old rows were vacuumed long ago, and
+        # without it autovacuum's first pass over 16M new rows, and the checkpoint after the
+        # load, would run during the measurements.
+        cluster.sql("VACUUM ANALYZE")
+        cluster.sql("CHECKPOINT")
+        load = time.monotonic() - start
+        size = int(cluster.sql("SELECT pg_database_size(current_database())"))
+        counted = cluster.sql("SELECT (SELECT count(*) FROM users), (SELECT count(*) FROM audit_events), "
+                              "(SELECT count(*) FROM refresh_families), (SELECT count(*) FROM refresh_tokens)").split()
+        print(f"  loaded and analysed in {load:.0f} s: users / audit_events / refresh_families / refresh_tokens "
+              f"{' / '.join(counted)}, {size / 2**30:.2f} GiB", file=sys.stderr)
+        loaded = scale_figures(work, authd)
+    finally:
+        if authd:
+            authd.stop()
+        cluster.stop()
+        shutil.rmtree(cluster.dir, ignore_errors=True)
+    tables = (f"{millions(counts['users'])} users / {millions(counts['audit'])} audit / "
+              f"{millions(counts['families'] * 5)} refresh tokens")
+    row(f"scale: data load, SQL then VACUUM ANALYZE ({tables})", f"{load:.0f} s; database {size / 2**30:.2f} GiB")
+    for name, unit in SCALE_FIGURES:
+        # A time may grow and a rate may fall by 10 %: loaded ÷ empty for times, empty ÷ loaded for rates.
+        ratio = loaded[name] / empty[name] if unit == "ms" else empty[name] / loaded[name]
+        places = 1 if unit == "ms" else 0
+        row(f"{name} at {tables}", f"{loaded[name]:.{places}f} {unit}", f"empty database: {empty[name]:.{places}f} {unit}",
+            f"{ratio:.2f}", "≤ 1.10")
+
+
+NGINX = """
+worker_processes 1;
+pid {folder}/nginx.pid;
+error_log {folder}/error.log warn;
+events {{
+    worker_connections 1024;
+}}
+http {{
+    access_log off;
+    client_body_temp_path {folder}/client_body;
+    proxy_temp_path {folder}/proxy;
+    fastcgi_temp_path {folder}/fastcgi;
+    uwsgi_temp_path {folder}/uwsgi;
+    scgi_temp_path {folder}/scgi;
+    upstream authd {{
+{servers}
+        keepalive 32;
+    }}
+    server {{
+        listen 127.0.0.1:{port};
+        location / {{
+            proxy_pass http://authd;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+        }}
+    }}
+}}
+"""
+
+
+def nginx_in_front(work, instances):
+    """nginx on a free port, balancing over `instances` (round robin, kept-alive upstream
+    connections), in a folder of its own: config, pid, logs and temporary files.
+    One worker process, not auto: nginx takes about 0.1 ms of CPU per login, so one worker
+    is idle most of the time, and a second would only compete for the cores with the authd
+    it fronts."""
+    folder = work / "nginx"
+    folder.mkdir()
+    port = free_port()
+    servers = "\n".join(f"        server 127.0.0.1:{authd.port};" for authd in instances)
+    conf = folder / "nginx.conf"
+    conf.write_text(NGINX.format(folder=folder, servers=servers, port=port))
+    proxy = Service([shutil.which("nginx"), "-p", str(folder), "-e", str(folder / "error.log"), "-c", str(conf),
+                     "-g", "daemon off;"], work / "nginx.log")
+    proxy.base = f"http://127.0.0.1:{port}"
+    wait_http(proxy.base + "/health/ready")
+    return proxy
+
+
+def ms_per(seconds, result):
+    return seconds * 1000 / result["requests"]
+
+
+def instances(work, cluster):
+    """Two authd behind nginx on one PostgreSQL (both migrate it; one database): logins/s on
+    16 connections through nginx against one authd direct, and the CPU a login costs in
+    authd, PostgreSQL (the postmaster and its children) and nginx, from /proc over each run."""
+    figure = "logins/s, 16 connections, through nginx to two authd on one PostgreSQL"
+    if not shutil.which("nginx"):
+        row(figure, "skipped (nginx is not installed)")
+        return
+    services = [Authd(work, cluster, "instance-1")]
+    try:
+        services.append(Authd(work, cluster, "instance-2"))
+        first, second = services
+        first.add_user("instances")
+        proxy = nginx_in_front(work, [first, second])
+        services.append(proxy)
+        script = login_script(work, "instances")
+        postmaster = cluster.postmaster()
+
+        def postgres():
+            return tree_cpu(postmaster)
+
+        both, both_cpu = cpu_used(lambda: wrk(proxy.base + "/login", 16, script=script), {
+            "authd": lambda: tree_cpu(first.process.pid) + tree_cpu(second.process.pid),
+            "postgres": postgres, "nginx": lambda: tree_cpu(proxy.process.pid)})
+        alone, alone_cpu = cpu_used(lambda: wrk(first.base + "/login", 16, script=script), {
+            "authd": lambda: tree_cpu(first.process.pid), "postgres": postgres})
+    finally:
+        for service in reversed(services):
+            service.stop()
+    row(figure, f"{both['rps']:.1f} (p50 {both['p50']:.0f} ms, p99 {both['p99']:.0f} ms){note_errors(both)}",
+        f"one authd direct, same PostgreSQL: {alone['rps']:.1f} (p99 {alone['p99']:.0f} ms){note_errors(alone)}",
+        f"{both['rps'] / alone['rps']:.2f}", "≥ 0.9")
+    authd_ms, postgres_ms = ms_per(both_cpu["authd"], both), ms_per(both_cpu["postgres"], both)
+    row("PostgreSQL CPU per login, two authd through nginx", f"{postgres_ms:.2f} ms",
+        f"one authd direct: {ms_per(alone_cpu['postgres'], alone):.2f} ms",
+        f"{postgres_ms / ms_per(alone_cpu['postgres'], alone):.2f}")
+    row("authd CPU per login, two authd through nginx", f"{authd_ms:.2f} ms (nginx: {ms_per(both_cpu['nginx'], both):.2f} ms)",
+        f"one authd direct: {ms_per(alone_cpu['authd'], alone):.2f} ms", f"{authd_ms / ms_per(alone_cpu['authd'], alone):.2f}")
+    # Both instances and PostgreSQL share the machine's cores here, and a login's Argon2id
+    # hash takes most of them, so the login rate is bounded by the hash, not by PostgreSQL:
+    # adding an instance cannot raise it. How many instances one PostgreSQL core would carry
+    # (each instance on cores of its own) follows from the CPU a login costs on either side:
+    # an instance with a core to itself does 1 / authd_ms logins per ms, which take
+    # postgres_ms each of PostgreSQL's core.
+    row("authd instances one PostgreSQL core carries", f"{authd_ms / postgres_ms:.1f}",
+        "authd CPU per login ÷ PostgreSQL CPU per login")
 
 
 def contract_verify():
@@ -604,10 +932,13 @@ def stub_library():
         + (f" ({server.group(1)} req/s, 8 clients)" if server else ""))
 
 
+OPT_IN = ("attack", "scale")  # sections that run only when named: each takes many minutes
+
+
 def wanted(*sections):
-    """Whether to run these sections: all but `attack` by default, else those named as arguments."""
+    """Whether any of these sections runs: those named as arguments, else all but the opt-in ones."""
     chosen = sys.argv[1:]
-    return (not chosen and "attack" not in sections) or any(section in chosen for section in sections)
+    return any(section in chosen if chosen else section not in OPT_IN for section in sections)
 
 
 def main():
@@ -619,12 +950,14 @@ def main():
     try:
         print(f"== {os.cpu_count()} cores; wrk runs of {DURATION}; this takes about 4 minutes", file=sys.stderr)
         verify_ms, ceiling, fastest = hashing()
-        if wanted("logins", "fastapi", "slow", "attack"):
+        if wanted("logins", "fastapi", "slow", "instances", "attack"):
             cluster = Cluster(work)
         if wanted("logins"):
             logins(work, cluster, verify_ms, ceiling, fastest)
         if wanted("slow"):
             slow_clients(work, cluster)
+        if wanted("instances"):
+            instances(work, cluster)
         if wanted("attack"):
             attack(work, cluster)
         if wanted("fastapi"):
@@ -635,6 +968,8 @@ def main():
             stub_servers(work)
         if wanted("library"):
             stub_library()
+        if wanted("scale"):
+            scale(work)
     finally:
         if cluster:
             cluster.stop()
