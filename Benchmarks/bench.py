@@ -874,7 +874,7 @@ def stub_servers(work):
              ("logins", (10, 1000), logins_yaml, wiremock_logins,
               lambda size: ("/login", lua(work, f"login-{size}.lua",
                                           'wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n'
-                                          f"wrk.body = '{body.format(size - 1)}'\n")))]
+                                          f"wrk.body = '{body.replace('{}', str(size - 1))}'\n")))]
     for kind, sizes, contract_yaml, mappings, target in kinds:
         for size in sizes:
             path, script = target(size)

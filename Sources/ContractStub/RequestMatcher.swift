@@ -235,28 +235,23 @@ struct RequestMatcher {
             guard case .object(let object) = actual else {
                 return .failure(Difference(weight: 5, text: "body \(path): expected an object, got \(actual.typeName)"))
             }
-            // A contract's request body lists its keys: the same keys, no more. (Keys are
-            // sorted only to name the first one that differs.)
-            if object.keys.contains(where: { members[$0] == nil }), let extra = object.keys.sorted().first(where: { members[$0] == nil }) {
-                return .failure(Difference(weight: 5, text: "body \(path).\(extra): not in the contract's request"))
-            }
-            // Keys first: a missing key settles it before any value is looked at (an optional
-            // one may be absent).
-            let isMissing = { (key: String) in object[key] == nil && members[key]?.optional != true }
-            if members.keys.contains(where: isMissing), let missing = members.keys.sorted().first(where: isMissing) {
-                return .failure(Difference(weight: 5, text: "body \(path).\(missing): missing"))
-            }
-            // Every member in any order; when some do not fit, the first by key is reported.
+            // The same keys, no more (an optional one may be absent), and each value fits. The
+            // first miss ends the look; which key it names is worked out only if the
+            // difference is shown (most candidates of a route miss, and nobody reads why).
             var score = 0
-            var first: (key: String, difference: Difference)?
+            var present = 0
             for (key, member) in members {
-                guard let value = object[key] else { continue }
+                guard let value = object[key] else {
+                    if member.optional { continue }
+                    return .failure(objectDifference(members, object, path: path))
+                }
+                present += 1
                 switch fit(member, value, path: path + "." + key) {
                 case .success(let gained): score += gained
-                case .failure(let difference): if first.map({ key < $0.key }) ?? true { first = (key, difference) }
+                case .failure: return .failure(objectDifference(members, object, path: path))
                 }
             }
-            if let first { return .failure(first.difference) }
+            guard present == object.count else { return .failure(objectDifference(members, object, path: path)) }
             return .success(score)
         case .array(let elements):
             guard case .array(let array) = actual, array.count == elements.count else {
@@ -289,6 +284,28 @@ struct RequestMatcher {
             }
             return .success(expected.specificity)
         }
+    }
+
+    /// Why `object` does not fit `members`, in the order a reader checks: a key the contract
+    /// does not list, then a missing key, then the first value (by key) that does not fit.
+    private func objectDifference(_ members: [String: Matcher], _ object: [String: JSONValue], path: String) -> Difference {
+        let matcher = self
+        return Difference(weight: 5, text: matcher.describeObjectMismatch(members, object, path: path))
+    }
+
+    private func describeObjectMismatch(_ members: [String: Matcher], _ object: [String: JSONValue], path: String) -> String {
+        if let extra = object.keys.sorted().first(where: { members[$0] == nil }) {
+            return "body \(path).\(extra): not in the contract's request"
+        }
+        if let missing = members.keys.sorted().first(where: { object[$0] == nil && members[$0]?.optional != true }) {
+            return "body \(path).\(missing): missing"
+        }
+        var trial = self
+        for key in members.keys.sorted() {
+            guard let value = object[key], let member = members[key] else { continue }
+            if case .failure(let difference) = trial.fit(member, value, path: path + "." + key) { return difference.text }
+        }
+        return "body \(path): does not fit"
     }
 
     /// A value as a difference shows it: literal text as written, a matcher by its summary.
