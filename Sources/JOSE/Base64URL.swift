@@ -64,7 +64,8 @@ public enum Base64URL {
         }
         let remainder = input.count % 4
         guard remainder != 1, padding == 0 || (padding <= 2 && (input.count + padding) % 4 == 0) else { return nil }
-        var output = Data(capacity: input.count * 3 / 4)
+        var output = [UInt8]()
+        output.reserveCapacity(input.count * 3 / 4 + 2)
         var group: UInt32 = 0
         for (index, byte) in input.enumerated() {
             let value = values[Int(byte)]
@@ -86,6 +87,6 @@ public enum Base64URL {
         default:
             break
         }
-        return output
+        return Data(output)
     }
 }

@@ -86,6 +86,8 @@ public final class AccessTokenIssuer: Sendable {
     public let audiences: [String]
     private let clock: any WallClock
     private let keys = Mutex(Keys())
+    /// How many verified tokens are kept; past it the set starts again.
+    static let verifiedCapacity = 10_000
 
     /// The installed keys: the first signs, all verify and are published.
     private struct Keys: Sendable {
@@ -93,6 +95,11 @@ public final class AccessTokenIssuer: Sendable {
         var current: (kid: String, key: Curve25519.Signing.PrivateKey, header: Data)?
         var verifying: [String: Curve25519.Signing.PublicKey] = [:]
         var jwks = SigningKey.JWKSet(keys: [])
+        /// Claims of tokens whose header and signature were checked against these keys, by
+        /// the token's SHA-256 (a client sends its token many times: the signature is checked
+        /// once). New keys start an empty set, so a revoked key's tokens stop at once; the
+        /// issuer, audience and time are checked on every use.
+        var verified: [SHA256Digest: AccessTokenClaims] = [:]
     }
 
     /// Creates an issuer; ``install(_:)`` keys before issuing.
@@ -153,18 +160,39 @@ public final class AccessTokenIssuer: Sendable {
     /// is chosen, so `alg: none` or an HMAC algorithm never reaches a verifier.
     /// - Throws: ``AuthError/invalidToken`` for any token that does not hold.
     public func verify(_ token: String, anyAudience: Bool = false) throws -> AccessTokenClaims {
-        guard token.utf8.count <= 4096, let jws = CompactJWS(token),
-              let header = try? JSONDecoder().decode(Header.self, from: jws.header),
-              header.alg == "EdDSA", let kid = header.kid, let key = keys.withLock({ $0.verifying[kid] }),
-              header.typ.map(Self.isAccessTokenType) == true, header.crit == nil,
-              key.isValidSignature(jws.signature, for: jws.signingInput),
-              let claims = try? JSONDecoder().decode(AccessTokenClaims.self, from: jws.payload)
-        else {
-            throw AuthError.invalidToken
+        guard token.utf8.count <= 4096 else { throw AuthError.invalidToken }
+        let digest = SHA256.hash(data: Data(token.utf8))
+        let (known, verifying) = keys.withLock { ($0.verified[digest], $0.verifying) }
+        let claims: AccessTokenClaims
+        if let known {
+            claims = known
+        } else {
+            claims = try Self.signedClaims(token, keys: verifying)
+            keys.withLock { keys in
+                // Kept only while the keys it was checked with are still the installed ones.
+                guard keys.verifying.keys == verifying.keys else { return }
+                if keys.verified.count >= Self.verifiedCapacity { keys.verified.removeAll(keepingCapacity: true) }
+                keys.verified[digest] = claims
+            }
         }
         let now = clock.now.timeIntervalSince1970
         guard claims.iss == issuer, Double(claims.exp) > now, claims.nbf.map({ Double($0) <= now }) ?? true,
               anyAudience || audiences.isEmpty || !Set(claims.aud ?? []).isDisjoint(with: audiences)
+        else {
+            throw AuthError.invalidToken
+        }
+        return claims
+    }
+
+    /// The claims of `token` once its header holds and its signature verifies with the key
+    /// of `keys` its `kid` names.
+    private static func signedClaims(_ token: String, keys: [String: Curve25519.Signing.PublicKey]) throws -> AccessTokenClaims {
+        guard let jws = CompactJWS(token),
+              let header = try? JSONDecoder().decode(Header.self, from: jws.header),
+              header.alg == "EdDSA", let kid = header.kid, let key = keys[kid],
+              header.typ.map(Self.isAccessTokenType) == true, header.crit == nil,
+              key.isValidSignature(jws.signature, for: jws.signingInput),
+              let claims = try? JSONDecoder().decode(AccessTokenClaims.self, from: jws.payload)
         else {
             throw AuthError.invalidToken
         }
