@@ -25,17 +25,21 @@ public struct SessionService<Storage: AuthStorage>: Sendable {
     public let clock: any WallClock
     /// Where refresh outcomes are counted.
     public let metrics: AuthMetrics
+    /// The accounts behind access tokens, read at most once per their lifetime.
+    public let accounts: RecentAccounts
 
-    /// Creates the service.
+    /// Creates the service; `accounts` keeps none unless given a lifetime.
     public init(
         storage: Storage, issuer: AccessTokenIssuer, refreshLifetime: Int,
-        clock: any WallClock = SystemClock(), metrics: AuthMetrics = AuthMetrics()
+        clock: any WallClock = SystemClock(), metrics: AuthMetrics = AuthMetrics(),
+        accounts: RecentAccounts = RecentAccounts(lifetime: 0)
     ) {
         self.storage = storage
         self.issuer = issuer
         self.refreshLifetime = refreshLifetime
         self.clock = clock
         self.metrics = metrics
+        self.accounts = accounts
     }
 
     /// Exchanges a refresh token for a new pair; the presented token stops working.
@@ -97,6 +101,14 @@ public struct SessionService<Storage: AuthStorage>: Sendable {
         try await bearer(accessToken).user
     }
 
+    /// ``profile(accessToken:)`` with the account read at most once per ``accounts``'
+    /// lifetime: what `GET /me` answers. Routes that act on the account (a password check,
+    /// a deletion) read it afresh.
+    /// - Throws: ``AuthError/invalidToken``, `service_unavailable`.
+    public func recentProfile(accessToken: String) async throws -> User {
+        try await bearer(accessToken, recent: true).user
+    }
+
     /// The live sessions of the access token's account, newest first, and which of them
     /// the token was issued in.
     /// - Throws: ``AuthError/invalidToken``, `service_unavailable`.
@@ -137,9 +149,12 @@ public struct SessionService<Storage: AuthStorage>: Sendable {
     }
 
     /// The account and session of a verified access token.
-    private func bearer(_ accessToken: String) async throws -> (user: User, session: UUID?) {
+    private func bearer(_ accessToken: String, recent: Bool = false) async throws -> (user: User, session: UUID?) {
         let claims = try issuer.verify(accessToken)
-        guard let id = UUID(uuidString: claims.sub), let user = try await storage.users.user(withID: id), !user.isDisabled else {
+        guard let id = UUID(uuidString: claims.sub),
+              let user = try await (recent ? accounts.user(id, read: { try await storage.users.user(withID: id) }) : storage.users.user(withID: id)),
+              !user.isDisabled
+        else {
             throw AuthError.invalidToken
         }
         return (user, claims.sid.flatMap(UUID.init(uuidString:)))

@@ -53,7 +53,7 @@ public struct AccountController<Storage: AuthStorage>: Sendable {
     }
 
     @Sendable func me(_ request: Request, context: AuthRequestContext) async throws -> Response {
-        let user = try await sessions.account(of: request)
+        let user = try await sessions.recentAccount(of: request)
         return JSONResponse.make(status: .ok, body: ProfileResponse(user))
     }
 
@@ -73,6 +73,7 @@ public struct AccountController<Storage: AuthStorage>: Sendable {
         let body = try await JSONRequestBody.decode(PasswordChangeRequest.self, from: request, limit: maxBodySize)
         try await login.confirmPassword(of: user, password: body.currentPassword.value, origin: context.origin)
         let changed = try await accounts.setPassword(username: user.username, password: body.newPassword.value, origin: context.origin)
+        sessions.accounts.forget(user.id)
         return JSONResponse.make(status: .ok, body: TokenResponse(try await login.issueGrant(for: changed, origin: context.origin(of: request))))
     }
 
@@ -81,6 +82,7 @@ public struct AccountController<Storage: AuthStorage>: Sendable {
         let body = try await JSONRequestBody.decode(AccountDeletionRequest.self, from: request, limit: maxBodySize)
         try await login.confirmPassword(of: user, password: body.password.value, origin: context.origin)
         try await accounts.delete(username: user.username, origin: context.origin)
+        sessions.accounts.forget(user.id)
         return JSONResponse.noContent()
     }
 }

@@ -49,7 +49,7 @@ public func buildApplication(
     )
     let sessions = SessionService(
         storage: storage, issuer: issuer, refreshLifetime: configuration.refreshTokenLifetime,
-        clock: configuration.clock, metrics: configuration.metrics
+        clock: configuration.clock, metrics: configuration.metrics, accounts: RecentAccounts(lifetime: configuration.accountReadLifetime)
     )
     let accounts = AccountService(storage: storage, hashing: hashing, passwords: configuration.passwords, clock: configuration.clock)
     // Reset and verification exist only with somewhere to deliver their messages.

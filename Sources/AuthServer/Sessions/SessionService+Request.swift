@@ -12,4 +12,10 @@ extension SessionService {
     func account(of request: Request) async throws -> User {
         try await profile(accessToken: try BearerToken(request.headers[.authorization]).value)
     }
+
+    /// ``account(of:)`` read at most once per ``AuthCore/RecentAccounts``' lifetime, for
+    /// answers that only show the account (`GET /me`).
+    func recentAccount(of request: Request) async throws -> User {
+        try await recentProfile(accessToken: try BearerToken(request.headers[.authorization]).value)
+    }
 }

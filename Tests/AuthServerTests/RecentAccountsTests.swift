@@ -1,0 +1,55 @@
+import AuthCore
+import AuthPostgres
+import AuthServer
+import AuthTestSupport
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import Testing
+
+/// `GET /me` reads the token's account at most once a second (``AppConfiguration/accountReadLifetime``):
+/// repeated calls cost no database operation, an account disabled elsewhere (another
+/// instance, `authd user disable`) is refused once the second has passed, and one this
+/// instance deletes is refused at once.
+@Suite struct RecentAccountsTests {
+    static let password = "correct horse battery staple"
+
+    @Test func meReadsTheAccountOnceASecondAndADisablingElsewhereHoldsWithinIt() async throws {
+        let fixture = try await ServerFixture()
+        #expect(fixture.configuration.accountReadLifetime == 1)
+        try await fixture.addUser("rhea", password: Self.password)
+        let storage = PostgresStorage(configuration: fixture.testDatabase.configuration, timeout: TestCluster.operationTimeout, logger: TestCluster.logger)
+        let app = try await buildApplication(configuration: fixture.configuration, storage: storage, keyEncryptionKey: fixture.keyEncryptionKey)
+        try await app.test(.router) { client async throws in
+            let token = try #require(try await client.login("rhea", Self.password).json()["access_token"] as? String)
+            let bearer: HTTPFields = [.authorization: "Bearer \(token)"]
+            #expect(try await client.execute(uri: "/me", method: .get, headers: bearer).status == .ok)
+            let before = storage.database.operationCount
+            #expect(try await client.execute(uri: "/me", method: .get, headers: bearer).status == .ok)
+            #expect(storage.database.operationCount == before)
+
+            // Disabled by someone else: within a second, refused.
+            try await fixture.withDatabase { database in
+                _ = try await PostgresUserRepository(database: database).setDisabled(true, usernameKey: "rhea", at: Date())
+            }
+            try await Task.sleep(for: .milliseconds(1100))
+            #expect(try await client.execute(uri: "/me", method: .get, headers: bearer).status == .unauthorized)
+        }
+    }
+
+    @Test func anAccountThisInstanceDeletesIsRefusedAtOnce() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.addUser("remy", password: Self.password)
+        try await fixture.test { client in
+            let token = try #require(try await client.login("remy", Self.password).json()["access_token"] as? String)
+            let bearer: HTTPFields = [.authorization: "Bearer \(token)", .contentType: "application/json"]
+            #expect(try await client.execute(uri: "/me", method: .get, headers: bearer).status == .ok)
+            let deleted = try await client.execute(
+                uri: "/me", method: .delete, headers: bearer, body: ByteBuffer(string: #"{"password":"\#(Self.password)"}"#)
+            )
+            #expect(deleted.status == .noContent)
+            #expect(try await client.execute(uri: "/me", method: .get, headers: bearer).status == .unauthorized)
+        }
+    }
+}
