@@ -196,6 +196,14 @@ class Authd(Service):
                         "--log-level", "warning", *self.database, *self.hash_options],
                        input=PASSWORD, text=True, check=True, capture_output=True)
 
+    def add_users(self, prefix, count=16):
+        """`count` accounts `prefix-0`, `prefix-1`, …: one per connection, so no account has
+        more logins in flight than authd's per-username-and-address limit (10) lets through."""
+        names = [f"{prefix}-{index}" for index in range(count)]
+        for name in names:
+            self.add_user(name)
+        return names
+
     def login(self, name):
         return post_json(self.base + "/login", {"username": name, "password": PASSWORD})
 
@@ -282,11 +290,18 @@ def lua(work, name, text):
     return path
 
 
-def login_script(work, user):
-    return lua(work, f"login-{user}.lua", f"""
-wrk.method = "POST"
-wrk.body = '{{"username": "{user}", "password": "{PASSWORD}"}}'
-wrk.headers["Content-Type"] = "application/json"
+def login_script(work, users):
+    """Logins of `users` (a name, or a list taken in turn request by request)."""
+    names = [users] if isinstance(users, str) else list(users)
+    listed = ", ".join(f'"{name}"' for name in names)
+    return lua(work, f"login-{names[0]}-{len(names)}.lua", f"""
+local users = {{{listed}}}
+local turn = 0
+request = function()
+    turn = turn + 1
+    local body = '{{"username": "' .. users[(turn % #users) + 1] .. '", "password": "{PASSWORD}"}}'
+    return wrk.format("POST", nil, {{["Content-Type"] = "application/json"}}, body)
+end
 """)
 
 
@@ -347,7 +362,7 @@ def logins(work, cluster, verify_ms, ceiling, fastest):
         authd.login("bench")
         time.sleep(1)
         idle = authd.rss_mib()
-        script = login_script(work, "bench")
+        script = login_script(work, authd.add_users("bench"))
 
         peak = [0.0]
         sampling = threading.Event()
@@ -432,8 +447,7 @@ def fastapi_parameters(work, cluster):
     options = ["--argon2-memory", "65536", "--argon2-iterations", "3", "--argon2-parallelism", "4"]
     authd = Authd(work, cluster, "authd-fastapi", options)
     try:
-        authd.add_user("fastapi")
-        result = wrk(authd.base + "/login", 16, script=login_script(work, "fastapi"))
+        result = wrk(authd.base + "/login", 16, script=login_script(work, authd.add_users("fastapi")))
     finally:
         authd.stop()
     peer = fastapi_users_peer(work, cluster)
@@ -778,10 +792,9 @@ def instances(work, cluster):
     try:
         services.append(Authd(work, cluster, "instance-2"))
         first, second = services
-        first.add_user("instances")
         proxy = nginx_in_front(work, [first, second])
         services.append(proxy)
-        script = login_script(work, "instances")
+        script = login_script(work, first.add_users("instances"))
         postmaster = cluster.postmaster()
 
         def postgres():
