@@ -130,13 +130,11 @@ struct RequestMatcher {
     /// The path, segment by segment: literal text 4, a placeholder 4 when known and 1 when
     /// not, a `{name}` parameter its matcher's specificity.
     private mutating func fit(_ spec: RequestPath, _ path: String) -> Result<Int, Difference> {
-        // Plain text: equal or not, 4 for each segment (the most specific a segment gets).
-        if spec.isLiteral, spec.text.hasPrefix("/") {
-            return spec.text == path ? .success(4 * spec.segments.count) : .failure(Difference(weight: 1, text: "path: expected \(spec), got \(path)"))
-        }
         guard let parameters = spec.match(path, known: known) else {
             return .failure(Difference(weight: 1, text: "path: expected \(spec), got \(path)"))
         }
+        // Plain text: 4 for each segment, the most specific a segment gets.
+        if spec.isLiteral { return .success(4 * spec.segments.count) }
         var score = 0
         for segment in spec.segments {
             switch segment {

@@ -55,13 +55,9 @@ public enum Base64URL {
     }
 
     /// ``decode(_:)`` of text given as its UTF-8 bytes.
-    public static func decode(bytes: some Collection<UInt8>) -> Data? {
-        var input = Array(bytes)
-        var padding = 0
-        while input.last == UInt8(ascii: "=") {
-            input.removeLast()
-            padding += 1
-        }
+    public static func decode(bytes: some BidirectionalCollection<UInt8>) -> Data? {
+        let padding = bytes.reversed().prefix { $0 == UInt8(ascii: "=") }.count
+        let input = bytes.dropLast(padding)
         let remainder = input.count % 4
         guard remainder != 1, padding == 0 || (padding <= 2 && (input.count + padding) % 4 == 0) else { return nil }
         var output = [UInt8]()

@@ -120,8 +120,7 @@ public final class AccessTokenIssuer: Sendable {
             let privateKey = try key.signingKey()
             installed.verifying[key.kid] = privateKey.publicKey
             if installed.current == nil {
-                let header = try JSONEncoder.sorted.encode(["alg": "EdDSA", "kid": key.kid, "typ": Self.tokenType])
-                installed.current = (key.kid, privateKey, header)
+                installed.current = (key.kid, privateKey, try JSONEncoder().encode(SignedHeader(kid: key.kid)))
             }
         }
         installed.jwks = SigningKey.JWKSet(keys: try signingKeys.map { try $0.jwk })
@@ -205,6 +204,13 @@ public final class AccessTokenIssuer: Sendable {
         return lowered == tokenType || lowered == "application/" + tokenType
     }
 
+    /// The JOSE header of the tokens the key `kid` signs.
+    private struct SignedHeader: Encodable {
+        let alg = "EdDSA"
+        let kid: String
+        let typ = AccessTokenIssuer.tokenType
+    }
+
     private struct Header: Decodable {
         let alg: String?
         let kid: String?
@@ -219,11 +225,3 @@ public final class AccessTokenIssuer: Sendable {
     }
 }
 
-extension JSONEncoder {
-    /// An encoder with sorted keys, for JSON whose bytes must not vary between runs.
-    fileprivate static var sorted: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return encoder
-    }
-}

@@ -2,10 +2,10 @@ import Foundation
 import Synchronization
 
 /// Accounts read for access tokens, kept for `lifetime` seconds of real time, so a client
-/// sending its token again and again (`GET /me`, every authenticated route) costs no read
+/// sending its token again and again (`GET /me`) costs no read
 /// of its account each time. Only enabled accounts are kept. What another instance or the
 /// command line changes (a disabled or deleted account) takes effect here within
-/// `lifetime`; what this instance changes it forgets at once (``forget(_:)``).
+/// `lifetime`; an account this instance deletes it forgets at once (``forget(_:)``).
 ///
 /// ```swift
 /// let accounts = RecentAccounts(lifetime: 1)

@@ -151,10 +151,9 @@ public struct SessionService<Storage: AuthStorage>: Sendable {
     /// The account and session of a verified access token.
     private func bearer(_ accessToken: String, recent: Bool = false) async throws -> (user: User, session: UUID?) {
         let claims = try issuer.verify(accessToken)
-        guard let id = UUID(uuidString: claims.sub),
-              let user = try await (recent ? accounts.user(id, read: { try await storage.users.user(withID: id) }) : storage.users.user(withID: id)),
-              !user.isDisabled
-        else {
+        guard let id = UUID(uuidString: claims.sub) else { throw AuthError.invalidToken }
+        let read = { try await storage.users.user(withID: id) }
+        guard let user = try await (recent ? accounts.user(id, read: read) : read()), !user.isDisabled else {
             throw AuthError.invalidToken
         }
         return (user, claims.sid.flatMap(UUID.init(uuidString:)))

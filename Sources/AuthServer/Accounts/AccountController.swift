@@ -73,7 +73,6 @@ public struct AccountController<Storage: AuthStorage>: Sendable {
         let body = try await JSONRequestBody.decode(PasswordChangeRequest.self, from: request, limit: maxBodySize)
         try await login.confirmPassword(of: user, password: body.currentPassword.value, origin: context.origin)
         let changed = try await accounts.setPassword(username: user.username, password: body.newPassword.value, origin: context.origin)
-        sessions.accounts.forget(user.id)
         return JSONResponse.make(status: .ok, body: TokenResponse(try await login.issueGrant(for: changed, origin: context.origin(of: request))))
     }
 
