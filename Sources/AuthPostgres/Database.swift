@@ -150,6 +150,8 @@ public final class Database: Sendable {
             logger.warning("database unavailable", metadata: ["reason": "\(Self.reason(error))"])
             metrics.databaseError(kind: "unavailable")
             throw Self.unavailable
+        } catch let error where Self.isUnstorableText(error) {
+            throw Self.unstorableText
         } catch {
             if !(error is AuthError) { metrics.databaseError(kind: "error") }
             throw error
@@ -378,6 +380,13 @@ public final class Database: Sendable {
     }
 
     private static let unavailable = AuthError.serviceUnavailable("The database is unavailable. Try again shortly.", retryAfter: 1)
+    private static let unstorableText = AuthError.invalidRequest("A value holds a character that cannot be stored (a NUL or an invalid one).")
+
+    /// Whether `error` is PostgreSQL refusing a value's characters (SQLSTATE 22021: a NUL,
+    /// which JSON's `\u0000` and a form's `%00` can carry; 22P05): bad input, not a fault.
+    static func isUnstorableText(_ error: any Error) -> Bool {
+        sqlState(of: error).map { ["22021", "22P05"].contains($0) } ?? false
+    }
 
     /// Whether `error` means "the database cannot be reached now" rather than a bug.
     static func isUnavailability(_ error: any Error) -> Bool {

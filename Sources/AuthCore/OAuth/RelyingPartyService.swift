@@ -31,7 +31,8 @@ public struct RelyingPartyService<Storage: AuthStorage>: Sendable {
     /// The registered client with this id and secret.
     /// - Throws: ``AuthError/invalidClient`` for an unknown id or a wrong secret alike.
     public func authenticate(clientID: String, secret: String) async throws -> OAuthClient {
-        let client = clientID.utf8.count <= 64 ? try await storage.clients.client(id: clientID) : nil
+        // An id no client can have (too long, a NUL PostgreSQL cannot hold) is not looked up.
+        let client = (try? OAuthClient.validate(id: clientID)) != nil ? try await storage.clients.client(id: clientID) : nil
         let matches = (client ?? OAuthClient.absent).verifies(secret: secret)
         guard let client, matches else { throw AuthError.invalidClient }
         return client
