@@ -116,11 +116,8 @@ public final class ContractStub: Sendable {
     }
 
     private let entries: [Entry]
-    /// Entries with a literal path, by `METHOD path`, and entries whose path has
-    /// placeholders or parameters, by method: a request is fitted against these candidates only, in the
-    /// entries' order, so the cost of an answer does not grow with unrelated interactions.
-    private let byRoute: [String: [Int]]
-    private let byMethod: [String: [Int]]
+    /// The entries a request can fit (by route, and by a literal in the body).
+    private let index: CandidateIndex
     private let state: Mutex<State>
     /// Where deliveries go (``deliveries``, ``onDelivery(_:)``).
     let deliveryHub = StubDeliveryHub()
@@ -165,18 +162,7 @@ public final class ContractStub: Sendable {
         }
         guard problems.isEmpty else { throw BuildError(description: problems.joined(separator: "\n")) }
         self.entries = entries
-        var byRoute: [String: [Int]] = [:]
-        var byMethod: [String: [Int]] = [:]
-        for (position, entry) in entries.enumerated() {
-            let request = entry.interaction.request
-            if request.path.isLiteral {
-                byRoute[Self.routeKey(request.method, request.path.text), default: []].append(position)
-            } else {
-                byMethod[request.method, default: []].append(position)
-            }
-        }
-        self.byRoute = byRoute
-        self.byMethod = byMethod
+        index = CandidateIndex(requests: entries.map(\.interaction.request))
         hooks.register(entries.map { ($0.contract, $0.interaction) })
     }
 
@@ -255,7 +241,7 @@ public final class ContractStub: Sendable {
             var best: (entry: Entry, score: Int, after: Double, distance: Int, fit: RequestFit)?
             // What each file's interactions know, made once per file for this request.
             var knownByFile: [String: [String: JSONValue]] = [:]
-            for position in candidates(for: parsed) {
+            for position in index.candidates(for: parsed) {
                 let entry = entries[position]
                 // An interaction that happens later waits for the clock to move that far.
                 let after = entry.interaction.after ?? 0
@@ -392,19 +378,6 @@ public final class ContractStub: Sendable {
             if !headers.contains(where: { $0.name == "content-type" }) { headers.append(("content-type", FormBody.contentType)) }
         }
         return ContractResponse(status: spec.status, headers: headers, body: body)
-    }
-
-    /// The positions of the entries that can fit `parsed`, in ascending order.
-    private func candidates(for parsed: ParsedRequest) -> [Int] {
-        let literal = byRoute[Self.routeKey(parsed.method, parsed.path)] ?? []
-        let templated = byMethod[parsed.method] ?? []
-        if templated.isEmpty { return literal }
-        if literal.isEmpty { return templated }
-        return (literal + templated).sorted()
-    }
-
-    private static func routeKey(_ method: String, _ path: String) -> String {
-        method + " " + path
     }
 
     private static func notStubbed(_ unmatched: Unmatched) -> ContractResponse {
