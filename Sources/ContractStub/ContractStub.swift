@@ -233,10 +233,21 @@ public final class ContractStub: Sendable {
         return exchange
     }
 
+    /// What the first, locked step of an answer decided: the whole exchange (a fault's
+    /// replacement, or no interaction fits), or the response to build.
+    private enum Decision {
+        case answered(Exchange)
+        case build(entry: Entry, spec: ResponseSpec, time: Date, fault: StubFault?)
+    }
+
+    /// Chooses the interaction and takes what it uses under the lock, builds its response
+    /// (a signature, random values) outside it, so that concurrent requests are built in
+    /// parallel, and records the exchange under the lock again. The interaction counts as
+    /// answered from the first step: a concurrent request gets the next one.
     private func answer(_ request: ContractRequest) -> Exchange {
         let parsed = ParsedRequest(request)
         let base = clock()
-        return state.withLock { state in
+        let decision = state.withLock { state -> Decision in
             let time = base.addingTimeInterval(state.clockOffset)
             var best: (entry: Entry, score: Int, after: Double, distance: Int, fit: RequestFit)?
             // What each file's interactions know, made once per file for this request.
@@ -264,7 +275,7 @@ public final class ContractStub: Sendable {
             if let fault, let replacement = fault.replacement {
                 let exchange = Exchange(request: request, response: replacement, interaction: nil, fault: fault)
                 state.exchanges.append(exchange)
-                return exchange
+                return .answered(exchange)
             }
             guard let best else {
                 // Nothing fits: look at every interaction for the closest one to name.
@@ -285,7 +296,7 @@ public final class ContractStub: Sendable {
                 state.unmatched.append(unmatched)
                 let exchange = Exchange(request: request, response: response, interaction: nil, fault: fault)
                 state.exchanges.append(exchange)
-                return exchange
+                return .answered(exchange)
             }
             // The codes it took are used: the same steps are a replay from now on.
             for used in best.fit.codeSteps {
@@ -293,25 +304,38 @@ public final class ContractStub: Sendable {
             }
             // So are the credentials: a new passkey, a counter that moved.
             for change in best.fit.passkeyChanges { state.passkeys.apply(change) }
-            let response: ContractResponse
             let file = best.entry.contract.file
             // What the request sent is saved first: the answer may repeat it.
             let sent = best.entry.interaction.captures(request: request, response: nil).values
             state.variables[file, default: [:]].merge(sent) { _, new in new }
-            do {
-                let spec = best.entry.interaction.response.resolved(with: state.variables[file] ?? [:]).spec
-                response = try Self.build(spec, generator: ResponseGenerator(signer: signer, now: time))
-            } catch {
-                // Checked when the stub was made; kept as a 501 rather than a crash.
-                response = Self.notStubbed(Unmatched(request: request, closest: best.entry.label, difference: "\(error)"))
-            }
-            let captured = best.entry.interaction.captures(request: nil, response: response).values
-            state.variables[file, default: [:]].merge(captured) { _, new in new }
-            let deliveries = deliver(best.entry.interaction, in: file, now: time, state: &state)
             state.lastAnswered[file] = best.entry.index
             state.lastAnsweredAt[file] = time
-            hooks.recordUse(best.entry.contract, best.entry.interaction)
-            let exchange = Exchange(request: request, response: response, interaction: best.entry.interaction.name, deliveries: deliveries, fault: fault)
+            let spec = best.entry.interaction.response.resolved(with: state.variables[file] ?? [:]).spec
+            return .build(entry: best.entry, spec: spec, time: time, fault: fault)
+        }
+        switch decision {
+        case .answered(let exchange): return exchange
+        case .build(let entry, let spec, let time, let fault): return respond(to: request, with: entry, spec, at: time, fault: fault)
+        }
+    }
+
+    /// The second and third steps of ``answer(_:)``: the response built, then recorded.
+    private func respond(to request: ContractRequest, with entry: Entry, _ spec: ResponseSpec, at time: Date, fault: StubFault?) -> Exchange {
+        let response: ContractResponse
+        do {
+            response = try Self.build(spec, generator: ResponseGenerator(signer: signer, now: time))
+        } catch {
+            // Checked when the stub was made; kept as a 501 rather than a crash.
+            response = Self.notStubbed(Unmatched(request: request, closest: entry.label, difference: "\(error)"))
+        }
+        hooks.recordUse(entry.contract, entry.interaction)
+        return state.withLock { state in
+            let file = entry.contract.file
+            // What the answer holds is saved before the client has it, so its next request finds it.
+            let captured = entry.interaction.captures(request: nil, response: response).values
+            state.variables[file, default: [:]].merge(captured) { _, new in new }
+            let deliveries = deliver(entry.interaction, in: file, now: time, state: &state)
+            let exchange = Exchange(request: request, response: response, interaction: entry.interaction.name, deliveries: deliveries, fault: fault)
             state.exchanges.append(exchange)
             return exchange
         }
