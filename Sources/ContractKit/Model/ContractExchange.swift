@@ -69,12 +69,18 @@ extension ContractRequest {
     /// ContractRequest(method: "GET", target: "/notes/a%20b?page=2").pathAndQuery   // ("/notes/a b", [("page", "2")])
     /// ```
     public var pathAndQuery: (path: String, query: [(name: String, value: String)]) {
-        guard let mark = target.firstIndex(of: "?") else { return (target.removingPercentEncoding ?? target, []) }
+        guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return (Self.decoded(target), []) }
         let path = String(target[..<mark])
         var components = URLComponents()
         components.percentEncodedQuery = String(target[target.index(after: mark)...])
         let items = (components.queryItems ?? []).map { (name: $0.name, value: $0.value ?? "") }
-        return (path.removingPercentEncoding ?? path, items)
+        return (Self.decoded(path), items)
+    }
+
+    /// `path` without its percent-encoding; most paths have none, and are not copied.
+    private static func decoded(_ path: String) -> String {
+        guard path.utf8.contains(UInt8(ascii: "%")) else { return path }
+        return path.removingPercentEncoding ?? path
     }
 
     /// The first value of header `name`, compared case-insensitively.
