@@ -1,5 +1,6 @@
 // Prints the median round trip of a login through the stub: directly, through the
-// URLProtocol adapter, and through the local HTTP server; and the local server's
+// URLProtocol adapter (beside URLSession with an empty URLProtocol, and with one giving the
+// login's answer made once: the adapter's bound), and through the local HTTP server; and the local server's
 // requests per second with 8 concurrent clients. Uses authd's own contracts. First, the
 // direct round trip with 10, 200 and 1,000 interactions: flat when the stub finds its
 // candidates by method and path.
@@ -84,6 +85,34 @@ final class InstantProtocol: URLProtocol {
     }
     override func stopLoading() {}
 }
+// The floor with the login's own answer (its status, headers and body, made once): what
+// URLSession's handling of that answer costs, apart from the stub's work.
+enum Canned {
+    static let answer: ContractResponse? = {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("contracts").path
+        let request = ContractRequest(method: "POST", target: "/login", headers: [("Content-Type", "application/json")], body: Data(#"{"username": "alice", "password": "correct horse battery staple"}"#.utf8))
+        return try? ContractStub(directory: folder).respond(to: request)
+    }()
+}
+final class CannedProtocol: URLProtocol {
+    override class func canInit(with request: URLRequest) -> Bool { true }
+    override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
+    override func startLoading() {
+        guard let url = request.url, let answer = Canned.answer else { return }
+        var headers: [String: String] = [:]
+        for header in answer.headers { headers[header.name] = header.value }
+        guard let response = HTTPURLResponse(url: url, statusCode: answer.status, httpVersion: "HTTP/1.1", headerFields: headers) else { return }
+        client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
+        client?.urlProtocol(self, didLoad: answer.body)
+        client?.urlProtocolDidFinishLoading(self)
+    }
+    override func stopLoading() {}
+}
+let cannedConfiguration = URLSessionConfiguration.ephemeral
+cannedConfiguration.protocolClasses = [CannedProtocol.self]
+let cannedSession = URLSession(configuration: cannedConfiguration)
+
 let instantConfiguration = URLSessionConfiguration.ephemeral
 instantConfiguration.protocolClasses = [InstantProtocol.self]
 let instantSession = URLSession(configuration: instantConfiguration)
@@ -97,6 +126,10 @@ try await measure("URLProtocol adapter") {
 }
 try await measure("URLSession with an empty URLProtocol (the platform's floor)") {
     _ = try await instantSession.data(for: loginRequest(anyHost))
+}
+try await measure("URLSession with a URLProtocol giving the login's answer, made once") {
+    let (_, response) = try await cannedSession.data(for: loginRequest(anyHost))
+    precondition((response as? HTTPURLResponse)?.statusCode == 200)
 }
 
 // Local server.
