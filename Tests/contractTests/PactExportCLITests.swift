@@ -7,8 +7,8 @@ import Testing
 import Glibc
 #endif
 
-/// The Pact verifier from PyPI (`pact-python-cli`), installed into `.build/python` on first
-/// use, as `scripts/openapi-check` installs its tools.
+/// The Pact verifier from PyPI (`pact-python-cli`), installed on first use by
+/// `scripts/python-venv`, as `scripts/openapi-check` installs its tools.
 enum PactVerifier {
     /// The `pact` program, or nil when it could not be installed.
     static let path: String? = PythonTools.program("pact", from: "pact-python-cli")
