@@ -394,7 +394,7 @@ def logins(work, cluster, verify_ms, ceiling, fastest):
 
         alone = login_alone(work, authd)
         row("one login alone (1 connection), p50", f"{alone['p50']:.1f} ms{note_errors(alone)}",
-            f"the verification alone: {verify_ms:.1f} ms", f"+{alone['p50'] - verify_ms:.1f} ms of other work")
+            f"the verification alone: {verify_ms:.1f} ms", f"{alone['p50'] - verify_ms:+.1f} ms of other work")
 
         health_alone = wrk(authd.base + "/health/live", 16)
         quiet = probe(authd.port, seconds=3)
