@@ -287,8 +287,7 @@ struct RequestMatcher {
     /// Why `object` does not fit `members`, in the order a reader checks: a key the contract
     /// does not list, then a missing key, then the first value (by key) that does not fit.
     private func objectDifference(_ members: [String: Matcher], _ object: [String: JSONValue], path: String) -> Difference {
-        let matcher = self
-        return Difference(weight: 5, text: matcher.describeObjectMismatch(members, object, path: path))
+        Difference(weight: 5, text: describeObjectMismatch(members, object, path: path))
     }
 
     private func describeObjectMismatch(_ members: [String: Matcher], _ object: [String: JSONValue], path: String) -> String {

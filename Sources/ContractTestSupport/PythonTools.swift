@@ -1,11 +1,10 @@
 import Foundation
 import ProcessKit
-import Synchronization
 
 /// Tools from PyPI for the tests: the Pact verifier, pyotp, soft-webauthn. They are installed
 /// on first use by `scripts/python-venv`, into the virtual environment it names (the one
 /// `scripts/openapi-check` uses, kept outside the clone so that a fresh clone does not install
-/// them again). One install runs at a time, since the test targets share the process.
+/// them again). The script lets one install run at a time, in this process or another.
 ///
 /// ```swift
 /// let pact = PythonTools.program("pact", from: "pact-python-cli")      // "…/bin/pact", or nil
@@ -16,8 +15,6 @@ public enum PythonTools {
     static let script = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("scripts/python-venv").path
-
-    private static let installing = Mutex(())
 
     /// The path of the program `name` that the PyPI package `package` installs, installing
     /// it first when it is not there; nil when it cannot be (no `python3`, no network).
@@ -34,10 +31,8 @@ public enum PythonTools {
     /// The environment's folder, after `scripts/python-venv` ensured `requirement`
     /// (`CHECK=PACKAGE`); nil when it failed. It prints the folder last.
     private static func environment(with requirement: String) -> String? {
-        installing.withLock { _ in
-            guard let result = try? CommandRunner.run(script, [requirement]), result.status == 0 else { return nil }
-            let folder = result.output.split(separator: "\n").last.map(String.init) ?? ""
-            return folder.hasPrefix("/") ? folder : nil
-        }
+        guard let result = try? CommandRunner.run(script, [requirement]), result.status == 0 else { return nil }
+        let folder = result.output.split(separator: "\n").last.map(String.init) ?? ""
+        return folder.hasPrefix("/") ? folder : nil
     }
 }

@@ -30,8 +30,8 @@ public struct AppConfiguration: Sendable {
     public var audiences: [String] = []
     /// Access token lifetime, seconds.
     public var accessTokenLifetime = 900
-    /// Seconds an account read for an access token is used again (`/me` and every
-    /// authenticated route; ``AuthCore/RecentAccounts``): a disabled or deleted account is
+    /// Seconds an account read for `GET /me` is used again (``AuthCore/RecentAccounts``; the
+    /// routes that act on the account read it afresh): a disabled or deleted account is
     /// refused by every instance within this time. 0 reads it for every request.
     public var accountReadLifetime: TimeInterval = 1
     /// Refresh token lifetime, seconds.
