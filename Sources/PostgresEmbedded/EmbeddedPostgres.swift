@@ -80,10 +80,17 @@ public final class EmbeddedPostgres: Sendable {
     /// The socket's path.
     public var socketPath: String { directory + "/.s.PGSQL.5432" }
 
-    /// Whether a server is running on this cluster's data.
+    /// Whether a server is running on this cluster's data: what `pg_ctl status` checks (the
+    /// process `postmaster.pid` names is alive), without starting it, which as root means
+    /// `runuser` and its session set-up: half an `authd user add`'s time beside a running
+    /// server went there.
     public var isRunning: Bool {
-        guard FileManager.default.fileExists(atPath: dataDirectory + "/PG_VERSION") else { return false }
-        return (try? run(binaries.pgCtl, ["-D", dataDirectory, "status"]).status) == 0
+        guard FileManager.default.fileExists(atPath: dataDirectory + "/PG_VERSION"),
+            let file = try? String(contentsOfFile: dataDirectory + "/postmaster.pid", encoding: .utf8),
+            let first = file.split(separator: "\n", maxSplits: 1).first,
+            let pid = pid_t(first.trimmingCharacters(in: .whitespaces)), pid > 0
+        else { return false }
+        return kill(pid, 0) == 0 || errno == EPERM
     }
 
     /// Creates the cluster if needed and starts it unless it is running already.

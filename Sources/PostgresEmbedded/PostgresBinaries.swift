@@ -30,21 +30,29 @@ public struct PostgresBinaries: Sendable, Equatable {
             guard binaries.isComplete else { throw EmbeddedPostgresError.binariesNotFound }
             return binaries
         }
-        var candidates: [String] = []
-        if let initdb = CommandRunner.which("initdb", path: environment["PATH"]) {
-            candidates.append(URL(fileURLWithPath: initdb).resolvingSymlinksInPath().deletingLastPathComponent().path)
-        }
-        if let pgConfig = CommandRunner.which("pg_config", path: environment["PATH"]),
-            let result = try? CommandRunner.run(pgConfig, ["--bindir"]), result.status == 0
-        {
-            candidates.append(result.output.trimmingCharacters(in: .whitespacesAndNewlines))
+        // Each place is looked at only when the ones before it have no complete set: a
+        // `PATH` that has them spares running `pg_config`, which every `authd` command
+        // beside a running server would otherwise pay for.
+        let places: [() -> String?] = [
+            {
+                CommandRunner.which("initdb", path: environment["PATH"])
+                    .map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().deletingLastPathComponent().path }
+            },
+            {
+                guard let pgConfig = CommandRunner.which("pg_config", path: environment["PATH"]),
+                    let result = try? CommandRunner.run(pgConfig, ["--bindir"]), result.status == 0
+                else { return nil }
+                return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+            },
+        ]
+        for place in places {
+            if let directory = place(), PostgresBinaries(directory: directory).isComplete {
+                return PostgresBinaries(directory: directory)
+            }
         }
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: debianRoot)) ?? []
         for version in versions.sorted(by: { (Int($0) ?? 0) > (Int($1) ?? 0) }) {
-            candidates.append("\(debianRoot)/\(version)/bin")
-        }
-        for directory in candidates {
-            let binaries = PostgresBinaries(directory: directory)
+            let binaries = PostgresBinaries(directory: "\(debianRoot)/\(version)/bin")
             if binaries.isComplete { return binaries }
         }
         throw EmbeddedPostgresError.binariesNotFound

@@ -55,6 +55,59 @@ import ProcessKit
         #expect(try String(contentsOf: folder.appendingPathComponent("notes.txt"), encoding: .utf8) == "keep me")
     }
 
+    /// A cluster whose server is gone (killed, the machine restarted) left its
+    /// `postmaster.pid`: it is not running, and starting it starts a server.
+    @Test func aStalePidFileIsNotARunningServer() async throws {
+        let temporary = try TemporaryFolder("authd-stale")
+        defer { temporary.remove() }
+        let cluster = try EmbeddedPostgres(directory: temporary.appending("folder"), durable: false)
+        try cluster.start()
+        let pidFile = cluster.dataDirectory + "/postmaster.pid"
+        let contents = try String(contentsOfFile: pidFile, encoding: .utf8)
+        try cluster.stop()
+        #expect(!cluster.isRunning)
+        // The server's own file, naming a process that has exited (a child reaped here).
+        let exited = try ChildProcess(executable: "/bin/true", arguments: [])
+        _ = await exited.waitForExit()
+        var lines = contents.split(separator: "\n", omittingEmptySubsequences: false)
+        lines[0] = Substring(String(exited.pid))
+        try lines.joined(separator: "\n").write(toFile: pidFile, atomically: true, encoding: .utf8)
+        #expect(!cluster.isRunning)
+        // Its own process id is one that lives.
+        lines[0] = Substring(String(getpid()))
+        try lines.joined(separator: "\n").write(toFile: pidFile, atomically: true, encoding: .utf8)
+        #expect(cluster.isRunning)
+        try FileManager.default.removeItem(atPath: pidFile)
+        try cluster.start()
+        try await TestCluster.withDatabase(cluster.configuration(database: "postgres")) { try await $0.check() }
+        try cluster.stop()
+    }
+
+    /// The server programs on `PATH` are taken without running `pg_config` (every `authd`
+    /// command beside a running server looks them up).
+    @Test func programsOnPathSpareRunningPgConfig() throws {
+        let temporary = try TemporaryFolder("authd-binaries")
+        defer { temporary.remove() }
+        let bin = temporary.appending("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let ran = temporary.appending("pg_config-ran").path
+        for (name, script) in [("initdb", "exit 0"), ("pg_ctl", "exit 0"), ("pg_config", "touch '\(ran)'; echo /nonexistent")] {
+            let path = bin.appendingPathComponent(name).path
+            try "#!/bin/sh\n\(script)\n".write(toFile: path, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+        }
+        let found = try PostgresBinaries.locate(environment: ["PATH": bin.path], debianRoot: "/nonexistent")
+        #expect(found.directory == bin.resolvingSymlinksInPath().path)
+        #expect(!FileManager.default.fileExists(atPath: ran))
+
+        // Without them on PATH, pg_config is asked.
+        try FileManager.default.removeItem(at: bin.appendingPathComponent("initdb"))
+        #expect(throws: EmbeddedPostgresError.self) {
+            try PostgresBinaries.locate(environment: ["PATH": bin.path], debianRoot: "/nonexistent")
+        }
+        #expect(FileManager.default.fileExists(atPath: ran))
+    }
+
     @Test func saysHowToInstallWhenNoBinariesExist() {
         #expect {
             try PostgresBinaries.locate(environment: ["PATH": "/nonexistent"], debianRoot: "/nonexistent")
