@@ -48,7 +48,7 @@ extension Authd.ClientCommand {
         @OptionGroup var logging: LoggingOptions
 
         func run() async throws {
-            let chosen = secretFromStandardInput ? Authd.UserCommand.Add.readPassword() : nil
+            let chosen = secretFromStandardInput ? try Authd.UserCommand.Add.readPassword() : nil
             let (client, secret) = try OAuthClient.register(id: name, audiences: audiences, secret: chosen, now: Date())
             let replace = self.replace
             let added = try await database.withMigratedStorage(logger: logging.makeLogger()) { storage in

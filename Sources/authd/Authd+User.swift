@@ -43,7 +43,7 @@ extension Authd.UserCommand {
 
         func run() async throws {
             let screen = try passwords.screen()
-            let (name, password, updateExisting) = (self.name, Self.readPassword(), self.updateExisting)
+            let (name, password, updateExisting) = (self.name, try Self.readPassword(), self.updateExisting)
             let message = try await database.withAccounts(hashing: hashing.parameters, passwords: screen, logger: logging.makeLogger()) { accounts in
                 if updateExisting {
                     let (user, created) = try await accounts.createOrSetPassword(username: name, password: password)
@@ -63,8 +63,17 @@ extension Authd.UserCommand {
         }
 
         /// Standard input up to its end, without one trailing line break.
-        static func readPassword() -> String {
-            var text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        /// - Throws: ``CLIError`` when it cannot be read (a folder, a closed descriptor).
+        static func readPassword() throws -> String {
+            let data: Data?
+            do {
+                data = try FileHandle.standardInput.readToEnd()
+            } catch {
+                // Foundation wraps the system's error (EISDIR for a folder): its text is the reason.
+                let posix = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).flatMap { $0.domain == NSPOSIXErrorDomain ? $0 : nil }
+                throw CLIError("standard input could not be read: \(posix.map { String(cString: strerror(Int32($0.code))) } ?? "\(error)")")
+            }
+            var text = String(decoding: data ?? Data(), as: UTF8.self)
             if text.hasSuffix("\r\n") {
                 text.removeLast(2)
             } else if text.hasSuffix("\n") {

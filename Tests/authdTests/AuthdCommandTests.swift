@@ -38,6 +38,21 @@ import FoundationNetworking
         #expect(firstLine.contains(message))
     }
 
+    /// A standard input that cannot be read (here a folder) is a one-line error, not a crash
+    /// with a backtrace, and nothing is created.
+    @Test(arguments: [["user", "add", "alice", "--password-stdin"], ["client", "add", "orders-api", "--secret-stdin"]])
+    func anUnreadableStandardInputIsAnError(command: [String]) async throws {
+        let database = try await TestCluster.newDatabase()
+        let line = ([try AuthdBinary.path] + command + ["--database-url", database.url]).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        let child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", line + " < /"])
+        let status = await child.waitForExit()
+        #expect(status == 1, "\(child.standardError)")
+        #expect(child.standardError.hasPrefix("Error: standard input could not be read"), "\(child.standardError)")
+        #expect(!child.standardError.contains("crashed"))
+        let listed = try await AuthdBinary.run(["user", "list", "--database-url", database.url])
+        #expect(!listed.stdout.contains("alice"))
+    }
+
     /// An operator ends a stolen session; a password reset ends the thief's too.
     @Test func revokeSessionsAndAPasswordResetEndRefreshTokens() async throws {
         let database = try await TestCluster.newDatabase()
