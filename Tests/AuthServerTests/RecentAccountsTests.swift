@@ -24,10 +24,20 @@ import Testing
         try await app.test(.router) { client async throws in
             let token = try #require(try await client.login("rhea", Self.password).json()["access_token"] as? String)
             let bearer: HTTPFields = [.authorization: "Bearer \(token)"]
-            #expect(try await client.execute(uri: "/me", method: .get, headers: bearer).status == .ok)
-            let before = storage.database.operationCount
-            #expect(try await client.execute(uri: "/me", method: .get, headers: bearer).status == .ok)
-            #expect(storage.database.operationCount == before)
+            // A second /me within the second reads nothing. The pair is timed: on a machine
+            // too loaded to answer both within the lifetime, the second read is due, so the
+            // pair is tried again (what is kept is stamped before its read began).
+            var checked = false
+            for _ in 0..<5 where !checked {
+                let start = ContinuousClock.now
+                #expect(try await client.execute(uri: "/me", method: .get, headers: bearer).status == .ok)
+                let before = storage.database.operationCount
+                #expect(try await client.execute(uri: "/me", method: .get, headers: bearer).status == .ok)
+                guard ContinuousClock.now - start < .milliseconds(900) else { continue }
+                #expect(storage.database.operationCount == before)
+                checked = true
+            }
+            #expect(checked, "no two requests answered within the account's lifetime in five tries")
 
             // Disabled by someone else: within a second, refused.
             try await fixture.withDatabase { database in
