@@ -138,7 +138,10 @@ class Cluster:
         subprocess.run(as_unprivileged([postgres_bin("pg_ctl"), "-D", str(self.dir / "data"), "-l",
                                         str(self.dir / "log"), "-w", "-o", options, "start"]),
                        check=True, capture_output=True)
-        self.url = f"postgres://authd@127.0.0.1:{self.port}/postgres"
+        self.url = self.url_of("postgres")
+
+    def url_of(self, database):
+        return f"postgres://authd@127.0.0.1:{self.port}/{database}"
 
     def sql(self, query):
         """Runs `query` with psql as the cluster's owner; its rows as text, fields separated by spaces."""
@@ -186,7 +189,7 @@ class Authd(Service):
     def __init__(self, work, cluster, name, hash_options=(), serve_options=(), database="postgres"):
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        self.database = ["--database-url", cluster.url.removesuffix("/postgres") + "/" + database]
+        self.database = ["--database-url", cluster.url_of(database)]
         self.hash_options = list(hash_options)
         super().__init__([str(RELEASE / "authd"), "serve", "--port", str(self.port), "--log-level", "warning",
                           *self.database, *self.hash_options, *serve_options], work / f"{name}.log")
@@ -740,12 +743,12 @@ def scale(work):
               f"{millions(counts['families'] * 5)} refresh tokens")
     row(f"scale: data load, SQL then VACUUM ANALYZE ({tables})", f"{load:.0f} s; database {size / 2**30:.2f} GiB")
     for name, unit in SCALE_FIGURES:
+        places = 1 if unit == "ms" else 0
         at = {side: statistics.median(figures[name] for figures in rounds[side]) for side in rounds}
-        spread = {side: f"{min(f[name] for f in rounds[side]):.{1 if unit == 'ms' else 0}f}–"
-                        f"{max(f[name] for f in rounds[side]):.{1 if unit == 'ms' else 0}f}" for side in rounds}
+        spread = {side: f"{min(f[name] for f in rounds[side]):.{places}f}–{max(f[name] for f in rounds[side]):.{places}f}"
+                  for side in rounds}
         # A time may grow and a rate may fall by 10 %: loaded ÷ empty for times, empty ÷ loaded for rates.
         ratio = at["loaded"] / at["empty"] if unit == "ms" else at["empty"] / at["loaded"]
-        places = 1 if unit == "ms" else 0
         row(f"{name} at {tables}, median of {SCALE_ROUNDS} rounds",
             f"{at['loaded']:.{places}f} {unit} (rounds {spread['loaded']})",
             f"empty database, same cluster, in turn: {at['empty']:.{places}f} {unit} (rounds {spread['empty']})",

@@ -30,25 +30,18 @@ public struct PostgresBinaries: Sendable, Equatable {
             guard binaries.isComplete else { throw EmbeddedPostgresError.binariesNotFound }
             return binaries
         }
-        // Each place is looked at only when the ones before it have no complete set: a
+        // Looked at in order, each only when the ones before it have no complete set: a
         // `PATH` that has them spares running `pg_config`, which every `authd` command
         // beside a running server would otherwise pay for.
-        let places: [() -> String?] = [
-            {
-                CommandRunner.which("initdb", path: environment["PATH"])
-                    .map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().deletingLastPathComponent().path }
-            },
-            {
-                guard let pgConfig = CommandRunner.which("pg_config", path: environment["PATH"]),
-                    let result = try? CommandRunner.run(pgConfig, ["--bindir"]), result.status == 0
-                else { return nil }
-                return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
-            },
-        ]
-        for place in places {
-            if let directory = place(), PostgresBinaries(directory: directory).isComplete {
-                return PostgresBinaries(directory: directory)
-            }
+        if let initdb = CommandRunner.which("initdb", path: environment["PATH"]) {
+            let binaries = PostgresBinaries(directory: URL(fileURLWithPath: initdb).resolvingSymlinksInPath().deletingLastPathComponent().path)
+            if binaries.isComplete { return binaries }
+        }
+        if let pgConfig = CommandRunner.which("pg_config", path: environment["PATH"]),
+            let result = try? CommandRunner.run(pgConfig, ["--bindir"]), result.status == 0
+        {
+            let binaries = PostgresBinaries(directory: result.output.trimmingCharacters(in: .whitespacesAndNewlines))
+            if binaries.isComplete { return binaries }
         }
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: debianRoot)) ?? []
         for version in versions.sorted(by: { (Int($0) ?? 0) > (Int($1) ?? 0) }) {

@@ -43,8 +43,10 @@ import FoundationNetworking
     @Test(arguments: [["user", "add", "alice", "--password-stdin"], ["client", "add", "orders-api", "--secret-stdin"]])
     func anUnreadableStandardInputIsAnError(command: [String]) async throws {
         let database = try await TestCluster.newDatabase()
-        let line = ([try AuthdBinary.path] + command + ["--database-url", database.url]).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
-        let child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", line + " < /"])
+        // The shell only redirects: the command reaches it as its positional parameters.
+        let child = try ChildProcess(
+            executable: "/bin/sh", arguments: ["-c", "exec \"$@\" < /", "sh", try AuthdBinary.path] + command + ["--database-url", database.url]
+        )
         let status = await child.waitForExit()
         #expect(status == 1, "\(child.standardError)")
         #expect(child.standardError.hasPrefix("Error: standard input could not be read"), "\(child.standardError)")
