@@ -24,20 +24,22 @@ import Testing
         try await app.test(.router) { client async throws in
             let token = try #require(try await client.login("rhea", Self.password).json()["access_token"] as? String)
             let bearer: HTTPFields = [.authorization: "Bearer \(token)"]
-            // A second /me within the second reads nothing. The pair is timed: on a machine
-            // too loaded to answer both within the lifetime, the second read is due, so the
-            // pair is tried again (what is kept is stamped before its read began).
-            var checked = false
-            for _ in 0..<5 where !checked {
+            // A second /me within the second reads nothing. The pair is tried again when it
+            // cannot show that: on a machine too loaded to answer both within the lifetime
+            // the second read is due (what is kept is stamped before its read began), and the
+            // application's own services (key reloads, retention, deliveries) count in the
+            // database's operations too when one of their rounds falls between the two. With
+            // no account kept, every pair reads.
+            var operations: [Int] = []
+            for _ in 0..<5 where operations.last != 0 {
                 let start = ContinuousClock.now
                 #expect(try await client.execute(uri: "/me", method: .get, headers: bearer).status == .ok)
                 let before = storage.database.operationCount
                 #expect(try await client.execute(uri: "/me", method: .get, headers: bearer).status == .ok)
                 guard ContinuousClock.now - start < .milliseconds(900) else { continue }
-                #expect(storage.database.operationCount == before)
-                checked = true
+                operations.append(storage.database.operationCount - before)
             }
-            #expect(checked, "no two requests answered within the account's lifetime in five tries")
+            #expect(operations.last == 0, "database operations of a second /me within the lifetime, in five tries: \(operations)")
 
             // Disabled by someone else: within a second, refused.
             try await fixture.withDatabase { database in
