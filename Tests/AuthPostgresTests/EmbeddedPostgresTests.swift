@@ -9,7 +9,7 @@ import ProcessKit
 
 @Suite struct EmbeddedPostgresTests {
     @Test func createsStartsReusesAndStops() async throws {
-        let temporary = try TemporaryFolder("authd-embedded")
+        let temporary = try TemporaryFolder.forCluster("authd-embedded")
         defer { temporary.remove() }
         let folder = temporary.appending("folder")
         let first = try EmbeddedPostgres(directory: folder, durable: false)
@@ -58,7 +58,7 @@ import ProcessKit
     /// A cluster whose server is gone (killed, the machine restarted) left its
     /// `postmaster.pid`: it is not running, and starting it starts a server.
     @Test func aStalePidFileIsNotARunningServer() async throws {
-        let temporary = try TemporaryFolder("authd-stale")
+        let temporary = try TemporaryFolder.forCluster("authd-stale")
         defer { temporary.remove() }
         let cluster = try EmbeddedPostgres(directory: temporary.appending("folder"), durable: false)
         try cluster.start()

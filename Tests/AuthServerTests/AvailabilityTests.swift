@@ -55,7 +55,7 @@ import ProcessKit
     /// once with Retry-After, and logins work again soon after PostgreSQL is back, with
     /// no restart.
     @Test func aStoppedDatabaseGivesFast503sAndServiceRecovers() async throws {
-        let temporary = try TemporaryFolder("authd-outage")
+        let temporary = try TemporaryFolder.forCluster("authd-outage")
         defer { temporary.remove() }
         let folder = temporary.appending("folder")
         let cluster = try EmbeddedPostgres(directory: folder, durable: false)

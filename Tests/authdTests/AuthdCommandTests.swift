@@ -388,7 +388,7 @@ import FoundationNetworking
     }
 
     @Test func serveRunsItsOwnPostgreSQLByDefault() async throws {
-        let temporary = try TemporaryFolder("authd-e2e")
+        let temporary = try TemporaryFolder.forCluster("authd-e2e")
         defer { temporary.remove() }
         let folder = temporary.appending("folder")
         let dataDirectory = ["--data-dir", folder.path]
@@ -402,6 +402,8 @@ import FoundationNetworking
         let cluster = try EmbeddedPostgres(directory: folder)
         #expect(!cluster.isRunning)
         #expect(FileManager.default.fileExists(atPath: cluster.dataDirectory + "/PG_VERSION"))
+        // In the folder asked for, so removing the folder removes the cluster.
+        #expect(cluster.directory == folder.path)
     }
 
     @Test func saysHowToInstallPostgreSQLWhenItIsMissing() async throws {

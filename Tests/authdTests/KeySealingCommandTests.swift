@@ -50,7 +50,7 @@ import FoundationNetworking
     }
 
     @Test func theEmbeddedClusterKeepsItsKEKInItsFolder() async throws {
-        let temporary = try TemporaryFolder("authd-kek-embedded")
+        let temporary = try TemporaryFolder.forCluster("authd-kek-embedded")
         defer { temporary.remove() }
         let dataDirectory = ["--data-dir", temporary.appending("folder").path]
         var noKEK = AuthdBinary.environment()
