@@ -269,7 +269,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "ContractStubBenchmark",
-            dependencies: ["ContractKit", "ContractStub", "ContractStubServer"],
+            dependencies: ["ContractKit", "ContractStub", "ContractStubServer", .product(name: "Crypto", package: "swift-crypto")],
             path: "Benchmarks/ContractStubBenchmark"
         ),
         .target(
