@@ -1,6 +1,6 @@
 // The test bundle's entry point on Linux, in place of the one SwiftPM generates there (macOS
 // ignores this file). SwiftPM's own runner lists XCTest cases from the index store, so a build
-// without one (scripts/test-build: indexing is a tenth of a clean test build) could not link
+// without one (scripts/test-build: indexing is about a tenth of a clean test build) could not link
 // it; every test here is a Swift Testing test, which finds its tests at run time.
 //
 // scripts/test runs `swift test --enable-swift-testing --disable-xctest`, which starts this
