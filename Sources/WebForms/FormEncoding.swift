@@ -37,9 +37,19 @@ public enum FormEncoding {
         mediaType(of: contentType) == mediaType
     }
 
-    /// The media type of a `Content-Type` value, lower-cased, without parameters.
+    /// The media type of a `Content-Type` value, lower-cased, without parameters or the
+    /// spaces and tabs around it. Byte by byte: every JSON and form request asks (through
+    /// Foundation's trimming and lower-casing it cost authd 2 % of a refresh's CPU).
+    ///
+    /// ```swift
+    /// FormEncoding.mediaType(of: " Application/JSON; charset=utf-8")   // "application/json"
+    /// ```
     public static func mediaType(of contentType: String?) -> String? {
-        contentType.map { String($0.split(separator: ";", maxSplits: 1).first ?? "").trimmingCharacters(in: .whitespaces).lowercased() }
+        guard let contentType else { return nil }
+        var type = contentType.utf8.prefix { $0 != UInt8(ascii: ";") }
+        while let first = type.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { type = type.dropFirst() }
+        while let last = type.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { type = type.dropLast() }
+        return String(decoding: type.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
     private static let kept = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789*-._".utf8)

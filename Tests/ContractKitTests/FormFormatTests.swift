@@ -236,6 +236,11 @@ import WebForms
         #expect(FormEncoding.decode(Data("a=%G1".utf8)) == nil)
         #expect(FormEncoding.isForm(contentType: "Application/X-WWW-Form-Urlencoded; charset=UTF-8"))
         #expect(!FormEncoding.isForm(contentType: "application/json"))
+        // The media type alone: lower-cased, without parameters, spaces or tabs.
+        #expect(FormEncoding.mediaType(of: " \tMultipart/Form-Data ; boundary=X") == "multipart/form-data")
+        #expect(FormEncoding.mediaType(of: "text/plain") == "text/plain")
+        #expect(FormEncoding.mediaType(of: "") == "")
+        #expect(FormEncoding.mediaType(of: nil) == nil)
     }
 
     @Test func aChangedPasswordOrFieldBreaksClients() throws {

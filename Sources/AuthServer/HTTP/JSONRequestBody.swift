@@ -2,6 +2,7 @@ import AuthCore
 import Foundation
 import Hummingbird
 import NIOCore
+import WebForms
 
 /// A JSON request body, read with bounded memory and decoded strictly into a
 /// ``RequestBody`` type, with one precise `invalid_request` message per problem.
@@ -121,10 +122,7 @@ public enum JSONRequestBody {
 
     /// Whether a `Content-Type` value is `application/json` or a `+json` type.
     static func isJSON(_ contentType: String?) -> Bool {
-        guard let contentType else { return false }
-        let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map {
-            $0.trimmingCharacters(in: .whitespaces).lowercased()
-        } ?? ""
+        guard let mediaType = FormEncoding.mediaType(of: contentType) else { return false }
         return mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
     }
 
