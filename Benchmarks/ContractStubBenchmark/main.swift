@@ -29,15 +29,21 @@ func microseconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12
 }
 
-/// Times `once` `count` times and prints the median and p99 under `label`. It stays on
-/// the main actor, where the closures are made, so no executor hop enters the timings.
+/// How long one run of `once` takes, in microseconds. It stays on the main actor, where the
+/// closures are made, so no executor hop enters the timings.
+@MainActor
+func timed(_ once: () async throws -> Void) async rethrows -> Double {
+    let start = ContinuousClock.now
+    try await once()
+    return microseconds(ContinuousClock.now - start)
+}
+
+/// Times `once` `count` times and prints the median and p99 under `label`.
 @MainActor
 func measure(_ label: String, _ once: () async throws -> Void) async rethrows {
     var samples: [Double] = []
     for _ in 0..<count {
-        let start = ContinuousClock.now
-        try await once()
-        samples.append(microseconds(ContinuousClock.now - start))
+        samples.append(try await timed(once))
     }
     report(label, samples)
 }
@@ -56,9 +62,7 @@ func measureInTurn(_ variants: [(label: String, once: () async throws -> Void)],
     for _ in 0..<max(1, count / batch) {
         for (index, variant) in variants.enumerated() {
             for _ in 0..<batch {
-                let start = ContinuousClock.now
-                try await variant.once()
-                samples[index].append(microseconds(ContinuousClock.now - start))
+                samples[index].append(try await timed(variant.once))
             }
         }
     }

@@ -199,6 +199,6 @@ import Testing
     }
 
     static func temporaryFolder() throws -> URL {
-        try TemporaryFolder("authd-tls", permissions: 0o755).url
+        try TemporaryFolder.forCluster("authd-tls").url
     }
 }
