@@ -27,32 +27,6 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
         value.rounded() == value && abs(value) < 1e15 ? .integer(Int(value)) : .number(value)
     }
 
-    /// Parses JSON text (any JSON value, not only objects and arrays).
-    public init(parsing data: Data) throws {
-        self = Self(foundation: try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]))
-    }
-
-    /// Converts what `JSONSerialization` produces; booleans are told from numbers by their
-    /// `objCType` (`c`), integers from other numbers by theirs.
-    private init(foundation value: Any) {
-        switch value {
-        case let string as String:
-            self = .string(string)
-        case let number as NSNumber:
-            switch String(cString: number.objCType) {
-            case "c", "B": self = .bool(number.boolValue)
-            case "d", "f": self = .number(number.doubleValue)
-            default: self = .integer(number.intValue)
-            }
-        case let array as [Any]:
-            self = .array(array.map(JSONValue.init(foundation:)))
-        case let object as [String: Any]:
-            self = .object(object.mapValues(JSONValue.init(foundation:)))
-        default:
-            self = .null
-        }
-    }
-
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
