@@ -24,6 +24,14 @@ public struct DatabaseTarget: Sendable {
     public var client: PostgresClient.Configuration
     /// The TLS of a single connection: the same mode and settings as the pool's.
     public var connectionTLS: ConnectionTLS
+    /// The pool's size unless the URL sets `pool_max_conns`: ten connections keep a
+    /// PostgreSQL of a few cores busy, and ten instances of authd fit within PostgreSQL's
+    /// default 100 connections with a fixed pool each.
+    public static let defaultPoolSize = 10
+
+    /// Whether the URL set the pool's minimum (`pool_min_conns`), which
+    /// ``withFixedPool`` then keeps.
+    public var minimumConnectionsGiven = false
 
     /// A target whose single connections use `connectionTLS`.
     public init(client: PostgresClient.Configuration, connectionTLS: ConnectionTLS) {
@@ -36,6 +44,21 @@ public struct DatabaseTarget: Sendable {
     /// name, failing closed rather than talking in the clear.
     public init(client: PostgresClient.Configuration) {
         self.init(client: client, connectionTLS: client.unixSocketPath != nil ? .disable : .require(.makeClientConfiguration()))
+    }
+
+    /// This target with a pool that keeps all its connections open (the minimum raised to
+    /// the maximum), unless the URL set `pool_min_conns`: what `authd serve` runs on. A pool
+    /// that may shrink arms an idle timer on each connection it gets back, so every query
+    /// paid for a timer's task and its cancellation; a fixed pool is also what HikariCP
+    /// advises for a service under load.
+    ///
+    /// ```swift
+    /// let storage = PostgresStorage(target: try DatabaseURL.parse(url).withFixedPool, logger: logger)
+    /// ```
+    public var withFixedPool: DatabaseTarget {
+        var target = self
+        if !minimumConnectionsGiven { target.client.options.minimumConnections = target.client.options.maximumConnections }
+        return target
     }
 
     /// The TLS a `PostgresConnection` takes.

@@ -11,6 +11,14 @@ import PostgresNIO
 /// `verify-full` (and name the host). `sslrootcert=FILE` gives the trusted roots (PEM)
 /// instead of the system's.
 ///
+/// The pool: `pool_max_conns` (default 10) and `pool_min_conns` (default 0; `authd serve`
+/// keeps all `pool_max_conns` open unless it is given: ``DatabaseTarget/withFixedPool``),
+/// as pgx names them. `keepalives=0|1` and `keepalives_idle=SECONDS` (default 30), as
+/// libpq names them: an idle connection is pinged with `SELECT 1` so that a middlebox's
+/// silent drop is found before a request needs it. The default is on over TCP to another
+/// host and off over loopback and Unix sockets, where nothing lies between the two ends to
+/// drop a connection silently (and each ping's timer costs every query).
+///
 /// ```swift
 /// let target = try DatabaseURL.parse("postgres://app:secret@db.internal:5432/auth?sslmode=verify-full&sslrootcert=/etc/ssl/db-ca.pem")
 /// let storage = PostgresStorage(target: target, logger: logger)
@@ -42,12 +50,12 @@ public enum DatabaseURL {
         let port = components.port ?? 5432
 
         if let socketDirectory = query["host"], socketDirectory.hasPrefix("/") {
-            return DatabaseTarget(
+            return try DatabaseTarget(
                 client: PostgresClient.Configuration(
                     unixSocketPath: "\(socketDirectory)/.s.PGSQL.\(port)", username: username, password: password, database: database
                 ),
                 connectionTLS: .disable
-            )
+            ).withPool(query, remote: false)
         }
         guard let host = components.host, !host.isEmpty else {
             throw Invalid(description: "the database URL must name a host, or a socket folder with ?host=/path")
@@ -62,10 +70,18 @@ public enum DatabaseURL {
         case let other:
             throw Invalid(description: "unsupported sslmode '\(other)' (use disable, allow, prefer, require, verify-ca or verify-full)")
         }
-        return DatabaseTarget(
+        return try DatabaseTarget(
             client: PostgresClient.Configuration(host: host, port: port, username: username, password: password, database: database, tls: tls.clientTLS),
             connectionTLS: tls
-        )
+        ).withPool(query, remote: !isLoopback(host))
+    }
+
+    /// `host` names this machine: `localhost`, an address in 127.0.0.0/8, or `::1`.
+    static func isLoopback(_ host: String) -> Bool {
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        if bare.lowercased() == "localhost" || bare == "::1" { return true }
+        let octets = bare.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
     }
 
     private static func tlsConfiguration(verification: CertificateVerification, rootFile: String?) throws -> TLSConfiguration {
@@ -80,5 +96,47 @@ public enum DatabaseURL {
             }
         }
         return configuration
+    }
+}
+
+extension DatabaseTarget {
+    /// This target with the URL's pool and keep-alive parameters (`query`), keep-alive on by
+    /// default only when the server is `remote`.
+    fileprivate func withPool(_ query: [String: String], remote: Bool) throws -> DatabaseTarget {
+        var target = self
+        var options = target.client.options
+        options.maximumConnections = DatabaseTarget.defaultPoolSize
+        if let text = query["pool_max_conns"] {
+            guard let maximum = Int(text), maximum >= 1 else {
+                throw DatabaseURL.Invalid(description: "pool_max_conns must be a whole number of at least 1, not '\(text)'")
+            }
+            options.maximumConnections = maximum
+        }
+        if let text = query["pool_min_conns"] {
+            guard let minimum = Int(text), (0...options.maximumConnections).contains(minimum) else {
+                throw DatabaseURL.Invalid(
+                    description: "pool_min_conns must be a whole number from 0 to pool_max_conns (\(options.maximumConnections)), not '\(text)'"
+                )
+            }
+            options.minimumConnections = minimum
+            target.minimumConnectionsGiven = true
+        }
+        var keepAlive = remote
+        switch query["keepalives"] {
+        case nil: break
+        case "1": keepAlive = true
+        case "0": keepAlive = false
+        case let other?: throw DatabaseURL.Invalid(description: "keepalives must be 0 or 1, not '\(other)'")
+        }
+        var behavior = PostgresClient.Configuration.Options.KeepAliveBehavior()
+        if let text = query["keepalives_idle"] {
+            guard let seconds = Int(text), seconds >= 1 else {
+                throw DatabaseURL.Invalid(description: "keepalives_idle must be a whole number of seconds, at least 1, not '\(text)'")
+            }
+            behavior.frequency = .seconds(seconds)
+        }
+        options.keepAliveBehavior = keepAlive ? behavior : nil
+        target.client.options = options
+        return target
     }
 }

@@ -132,9 +132,13 @@ public final class EmbeddedPostgres: Sendable {
         try stop()
     }
 
-    /// How to connect to `database` over the socket.
+    /// How to connect to `database` over the socket. No keep-alive pings: nothing between the two ends of a Unix socket can drop a
+    /// connection silently, and each ping's timer costs every query. A pool of 10.
     public func configuration(database: String) -> PostgresClient.Configuration {
-        PostgresClient.Configuration(unixSocketPath: socketPath, username: user, password: nil, database: database)
+        var configuration = PostgresClient.Configuration(unixSocketPath: socketPath, username: user, password: nil, database: database)
+        configuration.options.keepAliveBehavior = nil
+        configuration.options.maximumConnections = 10
+        return configuration
     }
 
     /// A `postgresql://` URL for `database` on this cluster (for `psql` or `--database-url`).

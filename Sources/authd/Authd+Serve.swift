@@ -220,7 +220,7 @@ extension Authd {
                 configuration.onMetricsListening = { host, port in
                     FileHandle.standardOutput.write(Data("authd metrics on http://\(ListenAddress(host: host, port: port))/metrics\n".utf8))
                 }
-                let storage = PostgresStorage(target: databaseConfiguration, logger: logger, metrics: configuration.metrics)
+                let storage = PostgresStorage(target: databaseConfiguration.withFixedPool, logger: logger, metrics: configuration.metrics)
                 let app = try await buildApplication(configuration: configuration, storage: storage, keyEncryptionKey: keyEncryptionKey)
                 try await app.runService()
             }

@@ -153,6 +153,61 @@ import ProcessKit
         #expect(try DatabaseURL.parse("postgres://app@/auth?host=/tmp/pg").connectionTLS.isDisabled)
     }
 
+    /// Keep-alive pings guard against a middlebox dropping an idle connection silently: on
+    /// by default to another host, off where no middlebox can be (loopback, a Unix socket).
+    @Test(arguments: [
+        ("postgres://app@db.internal/auth", 30), ("postgres://app@10.0.0.7/auth", 30), ("postgres://app@128.0.0.1/auth", 30),
+        ("postgres://app@localhost/auth", nil), ("postgres://app@127.0.0.1/auth", nil), ("postgres://app@127.1.2.3/auth", nil),
+        ("postgres://app@[::1]/auth", nil), ("postgres://app@/auth?host=/tmp/pg", nil),
+        ("postgres://app@db.internal/auth?keepalives=0", nil), ("postgres://app@127.0.0.1/auth?keepalives=1", 30),
+        ("postgres://app@db.internal/auth?keepalives_idle=5", 5), ("postgres://app@localhost/auth?keepalives=1&keepalives_idle=120", 120),
+    ])
+    func keepAliveIsOnOnlyWhereAConnectionCanBeDroppedSilently(url: String, seconds: Int?) throws {
+        let behavior = try DatabaseURL.parse(url).client.options.keepAliveBehavior
+        #expect(behavior?.frequency == seconds.map { .seconds($0) })
+    }
+
+    /// The pool's size comes from the URL; `serve` keeps every connection open unless the
+    /// URL sets a minimum, so no query pays for an idle timer.
+    @Test func poolSizeFromTheURLAndFixedForServing() throws {
+        let defaults = try DatabaseURL.parse("postgres://app@db.internal/auth")
+        #expect(defaults.client.options.maximumConnections == 10)
+        #expect(defaults.client.options.minimumConnections == 0)
+        #expect(defaults.withFixedPool.client.options.minimumConnections == 10)
+
+        let sized = try DatabaseURL.parse("postgres://app@db.internal/auth?pool_max_conns=6")
+        #expect(sized.client.options.maximumConnections == 6)
+        #expect(sized.withFixedPool.client.options.minimumConnections == 6)
+
+        let floor = try DatabaseURL.parse("postgres://app@db.internal/auth?pool_max_conns=6&pool_min_conns=2")
+        #expect(floor.client.options.minimumConnections == 2)
+        #expect(floor.withFixedPool.client.options.minimumConnections == 2)
+        #expect(try DatabaseURL.parse("postgres://app@db.internal/auth?pool_min_conns=0").withFixedPool.client.options.minimumConnections == 0)
+    }
+
+    /// The embedded cluster is reached over a Unix socket: no keep-alive, a pool of 10.
+    @Test func theEmbeddedClustersPoolHasNoKeepAlive() async throws {
+        let options = try await TestCluster.started().configuration(database: "authd").options
+        #expect(options.keepAliveBehavior == nil)
+        #expect(options.maximumConnections == 10)
+    }
+
+    @Test(arguments: [
+        ("pool_max_conns=0", "pool_max_conns must be a whole number of at least 1, not '0'"),
+        ("pool_max_conns=many", "pool_max_conns must be a whole number of at least 1, not 'many'"),
+        ("pool_max_conns=4&pool_min_conns=5", "pool_min_conns must be a whole number from 0 to pool_max_conns (4), not '5'"),
+        ("pool_min_conns=-1", "pool_min_conns must be a whole number from 0 to pool_max_conns (10), not '-1'"),
+        ("keepalives=yes", "keepalives must be 0 or 1, not 'yes'"),
+        ("keepalives_idle=0", "keepalives_idle must be a whole number of seconds, at least 1, not '0'"),
+    ])
+    func refusesUnusablePoolParameters(query: String, message: String) {
+        #expect {
+            try DatabaseURL.parse("postgres://app:topsecret@db.internal/auth?\(query)")
+        } throws: { error in
+            "\(error)" == message
+        }
+    }
+
     @Test(arguments: ["mysql://u@h/d", "postgres://h/d", "postgres://u@/d", "postgres://u@h/d?sslmode=bogus", "not a url"])
     func rejectsUnusableURLsWithoutEchoingSecrets(url: String) {
         #expect(throws: DatabaseURL.Invalid.self) { try DatabaseURL.parse(url) }
