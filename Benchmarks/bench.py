@@ -388,7 +388,7 @@ def logins(work, cluster, verify_ms, ceiling, fastest):
         ratio = result["rps"] / ceiling
         row("logins/s, 16 connections", f"{result['rps']:.1f} (p50 {result['p50']:.0f} ms, p99 {result['p99']:.0f} ms){note_errors(result)}",
             f"Argon2id ceiling {ceiling:.1f} /s (fastest on the machine {fastest:.1f})",
-            f"{ratio:.2f} ({result['rps'] / fastest:.2f} of the fastest)", "≥ 0.95")
+            f"{ratio:.2f} ({result['rps'] / fastest:.2f} of the fastest)", "≥ 0.85")
         row("authd RSS", f"idle {idle:.0f} MiB, under login load {peak[0]:.0f} MiB (peak {authd.rss_mib('VmHWM'):.0f})",
             "100 MiB", f"{peak[0] / 100:.2f}", "< 1")
         outside = (cpu["authd"] - cpu["hashing"]) * 1000 / result["requests"]
@@ -412,10 +412,10 @@ def logins(work, cluster, verify_ms, ceiling, fastest):
             f"{loaded[1] / 5:.2f}", "< 1")
         me = me_load(authd)
         row("GET /me, 16 connections", f"{me['rps']:.0f} req/s (p99 {me['p99']:.1f} ms){note_errors(me)}",
-            f"/health/live, same server: {health_alone['rps']:.0f} req/s", f"{me['rps'] / health_alone['rps']:.2f}")
+            f"/health/live, same server: {health_alone['rps']:.0f} req/s", f"{me['rps'] / health_alone['rps']:.2f}", "≥ 0.4")
         rotated = refresh_load(work, authd)
         row("POST /token/refresh, 16 connections", f"{rotated['rps']:.0f} req/s (p99 {rotated['p99']:.1f} ms){note_errors(rotated)}",
-            f"/health/live, same server: {health_alone['rps']:.0f} req/s", f"{rotated['rps'] / health_alone['rps']:.2f}")
+            f"/health/live, same server: {health_alone['rps']:.0f} req/s", f"{rotated['rps'] / health_alone['rps']:.2f}", "≥ 0.2")
     finally:
         authd.stop()
 

@@ -69,15 +69,8 @@ private struct JSONReader {
     }
 
     private mutating func object() throws -> JSONValue {
-        try enter()
-        position += 1
         var members: [String: JSONValue] = [:]
-        skipWhitespace()
-        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
-            position += 1
-            depth -= 1
-            return .object(members)
-        }
+        if try opens(closedAtOnceBy: UInt8(ascii: "}")) { return .object(members) }
         while true {
             skipWhitespace()
             guard position < bytes.count else { throw JSONParseError(offset: position, reason: "JSON ends early") }
@@ -92,15 +85,8 @@ private struct JSONReader {
     }
 
     private mutating func array() throws -> JSONValue {
-        try enter()
-        position += 1
         var elements: [JSONValue] = []
-        skipWhitespace()
-        if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
-            position += 1
-            depth -= 1
-            return .array(elements)
-        }
+        if try opens(closedAtOnceBy: UInt8(ascii: "]")) { return .array(elements) }
         while true {
             elements.append(try value())
             if try separator(closing: UInt8(ascii: "]")) { break }
@@ -109,11 +95,19 @@ private struct JSONReader {
         return .array(elements)
     }
 
-    private mutating func enter() throws {
+    /// Steps past an opening bracket, one level deeper; true (and back out) when `closing`
+    /// follows at once.
+    private mutating func opens(closedAtOnceBy closing: UInt8) throws -> Bool {
         depth += 1
         guard depth <= Self.maximumDepth else {
             throw JSONParseError(offset: position, reason: "nested deeper than \(Self.maximumDepth) levels")
         }
+        position += 1
+        skipWhitespace()
+        guard position < bytes.count, bytes[position] == closing else { return false }
+        position += 1
+        depth -= 1
+        return true
     }
 
     /// After a member or element: true at the closing bracket, false after a comma.
