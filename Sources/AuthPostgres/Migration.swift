@@ -37,6 +37,7 @@ extension Migration {
         Migration(version: "0014_second_factors", bytes: PackageResources._014_second_factors_sql),
         Migration(version: "0015_passkeys", bytes: PackageResources._015_passkeys_sql),
         Migration(version: "0016_oauth_clients", bytes: PackageResources._016_oauth_clients_sql),
+        Migration(version: "0017_refresh_tokens_owner_key", bytes: PackageResources._017_refresh_tokens_owner_key_sql),
     ]
 
     private init(version: String, bytes: [UInt8]) {

@@ -77,6 +77,43 @@ import Testing
         }
     }
 
+    /// A rotation reads its account but takes no lock on the account's row (the token has
+    /// no foreign key of its own to it): a transaction holding that row does not hold up
+    /// the account's refreshes.
+    @Test func aRotationDoesNotWaitOnItsAccountsRow() async throws {
+        try await TestCluster.withMigratedDatabase { database, _ in
+            let users = PostgresUserRepository(database: database)
+            let tokens = PostgresRefreshTokenRepository(database: database)
+            let hana = try await users.create(username: try Username("hana"), passwordHash: "h", at: Date())
+            let record = RefreshTokenRecord(
+                tokenHash: "h1", familyID: UUID(), userID: hana.id, expiresAt: Date().addingTimeInterval(60), sessionExpiresAt: Date().addingTimeInterval(600)
+            )
+            try await tokens.store(record)
+            try await database.client.withConnection { holder in
+                _ = try await holder.query("BEGIN", logger: TestCluster.logger)
+                _ = try await holder.query("SELECT id FROM users WHERE id = \(hana.id) FOR UPDATE", logger: TestCluster.logger)
+                let next = RefreshSuccessor(tokenHash: "h2", expiresAt: Date().addingTimeInterval(60))
+                let outcome = try await withThrowingTaskGroup(of: RefreshRotation?.self) { group in
+                    group.addTask { try await tokens.rotate(presentedHash: "h1", successor: next, now: Date()) }
+                    group.addTask {
+                        try await Task.sleep(for: .seconds(5))
+                        return nil
+                    }
+                    let first = try await group.next() ?? nil
+                    // Let a rotation that waits on the row go before the group ends.
+                    _ = try await holder.query("ROLLBACK", logger: TestCluster.logger)
+                    group.cancelAll()
+                    return first
+                }
+                guard case .rotated(let owner, let session, _)? = outcome else {
+                    Issue.record("the rotation waited on the account's row, or did not rotate: \(String(describing: outcome))")
+                    return
+                }
+                #expect(owner == hana.id && session == record.familyID)
+            }
+        }
+    }
+
     @Test func replacesAHashOnlyIfUnchanged() async throws {
         try await TestCluster.withMigratedDatabase { database, _ in
             let users = PostgresUserRepository(database: database)
