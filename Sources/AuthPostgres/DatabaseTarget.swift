@@ -24,9 +24,9 @@ public struct DatabaseTarget: Sendable {
     public var client: PostgresClient.Configuration
     /// The TLS of a single connection: the same mode and settings as the pool's.
     public var connectionTLS: ConnectionTLS
-    /// The pool's size unless the URL sets `pool_max_conns`: ten connections keep a
-    /// PostgreSQL of a few cores busy, and ten instances of authd fit within PostgreSQL's
-    /// default 100 connections with a fixed pool each.
+    /// The pool's size unless the URL sets `pool_max_conns`, and on the embedded cluster:
+    /// ten connections keep a PostgreSQL of a few cores busy, and ten instances of authd fit
+    /// within PostgreSQL's default 100 connections with a fixed pool each.
     public static let defaultPoolSize = 10
 
     /// Whether the URL set the pool's minimum (`pool_min_conns`), which

@@ -132,13 +132,12 @@ public final class EmbeddedPostgres: Sendable {
         try stop()
     }
 
-    /// How to connect to `database` over the socket: a pool of 10, without keep-alive pings
-    /// (nothing between the two ends of a Unix socket can drop a connection silently, and
-    /// each ping's timer costs every query).
+    /// How to connect to `database` over the socket, without keep-alive pings (nothing
+    /// between the two ends of a Unix socket can drop a connection silently, and each ping's
+    /// timer costs every query).
     public func configuration(database: String) -> PostgresClient.Configuration {
         var configuration = PostgresClient.Configuration(unixSocketPath: socketPath, username: user, password: nil, database: database)
         configuration.options.keepAliveBehavior = nil
-        configuration.options.maximumConnections = 10
         return configuration
     }
 

@@ -54,7 +54,9 @@ struct DatabaseOptions: ParsableArguments {
         }
         logger.info("embedded PostgreSQL running", metadata: ["url": "\(cluster.url(database: "authd"))"])
         do {
-            let result = try await body(DatabaseTarget(client: cluster.configuration(database: "authd")), cluster)
+            var client = cluster.configuration(database: "authd")
+            client.options.maximumConnections = DatabaseTarget.defaultPoolSize
+            let result = try await body(DatabaseTarget(client: client), cluster)
             try cluster.stop()
             return result
         } catch {

@@ -397,6 +397,9 @@ import FoundationNetworking
         let added = try await AuthdBinary.run(["user", "add", "alice", "--password-stdin"] + dataDirectory, input: "correct horse battery staple")
         #expect(added.status == 0, "\(added.stderr)")
         #expect(try await AuthdBinary.login(base, "alice", "correct horse battery staple").0 == 200)
+        // serve keeps its whole pool open on the embedded cluster too.
+        let counts = try await ServePoolTests.connections(to: EmbeddedPostgres(directory: folder).configuration(database: "authd"), until: DatabaseTarget.defaultPoolSize)
+        #expect(counts.last == DatabaseTarget.defaultPoolSize, "serve's connections, the last counts: \(counts.suffix(5))")
 
         #expect(try await AuthdBinary.stop(server) == 0)
         let cluster = try EmbeddedPostgres(directory: folder)
