@@ -85,8 +85,8 @@ let package = Package(
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
         ),
-        // Base64url, the compact JWS and constant-time comparison: what authd's tokens, the
-        // contract matchers and the stub share.
+        // Base64url, the compact JWS, constant-time comparison and secure random bytes: what
+        // authd's tokens, the contract matchers and the stub share.
         .target(name: "JOSE"),
         // application/x-www-form-urlencoded and HTTP Basic credentials (Foundation only): how
         // authd's OAuth routes read their bodies and clients, and how the contract verifier

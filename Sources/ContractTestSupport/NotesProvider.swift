@@ -105,7 +105,7 @@ public enum NotesProvider {
             }
             let token = jwt(subject: UUID().uuidString.lowercased())
             store.state.withLock { $0.tokens[token] = username }
-            let refresh = Base64URL.encode(Data((0..<32).map { _ in UInt8.random(in: 0...255) }))
+            let refresh = Base64URL.encode(Data(SecureRandom.bytes(32)))
             return reply(.ok, .object(["access_token": .string(token), "token_type": .string("Bearer"), "expires_in": .integer(900), "refresh_token": .string(refresh)]))
         }
         router.post("/notes") { request, _ -> Response in
@@ -186,7 +186,7 @@ public enum NotesProvider {
         let now = Int(Date().timeIntervalSince1970)
         let header = JSONValue.object(["alg": .string("HS256"), "typ": .string("JWT")])
         let claims = JSONValue.object(["sub": .string(subject), "iat": .integer(now), "exp": .integer(now + 900)])
-        let signature = Data((0..<32).map { _ in UInt8.random(in: 0...255) })
+        let signature = Data(SecureRandom.bytes(32))
         return CompactJWS.serialize(header: Data(header.description.utf8), payload: Data(claims.description.utf8)) { _ in signature }
     }
 

@@ -1,6 +1,7 @@
 import ContractKit
 import Foundation
 import Hummingbird
+import JOSE
 import NIOCore
 import Synchronization
 
@@ -50,7 +51,7 @@ extension ToyProvider {
         router.post("/password/reset") { request, _ -> Response in
             let data = try await request.body.collect(upTo: 1 << 16)
             guard case .string(let username)? = try JSONValue(parsing: Data(buffer: data))["username"] else { return Response(status: .badRequest) }
-            let token = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+            let token = SecureRandom.bytes(32).map { String(format: "%02x", $0) }.joined()
             tokens.withLock { $0[token] = username }
             if let deliveryURL, delivery != .none {
                 let body: JSONValue = [

@@ -1,6 +1,7 @@
 import ContractKit
 import Foundation
 import Hummingbird
+import JOSE
 import NIOCore
 import Synchronization
 
@@ -47,7 +48,7 @@ extension ToyProvider {
     static func addTOTPRoutes(to router: Router<BasicRequestContext>) {
         let enrolment = Mutex(Enrolment())
         router.post("/mfa/totp") { _, _ -> Response in
-            let secret = Base32.encode((0..<20).map { _ in UInt8.random(in: 0...255) })
+            let secret = Base32.encode(SecureRandom.bytes(20))
             let totp = try TOTP(secret: secret)
             enrolment.withLock { $0 = Enrolment(totp: totp, lastStep: nil) }
             let body: JSONValue = ["secret": .string(secret), "otpauth_uri": .string("otpauth://totp/Toy:alice?secret=\(secret)&issuer=Toy")]

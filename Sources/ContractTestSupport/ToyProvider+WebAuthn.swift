@@ -179,7 +179,6 @@ extension ToyProvider {
     }
 
     private static func randomBytes(_ count: Int) -> Data {
-        var generator = SystemRandomNumberGenerator()
-        return Data((0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        Data(SecureRandom.bytes(count))
     }
 }

@@ -130,8 +130,7 @@ public struct SoftwareAuthenticator: Sendable {
         case .es256: .p256(P256.Signing.PrivateKey())
         case .edDSA: .ed25519(Curve25519.Signing.PrivateKey())
         }
-        var generator = SystemRandomNumberGenerator()
-        let id = Data((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        let id = Data(SecureRandom.bytes(32))
         let rpID = options.rp.id ?? URL(string: origin)?.host ?? origin
         key = newKey
         credentialID = id

@@ -1,6 +1,7 @@
 import ArgumentParser
 import AuthCore
 import Foundation
+import JOSE
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import CArgon2
 import Foundation
+import JOSE
 
 /// Hashes and verifies passwords with Argon2id, producing PHC strings such as
 /// `$argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>`.

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JOSE
 
 /// One-time recovery codes, for a login when the authenticator app is lost: 80 random bits
 /// as 16 base32 letters and digits in groups of four (`k7mq-2xhd-c4vr-pa6n` style), stored

@@ -1,4 +1,5 @@
 import Foundation
+import JOSE
 
 /// The key an authenticator app shares with authd for TOTP (RFC 6238): 23 random bytes
 /// below 0x80, 161 bits (RFC 4226 asks for at least 128). The bytes are ASCII so that

@@ -1,4 +1,5 @@
 import Foundation
+import JOSE
 import WebForms
 
 /// Makes what a matcher alone cannot: a real signed JWT and the JWK Set that verifies it.
@@ -112,7 +113,7 @@ extension Matcher {
         switch kind {
         case .string(let minLength, let maxLength):
             let length = Swift.min(Swift.max(minLength ?? 0, 24), maxLength ?? Int.max)
-            return .string(Self.randomText(length: length))
+            return .string(SecureRandom.base64URLText(length: length))
         case .integer(let min, let max):
             return .integer(Int(min ?? Swift.min(1, max ?? 1)))
         case .number(let min, let max):
@@ -127,22 +128,5 @@ extension Matcher {
         case .literal, .object, .array, .each, .jwt, .jwks, .totp, .webauthn, .oneOf, .basicAuth:
             return .null
         }
-    }
-
-    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
-
-    /// `length` random base64url characters, eight random bytes per call to the generator.
-    static func randomText(length: Int) -> String {
-        var generator = SystemRandomNumberGenerator()
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(length)
-        while bytes.count < length {
-            var word = generator.next()
-            for _ in 0..<Swift.min(8, length - bytes.count) {
-                bytes.append(alphabet[Int(word & 63)])
-                word >>= 8
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

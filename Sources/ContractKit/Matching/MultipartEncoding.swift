@@ -1,4 +1,5 @@
 import Foundation
+import JOSE
 import WebForms
 
 /// `multipart/form-data` (RFC 7578) bodies: written with a boundary, and read back part by
@@ -49,7 +50,7 @@ public enum MultipartEncoding {
 
     /// A fresh random boundary.
     public static func newBoundary() -> String {
-        "contract-" + Matcher.randomText(length: 24)
+        "contract-" + SecureRandom.base64URLText(length: 24)
     }
 
     /// The `Content-Type` value for a body with `boundary`.
