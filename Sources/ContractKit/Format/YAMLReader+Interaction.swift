@@ -53,7 +53,7 @@ extension YAMLReader {
                         error(sourceNode, "the request has no query parameter '\(name)'")
                     }
                 case .requestHeader(let name):
-                    if let request, !request.headers.contains(where: { $0.name.lowercased() == name.lowercased() }) {
+                    if let request, !request.headers.contains(where: { isSameHeaderName($0.name, name) }) {
                         error(sourceNode, "the request has no header '\(name)'")
                     }
                 case .responseHeader:

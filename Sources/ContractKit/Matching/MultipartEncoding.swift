@@ -33,7 +33,7 @@ public enum MultipartEncoding {
 
         /// The first value of header `name`, compared case-insensitively.
         public func header(_ name: String) -> String? {
-            headers.first { $0.name.lowercased() == name.lowercased() }?.value
+            headers.first { isSameHeaderName($0.name, name) }?.value
         }
     }
 
@@ -122,7 +122,7 @@ public enum MultipartEncoding {
             guard let colon = line.firstIndex(of: ":") else { throw Invalid(description: "part \(number) has a header line without a colon") }
             let field = line[..<colon].trimmingCharacters(in: .whitespaces)
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            guard field.lowercased() == "content-disposition" else {
+            guard isSameHeaderName(field, "Content-Disposition") else {
                 others.append(FormField.Text(name: field, value: value))
                 continue
             }

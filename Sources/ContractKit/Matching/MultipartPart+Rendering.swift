@@ -21,7 +21,7 @@ extension MultipartPart {
             data = Data(try matcher.sampleText(with: variables, at: place, codes: codes).utf8)
         case .json(let matcher):
             data = Data(try matcher.sampleValue(with: variables, at: place, codes: codes, authenticators: authenticators).description.utf8)
-            if !sent.contains(where: { $0.name.lowercased() == "content-type" }) { sent.append(FormField.Text(name: "Content-Type", value: "application/json")) }
+            if !sent.contains(where: { isSameHeaderName($0.name, "Content-Type") }) { sent.append(FormField.Text(name: "Content-Type", value: "application/json")) }
         }
         return MultipartEncoding.Part(name: name, filename: filename, headers: sent, body: data)
     }

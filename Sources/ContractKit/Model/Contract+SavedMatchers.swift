@@ -22,7 +22,7 @@ extension Contract {
                     found = if case .json(let body) = request.body { path.matcher(in: body) } else { nil }
                 case .requestPath(let parameter): found = request.path.params[parameter]
                 case .requestQuery(let parameter): found = request.query.first { $0.name == parameter }?.value
-                case .requestHeader(let header): found = request.headers.first { $0.name.lowercased() == header.lowercased() }?.value
+                case .requestHeader(let header): found = firstHeader(header, in: request.headers)
                 case .requestForm(let field):
                     found = if case .form(let form) = request.body { form.field(field) } else { nil }
                 case .responseForm(let field):

@@ -116,21 +116,21 @@ extension RequestSpec {
             break
         case .json(let matcher):
             data = Data(try matcher.sampleValue(with: variables, codes: codes, authenticators: authenticators).description.utf8)
-            if !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
+            if !headers.contains(where: { isSameHeaderName($0.name, "Content-Type") }) {
                 headers.append((name: "Content-Type", value: "application/json"))
             }
         case .text(let template):
             data = Data(try template.render(variables).utf8)
         case .form(let form):
             data = try form.encoded { try $0.value.sampleText(with: variables, at: "form \($0.name)", codes: codes) }
-            if !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
+            if !headers.contains(where: { isSameHeaderName($0.name, "Content-Type") }) {
                 headers.append((name: "Content-Type", value: FormBody.contentType))
             }
         case .multipart(let parts):
             let boundary = MultipartEncoding.newBoundary()
             data = MultipartEncoding.encode(try parts.map { try $0.rendered(with: variables, codes: codes, authenticators: authenticators) }, boundary: boundary)
             // The boundary is the body's: a contract's own Content-Type gets it as a parameter.
-            if let index = headers.firstIndex(where: { $0.name.lowercased() == "content-type" }) {
+            if let index = headers.firstIndex(where: { isSameHeaderName($0.name, "Content-Type") }) {
                 if MultipartEncoding.boundary(in: headers[index].value) == nil { headers[index].value += "; boundary=\(boundary)" }
             } else {
                 headers.append((name: "Content-Type", value: MultipartEncoding.contentType(boundary: boundary)))
@@ -252,7 +252,16 @@ extension Interaction {
 }
 
 /// The first value of header `name` in `headers`, compared case-insensitively.
-func firstHeader(_ name: String, in headers: [(name: String, value: String)]) -> String? {
-    let lowered = name.lowercased()
-    return headers.first { $0.name.lowercased() == lowered }?.value
+func firstHeader<Value>(_ name: String, in headers: [(name: String, value: Value)]) -> Value? {
+    headers.first { isSameHeaderName($0.name, name) }?.value
+}
+
+/// Whether two header names are the same: equal but for the case of ASCII letters (header
+/// names are ASCII tokens, RFC 9110 §5.1), compared without lowercasing copies of either.
+func isSameHeaderName(_ first: String, _ second: String) -> Bool {
+    guard first.utf8.count == second.utf8.count else { return false }
+    return zip(first.utf8, second.utf8).allSatisfy { one, other in
+        let folded = one | 0x20
+        return one == other || (folded == other | 0x20 && folded >= UInt8(ascii: "a") && folded <= UInt8(ascii: "z"))
+    }
 }
