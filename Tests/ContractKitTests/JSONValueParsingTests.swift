@@ -96,6 +96,27 @@ import Testing
         #expect(parsed["openapi"] != nil)
     }
 
+    /// `description` is compact JSON with sorted keys; quotes, backslashes and control
+    /// characters escaped, everything else (slashes, non-ASCII) as it is.
+    @Test func describesCompactlyWithSortedKeysAndEscapes() {
+        let value: JSONValue = .object([
+            "b": .array([.null, .bool(true), .bool(false), .integer(-7), .number(1.5)]),
+            "a": .string("q\"b\\n\nr\rt\tc\u{1}\u{1F} é/😀"),
+            "é": .object([:]),
+        ])
+        #expect(value.description == #"{"a":"q\"b\\n\nr\rt\tc\u0001\u001f é/😀","b":[null,true,false,-7,1.5],"é":{}}"#)
+        #expect(JSONValue.string("plain").description == #""plain""#)
+        #expect(JSONValue.array([]).description == "[]")
+    }
+
+    /// What `description` writes reads back as the same value, for a whole real document.
+    @Test func readsBackWhatItDescribes() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/AuthServer/Operations/openapi.json")
+        let value = try JSONValue(parsing: Data(contentsOf: file))
+        #expect(try JSONValue(parsing: Data(value.description.utf8)) == value)
+    }
+
     /// JSONSerialization's objects as JSONValue: booleans told from numbers by their
     /// `objCType`, integers from other numbers by theirs.
     static func converted(_ value: Any) -> JSONValue {
