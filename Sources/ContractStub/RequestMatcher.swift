@@ -163,7 +163,11 @@ struct RequestMatcher {
     mutating func fit(_ matcher: Matcher, text: String, at place: String, weight: Int) -> Result<Int, Difference> {
         switch matcher.kind {
         case .literal(.string(let literal)):
-            if let gained = fit(Template(literal), text) { return .success(gained) }
+            if !Template.mayHavePlaceholders(literal) {
+                if literal == text { return .success(4) }
+            } else if let gained = fit(Template(literal), text) {
+                return .success(gained)
+            }
         case .totp(let code):
             return fit(code, .string(text), at: place, weight: weight)
         case .basicAuth(let username, let password):

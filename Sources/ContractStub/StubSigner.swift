@@ -15,11 +15,16 @@ public struct StubSigner: Sendable {
     private let key: Curve25519.Signing.PrivateKey
     /// The key id in tokens and in the JWKS.
     public let kid: String
+    /// The tokens' JOSE header, `{"alg":"EdDSA","kid":…,"typ":"JWT"}` in base64url, encoded once.
+    private let encodedHeader: String
 
     /// A signer with a fresh random key.
     public init(key: Curve25519.Signing.PrivateKey = Curve25519.Signing.PrivateKey()) {
         self.key = key
-        self.kid = "stub-" + Base64URL.encode(Data(SHA256.hash(data: key.publicKey.rawRepresentation).prefix(9)))
+        let kid = "stub-" + Base64URL.encode(Data(SHA256.hash(data: key.publicKey.rawRepresentation).prefix(9)))
+        self.kid = kid
+        let header = JSONValue.object(["alg": .string("EdDSA"), "typ": .string("JWT"), "kid": .string(kid)])
+        encodedHeader = Base64URL.encode(Data(header.description.utf8))
     }
 
     /// The public key, as a JWK Set.
@@ -56,8 +61,7 @@ public struct StubSigner: Sendable {
     /// let token = signer.token(claims: claims)
     /// ```
     public func token(claims: [String: JSONValue]) -> String {
-        let header = JSONValue.object(["alg": .string("EdDSA"), "typ": .string("JWT"), "kid": .string(kid)])
-        return CompactJWS.serialize(header: Data(header.description.utf8), payload: Data(JSONValue.object(claims).description.utf8)) {
+        CompactJWS.serialize(encodedHeader: encodedHeader, payload: Data(JSONValue.object(claims).description.utf8)) {
             (try? key.signature(for: $0)) ?? Data()
         }
     }

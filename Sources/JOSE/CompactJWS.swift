@@ -45,7 +45,18 @@ public struct CompactJWS: Sendable, Equatable {
     /// The compact serialization of `header` and `payload`, signed by `sign`, which is given
     /// the signing input.
     public static func serialize(header: Data, payload: Data, sign: (Data) throws -> Data) rethrows -> String {
-        let signingInput = Base64URL.encode(header) + "." + Base64URL.encode(payload)
+        try serialize(encodedHeader: Base64URL.encode(header), payload: payload, sign: sign)
+    }
+
+    /// The compact serialization of `payload` under a header already in base64url (a signer
+    /// encodes its header once, not for every token), signed by `sign`.
+    ///
+    /// ```swift
+    /// let encodedHeader = Base64URL.encode(Data(#"{"alg":"EdDSA"}"#.utf8))   // once
+    /// let token = try CompactJWS.serialize(encodedHeader: encodedHeader, payload: claims) { try key.signature(for: $0) }
+    /// ```
+    public static func serialize(encodedHeader: String, payload: Data, sign: (Data) throws -> Data) rethrows -> String {
+        let signingInput = encodedHeader + "." + Base64URL.encode(payload)
         return signingInput + "." + Base64URL.encode(try sign(Data(signingInput.utf8)))
     }
 }

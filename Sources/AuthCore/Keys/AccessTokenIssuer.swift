@@ -91,8 +91,8 @@ public final class AccessTokenIssuer: Sendable {
 
     /// The installed keys: the first signs, all verify and are published.
     private struct Keys: Sendable {
-        /// The signing key and its JOSE header, encoded once.
-        var current: (kid: String, key: Curve25519.Signing.PrivateKey, header: Data)?
+        /// The signing key and its JOSE header, encoded once (JSON, then base64url).
+        var current: (kid: String, key: Curve25519.Signing.PrivateKey, encodedHeader: String)?
         var verifying: [String: Curve25519.Signing.PublicKey] = [:]
         var jwks = SigningKey.JWKSet(keys: [])
         /// Claims of tokens whose header and signature were checked against these keys, by
@@ -120,7 +120,7 @@ public final class AccessTokenIssuer: Sendable {
             let privateKey = try key.signingKey()
             installed.verifying[key.kid] = privateKey.publicKey
             if installed.current == nil {
-                installed.current = (key.kid, privateKey, try JSONEncoder().encode(SignedHeader(kid: key.kid)))
+                installed.current = (key.kid, privateKey, Base64URL.encode(try JSONEncoder().encode(SignedHeader(kid: key.kid))))
             }
         }
         installed.jwks = SigningKey.JWKSet(keys: try signingKeys.map { try $0.jwk })
@@ -140,7 +140,7 @@ public final class AccessTokenIssuer: Sendable {
             iss: issuer, sub: subject, iat: now, exp: now + lifetime, jti: UUID().uuidString.lowercased(), aud: audiences.isEmpty ? nil : audiences,
             sid: sessionID?.uuidString.lowercased(), clientID: clientID
         )
-        let token = try CompactJWS.serialize(header: current.header, payload: try JSONEncoder().encode(claims)) {
+        let token = try CompactJWS.serialize(encodedHeader: current.encodedHeader, payload: try JSONEncoder().encode(claims)) {
             try current.key.signature(for: $0)
         }
         return Issued(value: token, expiresIn: lifetime)

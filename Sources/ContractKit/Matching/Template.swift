@@ -129,9 +129,15 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether `text` contains `{{` at all: a quick test before any parsing.
+    /// The stub asks it of every literal of every candidate interaction, so it reads the
+    /// string's UTF-8 in place when it can.
     public static func mayHavePlaceholders(_ text: String) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable(hasDoubleBrace) ?? hasDoubleBrace(text.utf8)
+    }
+
+    private static func hasDoubleBrace(_ bytes: some Collection<UInt8>) -> Bool {
         var previous: UInt8 = 0
-        for byte in text.utf8 {
+        for byte in bytes {
             if byte == UInt8(ascii: "{"), previous == UInt8(ascii: "{") { return true }
             previous = byte
         }
