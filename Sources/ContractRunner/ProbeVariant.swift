@@ -42,7 +42,7 @@ public struct ProbeVariant: Sendable {
             var changed = request
             changed.body = body
             if let contentType {
-                changed.headers = changed.headers.filter { $0.name.lowercased() != "content-type" } + [(name: "Content-Type", value: contentType)]
+                changed.headers = changed.headers.filter { !isSameHeaderName($0.name, "Content-Type") } + [(name: "Content-Type", value: contentType)]
             }
             variants.append(ProbeVariant(name: name, request: changed))
         }

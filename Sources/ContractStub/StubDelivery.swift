@@ -44,8 +44,7 @@ public struct StubDelivery: Sendable, CustomStringConvertible {
 
     /// The first value of header `name`, compared case-insensitively.
     public func header(_ name: String) -> String? {
-        let lowered = name.lowercased()
-        return headers.first { $0.name.lowercased() == lowered }?.value
+        firstHeader(name, in: headers)
     }
 
     /// The delivery as the HTTP request a receiver gets, for checks against a ``ContractKit/Delivery``.

@@ -190,8 +190,8 @@ struct OpenAPIOperation {
     }
 
     static func bearer(in request: RequestSpec) -> Bool {
-        guard let header = request.headers.first(where: { $0.name.lowercased() == "authorization" }) else { return false }
-        if case .literal(.string(let text)) = header.value.kind { return text.hasPrefix("Bearer ") }
+        guard let header = firstHeader("Authorization", in: request.headers) else { return false }
+        if case .literal(.string(let text)) = header.kind { return text.hasPrefix("Bearer ") }
         return false
     }
 

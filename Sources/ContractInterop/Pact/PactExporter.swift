@@ -147,7 +147,7 @@ public struct PactExporter: Sendable {
             break
         case .json(let matcher):
             // As `contract verify` sends it: a JSON body says so unless the contract sets a type.
-            if !spec.headers.contains(where: { $0.name.lowercased() == "content-type" }) {
+            if firstHeader("Content-Type", in: spec.headers) == nil {
                 headers["Content-Type"] = "application/json"
             }
             if let body = writer.body(matcher) {
@@ -157,7 +157,7 @@ public struct PactExporter: Sendable {
             }
         case .text(let template):
             let text = writer.exampleText(template)
-            let contentType = spec.headers.first { $0.name.lowercased() == "content-type" }.map { PactMessageWriter.text(of: PactMessageWriter.example(of: $0.value)) }
+            let contentType = firstHeader("Content-Type", in: spec.headers).map { PactMessageWriter.text(of: PactMessageWriter.example(of: $0)) }
             // Pact reads a string body of a JSON request as a JSON string: JSON text goes as its value.
             if contentType?.lowercased().contains("json") == true, template.variables.isEmpty, let json = try? JSONValue(parsing: Data(text.utf8)) {
                 request["body"] = json
@@ -169,7 +169,7 @@ public struct PactExporter: Sendable {
             }
         case .form(let form):
             // As `contract verify` sends it: a form body says so unless the contract sets a type.
-            if !spec.headers.contains(where: { $0.name.lowercased() == "content-type" }) {
+            if firstHeader("Content-Type", in: spec.headers) == nil {
                 headers["Content-Type"] = .string(FormBody.contentType)
             }
             request["body"] = formBody(form, rules: &rules, writer: &writer)

@@ -74,7 +74,7 @@ struct PactInteractionConverter {
         for (name, value) in headerItems(object["headers"]) {
             headers.append((name, textMatcher(value, rules: rules.headers[name.lowercased()], at: "header \(name)")))
         }
-        let contentType = headers.first { $0.name.lowercased() == "content-type" }.flatMap { if case .literal(.string(let text)) = $0.value.kind { text } else { nil } }
+        let contentType = firstHeader("Content-Type", in: headers).flatMap { if case .literal(.string(let text)) = $0.kind { text } else { nil } }
         var body = RequestBody.none
         switch self.body(object["body"], contentType: contentType) {
         case .none: break

@@ -251,14 +251,25 @@ extension Interaction {
     }
 }
 
-/// The first value of header `name` in `headers`, compared case-insensitively.
-func firstHeader<Value>(_ name: String, in headers: [(name: String, value: Value)]) -> Value? {
+/// The first value of header `name` in `headers`, names compared as ``isSameHeaderName(_:_:)``
+/// compares them: the one lookup of a header by name for requests, responses, contracts'
+/// matchers and deliveries.
+///
+/// ```swift
+/// firstHeader("content-type", in: [(name: "Content-Type", value: "application/json")])   // "application/json"
+/// ```
+public func firstHeader<Value>(_ name: String, in headers: [(name: String, value: Value)]) -> Value? {
     headers.first { isSameHeaderName($0.name, name) }?.value
 }
 
 /// Whether two header names are the same: equal but for the case of ASCII letters (header
 /// names are ASCII tokens, RFC 9110 §5.1), compared without lowercasing copies of either.
-func isSameHeaderName(_ first: String, _ second: String) -> Bool {
+///
+/// ```swift
+/// isSameHeaderName("Content-Type", "content-type")   // true
+/// isSameHeaderName("X-Trace@1", "x-trace`1")         // false: only letters fold
+/// ```
+public func isSameHeaderName(_ first: String, _ second: String) -> Bool {
     guard first.utf8.count == second.utf8.count else { return false }
     return zip(first.utf8, second.utf8).allSatisfy { one, other in
         let folded = one | 0x20
