@@ -53,7 +53,7 @@ extension YAMLReader {
                         error(sourceNode, "the request has no query parameter '\(name)'")
                     }
                 case .requestHeader(let name):
-                    if let request, !request.headers.contains(where: { isSameHeaderName($0.name, name) }) {
+                    if let request, firstHeader(name, in: request.headers) == nil {
                         error(sourceNode, "the request has no header '\(name)'")
                     }
                 case .responseHeader:

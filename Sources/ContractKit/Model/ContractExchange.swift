@@ -116,14 +116,14 @@ extension RequestSpec {
             break
         case .json(let matcher):
             data = Data(try matcher.sampleValue(with: variables, codes: codes, authenticators: authenticators).description.utf8)
-            if !headers.contains(where: { isSameHeaderName($0.name, "Content-Type") }) {
+            if firstHeader("Content-Type", in: headers) == nil {
                 headers.append((name: "Content-Type", value: "application/json"))
             }
         case .text(let template):
             data = Data(try template.render(variables).utf8)
         case .form(let form):
             data = try form.encoded { try $0.value.sampleText(with: variables, at: "form \($0.name)", codes: codes) }
-            if !headers.contains(where: { isSameHeaderName($0.name, "Content-Type") }) {
+            if firstHeader("Content-Type", in: headers) == nil {
                 headers.append((name: "Content-Type", value: FormBody.contentType))
             }
         case .multipart(let parts):
