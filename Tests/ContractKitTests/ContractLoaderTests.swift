@@ -113,6 +113,27 @@ import ProcessKit
         #expect(diagnostics.allSatisfy { $0.file == "broken.yaml" && $0.description.hasPrefix("broken.yaml:\($0.line):") })
     }
 
+    /// A value saved from a request header must name a header the request sends; the
+    /// name is compared as HTTP compares header names, whatever the case of its letters.
+    @Test func aValueSavedFromARequestHeaderNeedsThatHeader() {
+        let yaml = """
+            name: Saved headers
+            interactions:
+              - name: traced
+                request:
+                  method: GET
+                  path: /items
+                  headers: { X-Trace-Id: abc }
+                response: { status: 200 }
+                save:
+                  trace: request.headers.x-trace-id
+                  missing: request.headers.x-span-id
+            """
+        let (contract, diagnostics) = ContractLoader.parse(yaml: yaml, file: "saved.yaml")
+        #expect(contract == nil)
+        #expect(diagnostics.map(\.message) == ["the request has no header 'x-span-id'"])
+    }
+
     @Test(arguments: [
         ("name: [unclosed\n", 2),
         ("name: x\ninteractions:\n  - name: a\n   bad indent: 1\n", 4),
