@@ -9,12 +9,13 @@ import WebForms
 extension RequestMatcher {
     /// A `form:` body: a form `Content-Type`, then ``fit(fields:_:what:)`` on the fields the
     /// contract lists that came with a value.
-    mutating func fit(_ form: FormBody, _ request: ContractRequest) -> Result<Int, Difference> {
+    mutating func fit(_ form: FormBody, _ parsed: ParsedRequest) -> Result<Int, Difference> {
+        let request = parsed.request
         let contentType = request.header("Content-Type")
         guard FormEncoding.isForm(contentType: contentType) else {
             return .failure(Difference(weight: 4, text: "body: expected a form (Content-Type: \(FormBody.contentType)), got \(contentType.map { "Content-Type: \($0)" } ?? "no Content-Type")"))
         }
-        guard let received = FormEncoding.decode(request.body ?? Data()) else {
+        guard let received = parsed.form else {
             return .failure(Difference(weight: 4, text: "body: expected a form, got \(request.body?.count ?? 0) bytes that are no form (bad UTF-8 or % escape)"))
         }
         let listed = Set(form.fields.map(\.name))

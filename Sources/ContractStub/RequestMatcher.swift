@@ -1,5 +1,6 @@
 import ContractKit
 import Foundation
+import WebForms
 
 /// How well a request fits an interaction's request: a score where, position by position, a
 /// literal counts more than a narrow matcher, which counts more than a wide one.
@@ -27,12 +28,16 @@ struct ParsedRequest {
     let path: String
     let query: [(name: String, value: String)]
     let json: JSONValue?
+    /// The fields of a body sent as a form; nil when the `Content-Type` names no form or the
+    /// body is not one.
+    let form: [(name: String, value: String)]?
 
     init(_ request: ContractRequest) {
         self.request = request
         method = request.method.uppercased()
         (path, query) = request.pathAndQuery
         json = request.body.flatMap { try? JSONValue(parsing: $0) }
+        form = FormEncoding.isForm(contentType: request.header("Content-Type")) ? FormEncoding.decode(request.body ?? Data()) : nil
     }
 }
 
@@ -114,7 +119,7 @@ struct RequestMatcher {
             case .failure(let difference): return .failure(difference)
             }
         case .form(let form):
-            switch fit(form, request) {
+            switch fit(form, parsed) {
             case .success(let gained): score += gained
             case .failure(let difference): return .failure(difference)
             }

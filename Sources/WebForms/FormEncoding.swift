@@ -20,16 +20,28 @@ public enum FormEncoding {
     }
 
     /// The fields of a form body, in order (duplicates kept); nil when it is not UTF-8 or a
-    /// `%` is not followed by two hex digits.
+    /// `%` is not followed by two hex digits. Split with `memchr`, and unescaped byte by byte
+    /// only where a `%` or `+` is (not through Foundation's `removingPercentEncoding`): the
+    /// stub reads every form request with it, a megabyte-long one included.
     public static func decode(_ data: Data) -> [(name: String, value: String)]? {
-        guard let text = String(data: data, encoding: .utf8) else { return nil }
-        var fields: [(name: String, value: String)] = []
-        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = unescape(parts[0]), let value = parts.count > 1 ? unescape(parts[1]) : "" else { return nil }
-            fields.append((name, value))
+        guard String(validating: data, as: UTF8.self) != nil else { return nil }
+        return data.withUnsafeBytes { body -> [(name: String, value: String)]? in
+            var fields: [(name: String, value: String)] = []
+            var start = 0
+            while start < body.count {
+                // One pair: up to the next `&`; its name ends at its first `=`.
+                let end = position(of: UInt8(ascii: "&"), in: body, start..<body.count)
+                if end > start {
+                    let equals = position(of: UInt8(ascii: "="), in: body, start..<end)
+                    guard let name = unescape(body, start..<equals), let value = equals < end ? unescape(body, (equals + 1)..<end) : "" else {
+                        return nil
+                    }
+                    fields.append((name, value))
+                }
+                start = end + 1
+            }
+            return fields
         }
-        return fields
     }
 
     /// Whether a `Content-Type` value names a form body (parameters such as `charset` allowed).
@@ -71,6 +83,50 @@ public enum FormEncoding {
     /// One encoded name or value: `+` as a space, `%XX` as a byte; nil when not UTF-8 or a `%`
     /// is not followed by two hex digits.
     public static func unescape(_ text: some StringProtocol) -> String? {
-        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+        Array(text.utf8).withUnsafeBytes { unescape($0, 0..<$0.count) }
+    }
+
+    private static func unescape(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> String? {
+        // Most names and values have nothing to unescape.
+        if position(of: UInt8(ascii: "%"), in: bytes, range) == range.upperBound, position(of: UInt8(ascii: "+"), in: bytes, range) == range.upperBound {
+            return String(validating: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        }
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(range.count)
+        var index = range.lowerBound
+        while index < range.upperBound {
+            switch bytes[index] {
+            case UInt8(ascii: "+"):
+                decoded.append(UInt8(ascii: " "))
+                index += 1
+            case UInt8(ascii: "%"):
+                guard index + 2 < range.upperBound, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) else { return nil }
+                decoded.append(high << 4 | low)
+                index += 3
+            case let byte:
+                decoded.append(byte)
+                index += 1
+            }
+        }
+        return String(validating: decoded, as: UTF8.self)
+    }
+
+    /// Where `byte` first is in `range` of `bytes`, or the range's end (`memchr`: a form may be
+    /// a megabyte long).
+    private static func position(of byte: UInt8, in bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int {
+        guard !range.isEmpty, let base = bytes.baseAddress, let found = memchr(base + range.lowerBound, Int32(byte), range.count) else {
+            return range.upperBound
+        }
+        return UnsafeRawPointer(found) - base
+    }
+
+    /// The value of a hex digit, either case.
+    private static func hexValue(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        default: nil
+        }
     }
 }

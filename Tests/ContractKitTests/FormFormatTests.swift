@@ -234,6 +234,15 @@ import WebForms
         #expect(FormEncoding.encode([("a b", "x+y/z~*"), ("é", "")]) == "a+b=x%2By%2Fz%7E*&%C3%A9=")
         #expect(FormEncoding.decode(Data("a+b=x%2By&%C3%A9=&flag".utf8))?.map { "\($0.name)=\($0.value)" } == ["a b=x+y", "é=", "flag="])
         #expect(FormEncoding.decode(Data("a=%G1".utf8)) == nil)
+        // Empty pairs are skipped; a name ends at the first `=`; hex digits in either case.
+        #expect(FormEncoding.decode(Data("&&=x&a=b=c&&d=%c3%A9&".utf8))?.map { "\($0.name)=\($0.value)" } == ["=x", "a=b=c", "d=é"])
+        #expect(FormEncoding.decode(Data())?.isEmpty == true)
+        // A `%` without two hex digits after it, or bytes that are not UTF-8, before or after unescaping.
+        for bad in [Data("a=%4".utf8), Data("a=b%".utf8), Data("a%=b".utf8), Data("a=%FF".utf8), Data([0x61, 0x3D, 0xC3]), Data([0x61, 0x3D, 0xC3]) + Data("%A9".utf8)] {
+            #expect(FormEncoding.decode(bad) == nil, "\(Array(bad))")
+        }
+        #expect(FormEncoding.unescape("x%2By+z") == "x+y z")
+        #expect(FormEncoding.unescape("%E2%9C") == nil)
         #expect(FormEncoding.isForm(contentType: "Application/X-WWW-Form-Urlencoded; charset=UTF-8"))
         #expect(!FormEncoding.isForm(contentType: "application/json"))
         // The media type alone: lower-cased, without parameters, spaces or tabs.
