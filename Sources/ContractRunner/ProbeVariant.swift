@@ -121,7 +121,17 @@ public struct ProbeVariant: Sendable {
     /// A body of `size` bytes: the JSON object with its first string field grown, or text.
     private static func oversized(_ json: JSONValue?, size: Int) -> Data {
         if case .object(let object)? = json, let key = object.keys.sorted().first(where: { if case .string = object[$0] { true } else { false } }) {
+            // The object written with a mark for the string, which is then grown in place:
+            // written whole, a megabyte-long string is a megabyte more to escape.
             var grown = object
+            let mark = "\u{1}"
+            grown[key] = .string(mark)
+            let parts = JSONValue.object(grown).description.components(separatedBy: JSONValue.string(mark).description)
+            if parts.count == 2 {
+                let (before, after) = (Data(parts[0].utf8 + [UInt8(ascii: "\"")]), Data([UInt8(ascii: "\"")] + parts[1].utf8))
+                return before + Data(repeating: UInt8(ascii: "x"), count: max(0, size - before.count - after.count)) + after
+            }
+            // Another field holds the mark too: the string written whole.
             grown[key] = .string("")
             let overhead = JSONValue.object(grown).description.utf8.count
             grown[key] = .string(String(repeating: "x", count: max(0, size - overhead)))

@@ -40,6 +40,26 @@ import Testing
         #expect(ProbeVariant.derive(from: ContractRequest(method: "GET", target: "/x")).isEmpty)
     }
 
+    /// The too-large body is the request's object with its first string field (by name) grown
+    /// to the size, the other fields as they were, whatever characters they hold.
+    @Test(arguments: [#"{"b": 1, "c": "ann", "d": {"e": "Oslo"}}"#, #"{"b": 1, "c": "\u0001", "d": {"e": "\u0001\"\\"}}"#])
+    func anOversizedBodyIsTheObjectWithItsFirstStringGrown(_ json: String) throws {
+        let request = ContractRequest(method: "POST", target: "/x", headers: [("Content-Type", "application/json")], body: Data(json.utf8))
+        let variant = try #require(ProbeVariant.derive(from: request, limits: .init(longString: 20, oversizedBody: 300)).last)
+        #expect(variant.name == "a body of 300 bytes")
+        let body = try #require(variant.request.body)
+        #expect(body.count == 300)
+        let original = try JSONValue(parsing: Data(json.utf8))
+        let grown = try JSONValue(parsing: body)
+        #expect(grown["b"] == original["b"])
+        #expect(grown["d"] == original["d"])
+        guard case .string(let text)? = grown["c"] else {
+            Issue.record("c is not a string: \(grown)")
+            return
+        }
+        #expect(text.count > 250 && text.allSatisfy { $0 == "x" })
+    }
+
     /// A field one interaction of a route sends and another, answered 2xx, leaves out is
     /// optional: no "missing" variant (still a null one); a field every 2xx sends, or one
     /// only refused requests leave out, is required.
