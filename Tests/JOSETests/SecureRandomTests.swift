@@ -12,11 +12,13 @@ import Testing
     @Test func drawsDifferentBytesEachTime() {
         #expect(SecureRandom.bytes(32) != SecureRandom.bytes(32))
         // 4,096 bytes from 256 values: a generator stuck on a few, or a chunk's bytes copied
-        // over and over, would show far fewer; so would a buffer left partly unfilled.
+        // over and over, would show far fewer; so would a buffer left partly unfilled. (The
+        // last 256 bytes show 162 values on average, 5 either side: a floor of 150 failed
+        // about one run in a hundred; 120 is eight deviations below.)
         let bytes = SecureRandom.bytes(4096)
         #expect(Set(bytes).count > 200)
         #expect(Set(stride(from: 0, to: bytes.count, by: 256).map { bytes[$0] }).count > 8)
-        #expect(Set(bytes[3840...]).count > 150)
+        #expect(Set(bytes[3840...]).count > 120)
     }
 
     @Test func base64URLTextIsTheLengthAskedForInTheAlphabet() {
