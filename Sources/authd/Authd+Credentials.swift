@@ -34,8 +34,7 @@ extension Authd.UserCommand {
                     let (user, totp) = try await accounts.removeTOTP(username: name)
                     return (user, totp, try await accounts.removePasskeys(username: name).removed)
                 }
-                let removed = (totp ? ["the authenticator app"] : []) + [passkeys == 1 ? "1 passkey" : "\(passkeys) passkeys"]
-                print("removed \(removed.joined(separator: " and ")) of \(TerminalText.escaped(user.username))")
+                print(Self.removal(totp: totp, passkeys: passkeys) + " of \(TerminalText.escaped(user.username))")
                 return
             }
             if let id = remove {
@@ -47,6 +46,12 @@ extension Authd.UserCommand {
             }
             let credentials = try await account.withAccount { try await $0.credentials(username: $1) }
             print(Self.table(credentials))
+        }
+
+        /// What `--remove all` removed: "removed the authenticator app and 2 passkeys".
+        static func removal(totp: Bool, passkeys: Int) -> String {
+            let removed = (totp ? ["the authenticator app"] : []) + [passkeys == 1 ? "1 passkey" : "\(passkeys) passkeys"]
+            return "removed " + removed.joined(separator: " and ")
         }
 
         /// One line per credential: its kind and its state.

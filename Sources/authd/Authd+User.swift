@@ -30,6 +30,12 @@ extension Authd.UserCommand {
         @Flag(name: .customLong("update-existing"), help: "If the user exists, set its password and enable it instead of failing.")
         var updateExisting = false
 
+        @Flag(
+            name: .customLong("password-only"),
+            help: "With --update-existing: the account then signs in with this password alone (its authenticator app is turned off, its passkeys removed, as by user credentials NAME --remove all)."
+        )
+        var passwordOnly = false
+
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var hashing: HashOptions
         @OptionGroup var passwords: PasswordOptions
@@ -39,15 +45,23 @@ extension Authd.UserCommand {
             guard passwordFromStdin else {
                 throw ValidationError("Pass the password on standard input with --password-stdin.")
             }
+            guard !passwordOnly || updateExisting else {
+                throw ValidationError("--password-only is for an account that exists: pass --update-existing with it.")
+            }
         }
 
         func run() async throws {
             let screen = try passwords.screen()
-            let (name, password, updateExisting) = (self.name, try Self.readPassword(), self.updateExisting)
+            let (name, password, updateExisting, passwordOnly) = (self.name, try Self.readPassword(), self.updateExisting, self.passwordOnly)
             let message = try await database.withAccounts(hashing: hashing.parameters, passwords: screen, logger: logging.makeLogger()) { accounts in
                 if updateExisting {
                     let (user, created) = try await accounts.createOrSetPassword(username: name, password: password)
-                    return created ? Self.created(user) : "updated user \(TerminalText.escaped(try Username(name).description))"
+                    if created { return Self.created(user) }
+                    let updated = "updated user \(TerminalText.escaped(try Username(name).description))"
+                    guard passwordOnly else { return updated }
+                    let totp = try await accounts.removeTOTP(username: name).removed
+                    let passkeys = try await accounts.removePasskeys(username: name).removed
+                    return updated + ", and " + Credentials.removal(totp: totp, passkeys: passkeys)
                 }
                 do {
                     return Self.created(try await accounts.create(username: name, password: password))
