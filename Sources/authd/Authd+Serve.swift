@@ -59,6 +59,12 @@ extension Authd {
         var hashQueue = Serve.defaults.hashingQueueLimit
 
         @Option(
+            name: .customLong("hash-niceness"),
+            help: "The nice value (0-19) of the hashing threads: 19 keeps requests that need no hash answered while every core hashes."
+        )
+        var hashNiceness = Serve.defaults.hashingNiceness
+
+        @Option(
             name: .customLong("trusted-proxy"),
             help: ArgumentHelp("A proxy (CIDR or address) whose X-Forwarded-For is believed; repeatable.", valueName: "cidr")
         )
@@ -130,6 +136,7 @@ extension Authd {
                 throw ValidationError("--signup-limit and --login-limit-per-address must be positive.")
             }
             guard hashQueue >= 0 else { throw ValidationError("--hash-queue must not be negative.") }
+            guard (0...19).contains(hashNiceness) else { throw ValidationError("--hash-niceness must be between 0 and 19.") }
             if let publicURL {
                 guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false,
                       url.query == nil, url.fragment == nil, url.user == nil
@@ -190,6 +197,7 @@ extension Authd {
                 configuration.sessionMaxAge = sessionMaxAge
                 configuration.hashParameters = hashing.parameters
                 configuration.hashingQueueLimit = hashQueue
+                configuration.hashingNiceness = hashNiceness
                 configuration.passwords = screen
                 configuration.signUpOpen = signUp == .open
                 configuration.throttle.signupLimit = signUpLimit

@@ -44,8 +44,12 @@ public struct AppConfiguration: Sendable {
     public var hashingConcurrency = ProcessInfo.processInfo.activeProcessorCount
     /// Logins waiting for a hashing slot before further ones get 503.
     public var hashingQueueLimit = 64
-    /// The pool hashing runs on; nil builds one from ``hashingConcurrency`` and
-    /// ``hashingQueueLimit``. Pass one to share it or to observe its load.
+    /// The nice value (0–19) of the hashing threads: 19, the lowest priority, keeps requests
+    /// that need no hash answered while every core hashes; 0 gives logins the CPU as soon as
+    /// anything else on the machine (a test run's authd, whose logins wait behind the tests).
+    public var hashingNiceness: Int32 = 19
+    /// The pool hashing runs on; nil builds one from ``hashingConcurrency``,
+    /// ``hashingQueueLimit`` and ``hashingNiceness``. Pass one to share it or to observe its load.
     public var hashingPool: BlockingWorkPool?
     /// The policy of every password set through the service (the account routes'
     /// ``AuthCore/AccountService``): length, the built-in common list, and the breached list

@@ -29,7 +29,7 @@ public func buildApplication(
         clock: configuration.clock
     )
     let pool = configuration.hashingPool
-        ?? BlockingWorkPool(width: configuration.hashingConcurrency, queueLimit: configuration.hashingQueueLimit)
+        ?? BlockingWorkPool(width: configuration.hashingConcurrency, queueLimit: configuration.hashingQueueLimit, niceness: configuration.hashingNiceness)
     let hashing = PasswordHashing(hasher: Argon2idHasher(parameters: configuration.hashParameters), pool: pool)
     let keys = KeyService(storage: storage, keyEncryptionKey: keyEncryptionKey, clock: configuration.clock)
     // Counters name usernames and addresses by a keyed digest: a reader of the table

@@ -1,0 +1,42 @@
+import AuthTestSupport
+import Foundation
+import Testing
+
+/// `authd serve --hash-niceness`: the nice value of the hashing threads, 19 unless told.
+@Suite struct HashNicenessTests {
+    #if os(Linux)
+    /// The nice values of `pid`'s threads named `authd-hash-…` (`/proc/PID/task/*/stat`, whose
+    /// 19th field is the nice value).
+    static func hashingNiceness(of pid: pid_t) -> [Int] {
+        let tasks = "/proc/\(pid)/task"
+        return ((try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []).compactMap { task in
+            guard let stat = try? String(contentsOfFile: "\(tasks)/\(task)/stat", encoding: .utf8), stat.contains(" (authd-hash-"),
+                  let name = stat.range(of: ") ", options: .backwards)
+            else { return nil }
+            // After "pid (name) ", the 3rd field is the first.
+            let fields = stat[name.upperBound...].split(separator: " ")
+            return fields.count > 16 ? Int(fields[16]) : nil
+        }
+    }
+
+    @Test func theHashingThreadsRunAtTheNiceValueGiven() async throws {
+        let database = try await TestCluster.newDatabase()
+        let url = ["--database-url", database.url]
+        for (arguments, expected) in [([String](), 19), (["--hash-niceness", "7"], 7), (["--hash-niceness", "0"], 0)] {
+            let (server, _) = try await AuthdBinary.serve(url + arguments)
+            // Each thread names itself and sets its value as it starts (on a loaded machine,
+            // some may not have started yet when the others are seen).
+            var seen: [Int] = []
+            for _ in 0..<200 {
+                seen = Self.hashingNiceness(of: server.pid)
+                if !seen.isEmpty, seen.allSatisfy({ $0 == expected }) { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(try await AuthdBinary.stop(server) == 0)
+            #expect(!seen.isEmpty && seen.allSatisfy { $0 == expected }, "\(arguments): \(seen)")
+        }
+        let refused = try await AuthdBinary.run(["serve", "--hash-niceness", "20"] + url)
+        #expect(refused.status != 0 && refused.stderr.contains("--hash-niceness must be between 0 and 19."), "\(refused.stderr)")
+    }
+    #endif
+}
