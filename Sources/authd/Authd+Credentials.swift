@@ -30,10 +30,7 @@ extension Authd.UserCommand {
                 return
             }
             if remove == "all" {
-                let (user, totp, passkeys) = try await account.withAccount { accounts, name in
-                    let (user, totp) = try await accounts.removeTOTP(username: name)
-                    return (user, totp, try await accounts.removePasskeys(username: name).removed)
-                }
+                let (user, totp, passkeys) = try await account.withAccount { try await $0.removeTOTPAndPasskeys(username: $1) }
                 print(Self.removal(totp: totp, passkeys: passkeys) + " of \(TerminalText.escaped(user.username))")
                 return
             }

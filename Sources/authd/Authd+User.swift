@@ -59,9 +59,8 @@ extension Authd.UserCommand {
                     if created { return Self.created(user) }
                     let updated = "updated user \(TerminalText.escaped(try Username(name).description))"
                     guard passwordOnly else { return updated }
-                    let totp = try await accounts.removeTOTP(username: name).removed
-                    let passkeys = try await accounts.removePasskeys(username: name).removed
-                    return updated + ", and " + Credentials.removal(totp: totp, passkeys: passkeys)
+                    let removed = try await accounts.removeTOTPAndPasskeys(username: name)
+                    return updated + ", and " + Credentials.removal(totp: removed.totp, passkeys: removed.passkeys)
                 }
                 do {
                     return Self.created(try await accounts.create(username: name, password: password))

@@ -66,6 +66,19 @@ extension AccountService {
         return (user, removed)
     }
 
+    /// Turns TOTP off and removes every passkey for an operator, so that the account signs in
+    /// with its password alone; each removal audited as ``removeTOTP(username:origin:)`` and
+    /// ``removePasskeys(username:origin:)`` audit theirs.
+    /// - Throws: `invalid_request`, `not_found` (no such account), `service_unavailable`.
+    ///
+    /// ```swift
+    /// let (user, totp, passkeys) = try await accounts.removeTOTPAndPasskeys(username: "alice")
+    /// ```
+    public func removeTOTPAndPasskeys(username raw: String, origin: RequestOrigin = RequestOrigin()) async throws -> (user: User, totp: Bool, passkeys: Int) {
+        let (user, totp) = try await removeTOTP(username: raw, origin: origin)
+        return (user, totp, try await removePasskeys(username: raw, origin: origin).removed)
+    }
+
     private func removePasskey(_ id: Data, of user: User, origin: RequestOrigin) async throws -> Bool {
         guard try await storage.passkeys.delete(id: id, ofUser: user.id) else { return false }
         try await storage.audit.record(
