@@ -86,10 +86,12 @@ public enum FormEncoding {
         Array(text.utf8).withUnsafeBytes { unescape($0, 0..<$0.count) }
     }
 
+    /// `range` of `bytes`, which are UTF-8 already (``decode(_:)`` checks the whole body; a
+    /// `String`'s are), unescaped; only what `%XX` escapes decode to needs checking.
     private static func unescape(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> String? {
         // Most names and values have nothing to unescape.
         if position(of: UInt8(ascii: "%"), in: bytes, range) == range.upperBound, position(of: UInt8(ascii: "+"), in: bytes, range) == range.upperBound {
-            return String(validating: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+            return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
         }
         var decoded: [UInt8] = []
         decoded.reserveCapacity(range.count)
