@@ -66,9 +66,7 @@ import Testing
         try await TestCluster.withMigratedDatabase { database, _ in
             let users = PostgresUserRepository(database: database)
             let tokens = PostgresRefreshTokenRepository(database: database)
-            let gina = try await users.create(username: try Username("Gina"), passwordHash: "h", at: Date())
-            let record = RefreshTokenRecord(tokenHash: "t1", familyID: UUID(), userID: gina.id, expiresAt: Date().addingTimeInterval(60), sessionExpiresAt: Date().addingTimeInterval(600))
-            try await tokens.store(record)
+            let gina = try await createAccount("Gina", withRefreshToken: "t1", in: database).user
             #expect(try await users.delete(usernameKey: "gina") == gina)
             #expect(try await users.user(withKey: "gina") == nil)
             #expect(try await users.delete(usernameKey: "gina") == nil)
@@ -82,13 +80,8 @@ import Testing
     /// the account's refreshes.
     @Test func aRotationDoesNotWaitOnItsAccountsRow() async throws {
         try await TestCluster.withMigratedDatabase { database, _ in
-            let users = PostgresUserRepository(database: database)
             let tokens = PostgresRefreshTokenRepository(database: database)
-            let hana = try await users.create(username: try Username("hana"), passwordHash: "h", at: Date())
-            let record = RefreshTokenRecord(
-                tokenHash: "h1", familyID: UUID(), userID: hana.id, expiresAt: Date().addingTimeInterval(60), sessionExpiresAt: Date().addingTimeInterval(600)
-            )
-            try await tokens.store(record)
+            let (hana, record) = try await createAccount("hana", withRefreshToken: "h1", in: database)
             try await database.client.withConnection { holder in
                 _ = try await holder.query("BEGIN", logger: TestCluster.logger)
                 _ = try await holder.query("SELECT id FROM users WHERE id = \(hana.id) FOR UPDATE", logger: TestCluster.logger)

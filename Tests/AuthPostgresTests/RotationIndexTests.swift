@@ -14,13 +14,8 @@ import Testing
 @Suite struct RotationIndexTests {
     @Test func aRotationDescendsTheTokensIndexTwiceAndTheSessionsKeyTwice() async throws {
         try await TestCluster.withMigratedDatabase { database, _ in
-            let users = PostgresUserRepository(database: database)
             let tokens = PostgresRefreshTokenRepository(database: database)
-            let ivy = try await users.create(username: try Username("ivy"), passwordHash: "h", at: Date())
-            let record = RefreshTokenRecord(
-                tokenHash: "i1", familyID: UUID(), userID: ivy.id, expiresAt: Date().addingTimeInterval(60), sessionExpiresAt: Date().addingTimeInterval(600)
-            )
-            try await tokens.store(record)
+            let (ivy, record) = try await createAccount("ivy", withRefreshToken: "i1", in: database)
             // Whole seconds, so that what PostgreSQL stores (microseconds) compares equal.
             let at = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
             try await database.client.withConnection { connection in
