@@ -3,8 +3,8 @@
 // without one (scripts/test-build: indexing is about a tenth of a clean test build) could not link
 // it; every test here is a Swift Testing test, which finds its tests at run time.
 //
-// scripts/test runs `swift test --enable-swift-testing --disable-xctest`, which starts this
-// with `--testing-library swift-testing` and the filters given. A plain `swift test` starts it
+// scripts/test starts this with `--testing-library swift-testing` and the filters given, as
+// `swift test --enable-swift-testing --disable-xctest` does. A plain `swift test` starts it
 // once as for XCTest, with no arguments: that runs every test too. Only XCTest's listing
 // (`--dump-tests-json`, which a plain `swift test --filter` asks for) has no answer here.
 import Foundation
