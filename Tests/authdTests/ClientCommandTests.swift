@@ -9,13 +9,14 @@ import WebForms
 /// `POST /oauth/introspect` while the client exists, and only its hash is stored.
 @Suite struct ClientCommandTests {
     @Test func aClientIsAddedUsedListedAndRemoved() async throws {
-        let database = try await TestCluster.newDatabase()
+        let database = try await TestCluster.newMigratedDatabase()
         let url = ["--database-url", database.url]
         let added = try await AuthdBinary.run(["client", "add", "orders-api", "--audience", "https://orders.example.com"] + url)
         #expect(added.status == 0)
         let lines = added.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "client_id: orders-api")
-        let secret = try #require(lines.last?.split(separator: " ").last.map(String.init))
+        let lastWord: Substring? = lines.last?.split(separator: " ").last
+        let secret = String(try #require(lastWord))
         #expect(secret.count == 43)
 
         #expect(try await AuthdBinary.run(["client", "add", "orders-api"] + url).stderr.contains("exists already"))
