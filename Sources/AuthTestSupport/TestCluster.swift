@@ -72,23 +72,51 @@ public enum TestCluster {
 
     /// Creates a new empty database on the shared cluster.
     public static func newDatabase() async throws -> TestDatabase {
-        let cluster = try await started()
-        let name = "test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        try await cluster.createDatabase(name, logger: logger)
-        var configuration = cluster.configuration(database: name)
-        configuration.options.maximumConnections = 8
-        return TestDatabase(name: name, configuration: configuration, url: cluster.url(database: name))
+        try await newDatabase(copying: nil)
+    }
+
+    /// Creates a new database on the shared cluster holding authd's schema, every migration
+    /// applied: a copy of a database migrated once per test process. Copying takes about a
+    /// fifth of the CPU of migrating (34 ms against 170 ms of PostgreSQL's, measured with psql),
+    /// and the suite makes about 180 of them. Tests of the migrations themselves start from
+    /// ``newDatabase()``.
+    ///
+    /// ```swift
+    /// let database = try await TestCluster.newMigratedDatabase()
+    /// let (server, base) = try await AuthdBinary.serve(["--database-url", database.url])
+    /// ```
+    public static func newMigratedDatabase() async throws -> TestDatabase {
+        try await newDatabase(copying: migratedTemplate.value)
     }
 
     /// Runs `body` with a running, migrated ``AuthPostgres/Database`` on a new database.
     public static func withMigratedDatabase<T: Sendable>(
         _ body: @Sendable (Database, TestDatabase) async throws -> T
     ) async throws -> T {
-        let testDatabase = try await newDatabase()
+        let testDatabase = try await newMigratedDatabase()
         return try await withDatabase(testDatabase.configuration) { database in
-            try await MigrationRunner(database: database).migrate()
-            return try await body(database, testDatabase)
+            try await body(database, testDatabase)
         }
+    }
+
+    private static func newDatabase(copying template: String?) async throws -> TestDatabase {
+        let cluster = try await started()
+        let name = "test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        try await cluster.createDatabase(name, template: template, logger: logger)
+        var configuration = cluster.configuration(database: name)
+        configuration.options.maximumConnections = 8
+        return TestDatabase(name: name, configuration: configuration, url: cluster.url(database: name))
+    }
+
+    /// The name of the database that ``newMigratedDatabase()`` copies, migrated on first use.
+    /// Its client has shut down before the name is returned, and nothing else knows the name:
+    /// PostgreSQL copies only a database that no session is connected to.
+    private static let migratedTemplate = Task<String, any Error> {
+        let template = try await newDatabase(copying: nil)
+        try await withDatabase(template.configuration) { database in
+            _ = try await MigrationRunner(database: database).migrate()
+        }
+        return template.name
     }
 
     /// Runs `body` with a ``AuthPostgres/Database`` whose client runs for the duration.

@@ -152,8 +152,13 @@ public final class EmbeddedPostgres: Sendable {
         return components.string ?? "postgresql:///\(database)"
     }
 
-    /// Creates `name` unless it exists.
-    public func createDatabase(_ name: String, logger: Logger) async throws {
+    /// Creates `name` unless it exists: empty, or a copy of the database `template` (which no
+    /// session may be connected to meanwhile).
+    ///
+    /// ```swift
+    /// try await cluster.createDatabase("authd", logger: logger)
+    /// ```
+    public func createDatabase(_ name: String, template: String? = nil, logger: Logger) async throws {
         let configuration = PostgresConnection.Configuration(unixSocketPath: socketPath, username: user, password: nil, database: "postgres")
         let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
         do {
@@ -162,14 +167,19 @@ public final class EmbeddedPostgres: Sendable {
                 exists = true
             }
             if !exists {
-                let quoted = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-                try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(quoted)"), logger: logger)
+                // Names cannot be bound parameters: each is quoted as an identifier.
+                let copied = template.map { " TEMPLATE " + Self.quotedIdentifier($0) } ?? ""
+                try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(Self.quotedIdentifier(name))\(copied)"), logger: logger)
             }
         } catch {
             try? await connection.close()
             throw error
         }
         try await connection.close()
+    }
+
+    private static func quotedIdentifier(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     private func initialize() throws {

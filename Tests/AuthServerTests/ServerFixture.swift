@@ -19,7 +19,7 @@ struct ServerFixture {
     let keyEncryptionKey = KeyEncryptionKey.generate()
 
     init() async throws {
-        testDatabase = try await TestCluster.newDatabase()
+        testDatabase = try await TestCluster.newMigratedDatabase()
         configuration = AppConfiguration()
         configuration.hashParameters = Self.lightHash
         // At normal priority, not authd's nice 19: there, a test's hashes waited behind the
@@ -37,11 +37,10 @@ struct ServerFixture {
         )
     }
 
-    /// Creates a user directly in storage (migrating first), hashed with `parameters`.
+    /// Creates a user directly in storage, hashed with `parameters`.
     @discardableResult
     func addUser(_ name: String, password: String, parameters: Argon2idHasher.Parameters = lightHash, disabled: Bool = false) async throws -> User {
         try await TestCluster.withDatabase(testDatabase.configuration) { database async throws in
-            try await MigrationRunner(database: database).migrate()
             let users = PostgresUserRepository(database: database)
             let username = try Username(name)
             let user = try await users.create(username: username, passwordHash: try Argon2idHasher(parameters: parameters).hash(password), at: Date())

@@ -42,7 +42,7 @@ import FoundationNetworking
     /// with a backtrace, and nothing is created.
     @Test(arguments: [["user", "add", "alice", "--password-stdin"], ["client", "add", "orders-api", "--secret-stdin"]])
     func anUnreadableStandardInputIsAnError(command: [String]) async throws {
-        let database = try await TestCluster.newDatabase()
+        let database = try await TestCluster.newMigratedDatabase()
         // The shell only redirects: the command reaches it as its positional parameters.
         let child = try ChildProcess(
             executable: "/bin/sh", arguments: ["-c", "exec \"$@\" < /", "sh", try AuthdBinary.path] + command + ["--database-url", database.url]
@@ -57,7 +57,7 @@ import FoundationNetworking
 
     /// An operator ends a stolen session; a password reset ends the thief's too.
     @Test func revokeSessionsAndAPasswordResetEndRefreshTokens() async throws {
-        let database = try await TestCluster.newDatabase()
+        let database = try await TestCluster.newMigratedDatabase()
         let url = ["--database-url", database.url]
         let added = try await AuthdBinary.run(["user", "add", "alice", "--password-stdin"] + url, input: "correct horse battery staple")
         #expect(added.status == 0, "\(added.stderr)")
@@ -97,7 +97,7 @@ import FoundationNetworking
     /// (bidi overrides, zero-width characters, escape sequences), and a password typed as a
     /// username is not there to print.
     @Test func theAuditAndUserListEscapeWhatTheyPrint() async throws {
-        let database = try await TestCluster.newDatabase()
+        let database = try await TestCluster.newMigratedDatabase()
         let url = ["--database-url", database.url]
         let sly = "eve\u{202E}gnp\u{200B}.exe"
         let added = try await AuthdBinary.run(["user", "add", sly, "--password-stdin"] + url, input: "correct horse battery staple")
@@ -119,7 +119,7 @@ import FoundationNetworking
 
     /// With --metrics-listen, /metrics answers there and not on the public port.
     @Test func metricsCanLeaveThePublicPort() async throws {
-        let database = try await TestCluster.newDatabase()
+        let database = try await TestCluster.newMigratedDatabase()
         let (server, base) = try await AuthdBinary.serve(["--database-url", database.url, "--metrics-listen", "127.0.0.1:0"])
         // The metrics server starts beside the public one: its line may come a moment later.
         var announced: Substring?
@@ -151,7 +151,7 @@ import FoundationNetworking
     /// A client that never finishes its request head loses its connection after
     /// --request-head-timeout, and so does an idle keep-alive one; a slow answer is not cut.
     @Test func slowAndIdleClientsAreCutOff() async throws {
-        let database = try await TestCluster.newDatabase()
+        let database = try await TestCluster.newMigratedDatabase()
         let (server, base) = try await AuthdBinary.serve(["--database-url", database.url, "--request-head-timeout", "1"])
         let port = base.port ?? 0
         let slowloris = """
@@ -193,7 +193,7 @@ import FoundationNetworking
 
     /// Beyond --max-connections a new connection waits, unanswered, until one closes.
     @Test func connectionsBeyondTheCapWaitForASlot() async throws {
-        let database = try await TestCluster.newDatabase()
+        let database = try await TestCluster.newMigratedDatabase()
         let (server, base) = try await AuthdBinary.serve(["--database-url", database.url, "--max-connections", "2", "--request-head-timeout", "60"])
         let script = """
             import socket, sys, time
@@ -221,7 +221,7 @@ import FoundationNetworking
     /// closed as soon as it is accepted, while another address (127.0.0.2) is still
     /// served; a slot freed is a slot again.
     @Test func oneAddressCannotTakeEverySlot() async throws {
-        let database = try await TestCluster.newDatabase()
+        let database = try await TestCluster.newMigratedDatabase()
         let (server, base) = try await AuthdBinary.serve([
             "--database-url", database.url, "--max-connections-per-address", "3", "--request-head-timeout", "60",
         ])
@@ -254,7 +254,7 @@ import FoundationNetworking
     }
 
     @Test func managesUsers() async throws {
-        let database = try await TestCluster.newDatabase()
+        let database = try await TestCluster.newMigratedDatabase()
         let url = ["--database-url", database.url]
         let password = "correct horse battery staple"
 
@@ -323,7 +323,7 @@ import FoundationNetworking
     /// without --update-existing, and a breached one when --breached-passwords or
     /// AUTHD_BREACHED_PASSWORDS names a list that has it.
     @Test func userAddRefusesCommonAndBreachedPasswords() async throws {
-        let database = try await TestCluster.newDatabase()
+        let database = try await TestCluster.newMigratedDatabase()
         let url = ["--database-url", database.url]
         #expect(try await AuthdBinary.run(["user", "add", "alice", "--password-stdin"] + url, input: "correct horse battery staple").status == 0)
         for weak in ["password", "12345678", "qwertyuiop"] {
@@ -368,7 +368,7 @@ import FoundationNetworking
     }
 
     @Test func serveAnswersLoginsAndStopsOnSIGTERM() async throws {
-        let database = try await TestCluster.newDatabase()
+        let database = try await TestCluster.newMigratedDatabase()
         let password = "correct horse battery staple"
         #expect(try await AuthdBinary.run(["user", "add", "alice", "--password-stdin", "--database-url", database.url], input: password).status == 0)
         let (server, base) = try await AuthdBinary.serve(["--database-url", database.url])

@@ -14,7 +14,7 @@ import Testing
     /// it once the dead sender's lease (three times --delivery-timeout) runs out, and its
     /// token sets the password.
     @Test func aMessageSurvivesAuthdBeingKilledBeforeItWasDelivered() async throws {
-        let database = try await TestCluster.newDatabase()
+        let database = try await TestCluster.newMigratedDatabase()
         let mailbox = TestMailbox()
         mailbox.hang(true)
         try await EphemeralServer.withRunning(mailbox.router()) { base in
@@ -53,7 +53,7 @@ import Testing
 
     /// A delivery URL without a secret, or with a short one, stops authd before it listens.
     @Test func aDeliveryURLNeedsASecret() async throws {
-        let database = try await TestCluster.newDatabase()
+        let database = try await TestCluster.newMigratedDatabase()
         let without = try await AuthdBinary.run(["serve", "--database-url", database.url, "--delivery-url", "http://127.0.0.1:9/deliveries"])
         #expect(without.status != 0)
         #expect(without.stderr.contains("needs a signing secret"))

@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test func theHashingThreadsRunAtTheNiceValueGiven() async throws {
-        let database = try await TestCluster.newDatabase()
+        let database = try await TestCluster.newMigratedDatabase()
         let url = ["--database-url", database.url]
         for (arguments, expected) in [([String](), 19), (["--hash-niceness", "7"], 7), (["--hash-niceness", "0"], 0)] {
             let (server, _) = try await AuthdBinary.serve(url + arguments)

@@ -16,7 +16,7 @@ import FoundationNetworking
     static let password = "correct horse battery staple"
 
     @Test func twoInstancesShareSessionsThrottlingAndKeys() async throws {
-        let database = try await TestCluster.newDatabase()
+        let database = try await TestCluster.newMigratedDatabase()
         let url = ["--database-url", database.url]
         // A light hash: this test is about sharing, and the suite runs beside it on 2 cores.
         let light = ["--argon2-memory", "1024", "--argon2-iterations", "1"]

@@ -15,7 +15,7 @@ import FoundationNetworking
     static let password = "correct horse battery staple"
 
     @Test func aDatabaseURLWithoutAKEKFailsClosedAndAWrongKEKIsNamed() async throws {
-        let database = try await TestCluster.newDatabase()
+        let database = try await TestCluster.newMigratedDatabase()
         let url = ["--database-url", database.url]
         var noKEK = AuthdBinary.environment()
         noKEK["AUTHD_KEY_ENCRYPTION_KEY"] = nil
@@ -86,7 +86,7 @@ import FoundationNetworking
     /// A leaked key, revoked with `keys rotate --revoke-current`: the running server stops
     /// accepting the tokens it signed at its next key reload, and no longer publishes it.
     @Test func aRevokedKeyStopsVerifyingOnARunningServer() async throws {
-        let database = try await TestCluster.newDatabase()
+        let database = try await TestCluster.newMigratedDatabase()
         let url = ["--database-url", database.url]
         let light = ["--argon2-memory", "1024", "--argon2-iterations", "1"]
         #expect(try await AuthdBinary.run(["user", "add", "alice", "--password-stdin"] + url + light, input: Self.password).status == 0)

@@ -63,7 +63,7 @@ import FoundationNetworking
     @Test(.enabled(if: PythonTools.python(importing: "soft_webauthn", from: "soft-webauthn") != nil, "soft-webauthn could not be installed from PyPI"))
     func aSoftwareAuthenticatorRegistersAndSignsInOverHTTP() async throws {
         let python = try #require(PythonTools.python(importing: "soft_webauthn", from: "soft-webauthn"))
-        let database = try await TestCluster.newDatabase()
+        let database = try await TestCluster.newMigratedDatabase()
         let url = ["--database-url", database.url]
         for name in ["alice", "bob"] {
             let added = try await AuthdBinary.run(["user", "add", name, "--password-stdin"] + url, input: Self.password)

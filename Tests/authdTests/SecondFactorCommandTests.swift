@@ -25,7 +25,7 @@ import FoundationNetworking
     @Test(.enabled(if: PythonTools.python(importing: "pyotp", from: "pyotp") != nil, "pyotp could not be installed from PyPI"))
     func anAppReadingTheURILogsInAndTheOperatorSeesAndRemovesIt() async throws {
         let python = try #require(PythonTools.python(importing: "pyotp", from: "pyotp"))
-        let database = try await TestCluster.newDatabase()
+        let database = try await TestCluster.newMigratedDatabase()
         let url = ["--database-url", database.url]
         let added = try await AuthdBinary.run(["user", "add", "alice", "--password-stdin"] + url, input: Self.password)
         #expect(added.status == 0, "\(added.stderr)")

@@ -8,7 +8,7 @@ import Testing
 /// for the idle timer of a connection the pool might close.
 @Suite struct ServePoolTests {
     @Test func serveOpensItsWholePoolAndKeepsIt() async throws {
-        let database = try await TestCluster.newDatabase()
+        let database = try await TestCluster.newMigratedDatabase()
         let url = ["--database-url", database.url + "&pool_max_conns=3"]
         let light = ["--argon2-memory", "1024", "--argon2-iterations", "1"]
         // An account to log in with.

@@ -15,7 +15,7 @@ import Testing
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let (cert, key) = try Self.certificate(in: folder, name: "server", subjectAltName: "IP:127.0.0.1,DNS:localhost")
-        let database = try await TestCluster.newDatabase()
+        let database = try await TestCluster.newMigratedDatabase()
         let (server, base) = try await AuthdBinary.serve(["--database-url", database.url, "--tls-cert", cert, "--tls-key", key, "--argon2-memory", "1024", "--argon2-iterations", "1"])
         #expect(base.scheme == "https")
 
@@ -53,7 +53,7 @@ import Testing
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let (cert, key) = try Self.certificate(in: folder, name: "server", subjectAltName: "IP:127.0.0.1")
-        let database = try await TestCluster.newDatabase()
+        let database = try await TestCluster.newMigratedDatabase()
         let (server, base) = try await AuthdBinary.serve(["--database-url", database.url, "--tls-cert", cert, "--tls-key", key])
         let scan = try ChildProcess(executable: try #require(Self.sslscan), arguments: ["--no-colour", "--no-check-certificate", "--no-heartbleed", "--no-renegotiation", "--no-compression", "--no-fallback", "127.0.0.1:\(base.port ?? 0)"])
         let status = await scan.waitForExit()

@@ -9,7 +9,7 @@ import FoundationNetworking
 /// `authd serve --test-clock` routes the clock a test steps; a plain `serve` does not.
 @Suite struct TestClockCommandTests {
     @Test func onlyServeWithTestClockHasAClockToStep() async throws {
-        let database = try await TestCluster.newDatabase()
+        let database = try await TestCluster.newMigratedDatabase()
         let url = ["--database-url", database.url]
         let (_, stepped) = try await AuthdBinary.withServer(url + ["--test-clock"]) { base in
             let (status, body) = try await AuthdBinary.post(base, "test/clock", ["advance": 901])
