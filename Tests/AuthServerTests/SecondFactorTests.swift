@@ -176,7 +176,8 @@ import Testing
         }
         let row = try #require(sealed.first)
         #expect(sealed.count == 1)
-        #expect(row.count == 23 + 12 + 16)
+        let sealedLength = 23 + 12 + 16
+        #expect(row.count == sealedLength)
         #expect(row.range(of: Data(key.key)) == nil)
         let base32 = Data(Base32.encode(key.key).utf8)
         #expect(row.range(of: base32) == nil)
