@@ -172,16 +172,17 @@ import FoundationNetworking
             // reports badServerResponse (a reused one it retries, and a POST then waits for its timeout).
             // Under load it may also resend on a fresh one: every attempt is reset, so the client
             // sees a failure whichever it is (timeouts well above a loaded machine's answer time:
-            // under the whole suite's load the stub server's task has waited over 20 s for a thread).
+            // under the whole suite's load the stub server's task has waited over 20 s for a
+            // thread, and once over 60 s, when the truncated body below timed out).
             try stub.inject(.reset, for: Self.login, times: 3)
-            let reset = await urlError { _ = try await URLSession(configuration: .ephemeral).data(for: try loginRequest(base, timeout: 60)) }
+            let reset = await urlError { _ = try await URLSession(configuration: .ephemeral).data(for: try loginRequest(base, timeout: 300)) }
             #expect(reset != nil, "a reset connection is a failure, not an answer")
             #expect(stub.exchanges.contains { $0.fault == .reset })
             stub.removeFaults()
 
             try stub.inject(.truncatedBody, for: Self.login)
             // On a fresh connection too: a reused one may be retried, as for the reset.
-            let truncated = await urlError { _ = try await URLSession(configuration: .ephemeral).data(for: try loginRequest(base, timeout: 60)) }
+            let truncated = await urlError { _ = try await URLSession(configuration: .ephemeral).data(for: try loginRequest(base, timeout: 300)) }
             #expect(truncated != nil && truncated != .timedOut)
 
             try stub.inject(.delay(0.15), for: Self.login)
