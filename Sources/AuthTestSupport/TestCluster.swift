@@ -102,21 +102,48 @@ public enum TestCluster {
     private static func newDatabase(copying template: String?) async throws -> TestDatabase {
         let cluster = try await started()
         let name = "test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        try await cluster.createDatabase(name, template: template, logger: logger)
+        do {
+            try await cluster.createDatabase(name, template: template, logger: logger)
+        } catch {
+            // PostgresNIO's errors describe themselves generically unless asked for detail.
+            throw DatabaseNotCreated(description: "creating \(name)\(template.map { " from \($0)" } ?? ""): \(String(reflecting: error))")
+        }
         var configuration = cluster.configuration(database: name)
         configuration.options.maximumConnections = 8
         return TestDatabase(name: name, configuration: configuration, url: cluster.url(database: name))
     }
 
     /// The name of the database that ``newMigratedDatabase()`` copies, migrated on first use.
-    /// Its client has shut down before the name is returned, and nothing else knows the name:
-    /// PostgreSQL copies only a database that no session is connected to.
+    /// PostgreSQL copies only a database that no session is connected to, and waits 5 s for
+    /// them to end. A ``AuthPostgres/Database`` waits at most 5 s for its pool to close its
+    /// connections, and under the suite's start-up load (every test starting at once) one of
+    /// the migration's stayed over 30 s: what is left is ended, and the name returned once
+    /// PostgreSQL shows no session on it (nothing else knows the name).
     private static let migratedTemplate = Task<String, any Error> {
         let template = try await newDatabase(copying: nil)
         try await withDatabase(template.configuration) { database in
             _ = try await MigrationRunner(database: database).migrate()
         }
+        let cluster = try await started()
+        try await withDatabase(cluster.configuration(database: "postgres")) { database in
+            let clock = ContinuousClock()
+            let deadline = clock.now + operationTimeout
+            while clock.now < deadline {
+                var sessions = 0
+                let rows = try await database.client.query(
+                    "SELECT count(pg_terminate_backend(pid))::int FROM pg_stat_activity WHERE datname = \(template.name)"
+                )
+                for try await count in rows.decode(Int.self) { sessions = count }
+                if sessions == 0 { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
         return template.name
+    }
+
+    /// A database the cluster could not create, with PostgreSQL's reason.
+    struct DatabaseNotCreated: Error, CustomStringConvertible {
+        let description: String
     }
 
     /// Runs `body` with a ``AuthPostgres/Database`` whose client runs for the duration.
