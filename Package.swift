@@ -324,6 +324,8 @@ let package = Package(
                 "ContractInterop",
                 "ContractTestSupport",
                 "PostgresEmbedded",
+                // The delivery transport's client, shut down by the tests that make one.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),

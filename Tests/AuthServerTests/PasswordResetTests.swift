@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import AuthCore
 import AuthPostgres
 import AuthServer
@@ -298,6 +299,18 @@ import Testing
 /// died after claiming it is sent once its lease runs out, and a reset costs the same
 /// whether or not the account exists.
 @Suite struct OutboxTests {
+    /// Runs `body` with the delivery transport's client, shut down afterwards.
+    static func withDeliveryClient(_ body: (HTTPClient) async throws -> Void) async throws {
+        let client = HTTPDeliveryTransport.makeClient()
+        do {
+            try await body(client)
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+        try await client.shutdown()
+    }
+
     @Test func aMessageWhoseSenderDiedIsSentAfterItsLease() async throws {
         let mailbox = TestMailbox()
         let fixture = try await ServerFixture()
@@ -314,17 +327,74 @@ import Testing
             #expect(claimed.map(\.userID) == [user.id])
 
             try await EphemeralServer.withRunning(mailbox.router()) { base in
-                let transport = HTTPDeliveryTransport(url: try #require(URL(string: "\(base)/deliveries")), client: .shared)
-                let sender = DeliveryService(
-                    storage: storage, transport: transport, secret: SymmetricKey(data: Data(PasswordResetTests.secret.utf8)),
-                    sealer: DeliverySealer(keyEncryptionKey: kek), clock: clock
-                )
-                #expect(try await sender.runOnce().claimed == 0)   // still leased
-                clock.advance(by: 31)
-                #expect(try await sender.runOnce().delivered == 1)
+                try await Self.withDeliveryClient { client in
+                    let transport = HTTPDeliveryTransport(url: try #require(URL(string: "\(base)/deliveries")), client: client)
+                    let sender = DeliveryService(
+                        storage: storage, transport: transport, secret: SymmetricKey(data: Data(PasswordResetTests.secret.utf8)),
+                        sealer: DeliverySealer(keyEncryptionKey: kek), clock: clock
+                    )
+                    #expect(try await sender.runOnce().claimed == 0)   // still leased
+                    clock.advance(by: 31)
+                    #expect(try await sender.runOnce().delivered == 1)
+                    let message = try await mailbox.next(within: .seconds(60))
+                    #expect(message.json["username"] as? String == "ida")
+                    #expect(try await sender.runOnce().claimed == 0)   // delivered once
+                }
+            }
+        }
+    }
+
+    /// A delivery URL that answers 307 to another origin gets the message no further: the
+    /// token is not re-posted there, and the attempt counts as failed (retried later).
+    @Test func aRedirectIsNotFollowed() async throws {
+        let mailbox = TestMailbox()
+        let fixture = try await ServerFixture()
+        try await fixture.addUser("ida", password: PasswordResetTests.password)
+        let kek = KeyEncryptionKey.generate()
+        let storage = PostgresStorage(configuration: fixture.testDatabase.configuration, timeout: TestCluster.operationTimeout, logger: TestCluster.logger)
+        try await storage.withRunning { storage in
+            let hashing = PasswordHashing(hasher: Argon2idHasher(parameters: .testLight), pool: BlockingWorkPool(width: 1, queueLimit: 4))
+            let recovery = AccountRecoveryService(storage: storage, hashing: hashing, sealer: DeliverySealer(keyEncryptionKey: kek))
+            try await recovery.requestPasswordReset(username: "ida", email: nil, origin: RequestOrigin())
+            try await EphemeralServer.withRunning(mailbox.router()) { elsewhere in
+                let redirecting = Router()
+                redirecting.post("/deliveries") { _, _ -> Response in
+                    Response(status: .temporaryRedirect, headers: [.location: "\(elsewhere)/deliveries"])
+                }
+                try await EphemeralServer.withRunning(redirecting) { base in
+                    try await Self.withDeliveryClient { client in
+                        let sender = DeliveryService(
+                            storage: storage, transport: HTTPDeliveryTransport(url: try #require(URL(string: "\(base)/deliveries")), client: client),
+                            secret: SymmetricKey(data: Data(PasswordResetTests.secret.utf8)), sealer: DeliverySealer(keyEncryptionKey: kek)
+                        )
+                        #expect(try await sender.runOnce().failed == 1)
+                        #expect(mailbox.attempts == 0)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The message's id is inside the signed body, as `delivery_id`, equal to the
+    /// `Authd-Delivery-Id` header: a receiver that de-duplicates on it relies on signed data,
+    /// and a replayed body with another id in the header is told apart.
+    @Test func theDeliveryIDIsSigned() async throws {
+        let mailbox = TestMailbox()
+        try await EphemeralServer.withRunning(mailbox.router()) { base in
+            let fixture = try await PasswordResetTests.fixture(deliveringTo: base)
+            try await fixture.addUser("ida", password: PasswordResetTests.password)
+            try await fixture.test { client async throws in
+                #expect(try await client.postJSON("/password/reset", PasswordResetTests.json(["username": "ida"])).status == .accepted)
                 let message = try await mailbox.next(within: .seconds(60))
-                #expect(message.json["username"] as? String == "ida")
-                #expect(try await sender.runOnce().claimed == 0)   // delivered once
+                let id = try #require(message.json["delivery_id"] as? String)
+                #expect(Int64(id) != nil)
+                #expect(message.headers["authd-delivery-id"] == id)
+                let secret = SymmetricKey(data: Data(PasswordResetTests.secret.utf8))
+                let header = try #require(message.headers["authd-signature"])
+                try DeliverySignature.verify(header, body: message.body, secret: secret, now: Date())
+                let tampered = Data(String(decoding: message.body, as: UTF8.self).replacingOccurrences(of: "\"delivery_id\":\"\(id)\"", with: "\"delivery_id\":\"\(id)0\"").utf8)
+                #expect(tampered != message.body)
+                #expect(throws: DeliverySignatureError.mismatch) { try DeliverySignature.verify(header, body: tampered, secret: secret, now: Date()) }
             }
         }
     }

@@ -1,14 +1,18 @@
 import Foundation
 
 /// The JSON body posted to the delivery URL:
-/// `{"kind", "user_id", "username", "email", "token", "expires_at"}` — what the app's
-/// mailer needs to write the email (a link with the token).
+/// `{"delivery_id", "kind", "user_id", "username", "email", "token", "expires_at"}` — what
+/// the app's mailer needs to write the email (a link with the token), and the message's id,
+/// the same on every attempt, inside the signed body so that a receiver's de-duplication
+/// rests on what the signature covers.
 ///
 /// ```swift
-/// let body = try DeliveryMessage(kind: .passwordReset, userID: id, username: "alice", email: "alice@example.com",
-///                                token: token, expiresAt: expiry).encoded()
+/// let body = try DeliveryMessage(deliveryID: 42, kind: .passwordReset, userID: id, username: "alice",
+///                                email: "alice@example.com", token: token, expiresAt: expiry).encoded()
 /// ```
 public struct DeliveryMessage: Sendable, Equatable, Codable {
+    /// The message's id in the outbox, as a decimal string (also sent as `Authd-Delivery-Id`).
+    public var deliveryID: String
     /// `password_reset` or `email_verification`.
     public var kind: String
     /// The account's id.
@@ -23,7 +27,8 @@ public struct DeliveryMessage: Sendable, Equatable, Codable {
     public var expiresAt: Date
 
     /// Creates a message.
-    public init(kind: AccountTokenPurpose, userID: UUID, username: String, email: String?, token: String, expiresAt: Date) {
+    public init(deliveryID: Int64, kind: AccountTokenPurpose, userID: UUID, username: String, email: String?, token: String, expiresAt: Date) {
+        self.deliveryID = String(deliveryID)
         self.kind = kind.rawValue
         self.userID = userID
         self.username = username
@@ -34,6 +39,7 @@ public struct DeliveryMessage: Sendable, Equatable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case kind, username, email, token
+        case deliveryID = "delivery_id"
         case userID = "user_id"
         case expiresAt = "expires_at"
     }
@@ -48,6 +54,7 @@ public struct DeliveryMessage: Sendable, Equatable, Codable {
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(deliveryID, forKey: .deliveryID)
         try container.encode(kind, forKey: .kind)
         try container.encode(userID.uuidString.lowercased(), forKey: .userID)
         try container.encode(username, forKey: .username)

@@ -86,7 +86,7 @@ public struct DeliveryService<Storage: AuthStorage>: Sendable {
         do {
             let token = try sealer.open(message.sealedToken, purpose: message.kind)
             body = try DeliveryMessage(
-                kind: message.kind, userID: message.userID, username: message.username, email: message.email, token: token,
+                deliveryID: message.id, kind: message.kind, userID: message.userID, username: message.username, email: message.email, token: token,
                 expiresAt: message.expiresAt
             ).encoded()
         } catch {

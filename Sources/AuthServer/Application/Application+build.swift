@@ -94,12 +94,13 @@ public func buildApplication(
         },
     ]
     if let delivery = configuration.delivery {
+        let client = HTTPDeliveryTransport.makeClient()
         let sender = DeliveryService(
-            storage: storage, transport: HTTPDeliveryTransport(url: delivery.url, client: .shared), secret: delivery.secret,
+            storage: storage, transport: HTTPDeliveryTransport(url: delivery.url, client: client), secret: delivery.secret,
             sealer: DeliverySealer(keyEncryptionKey: keyEncryptionKey), policy: delivery.policy, clock: configuration.clock,
             metrics: configuration.metrics
         )
-        services.append(DeliveryRunner(sender: sender, wake: wake, started: started, logger: logger))
+        services.append(DeliveryRunner(sender: sender, client: client, wake: wake, started: started, logger: logger))
     }
     if let listen = configuration.metricsListen {
         // Plain HTTP on an address of its own, for the scraper's network only.

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import AuthCore
 import Logging
 import ServiceLifecycle
@@ -9,6 +10,8 @@ import ServiceLifecycle
 /// pass that fails (the database is away) is logged and tried at the next poll.
 struct DeliveryRunner<Storage: AuthStorage>: Service {
     let sender: DeliveryService<Storage>
+    /// The sender's HTTP client, shut down when the runner stops.
+    let client: HTTPClient
     let wake: DeliveryWake
     /// Signalled when the server starts, after migrations.
     let started: DeliveryWake
@@ -25,6 +28,7 @@ struct DeliveryRunner<Storage: AuthStorage>: Service {
                 }
             }
         }
+        try? await client.shutdown()
     }
 
     /// One pass; whether it took a whole batch.

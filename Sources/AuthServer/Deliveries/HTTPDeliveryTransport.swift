@@ -4,24 +4,34 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 
-/// Posts messages to the delivery URL with AsyncHTTPClient (redirects not followed: the
-/// message goes where it was configured to, or not at all). Failures are described without
-/// the URL or the body.
+/// Posts messages to the delivery URL with AsyncHTTPClient. Redirects are never followed
+/// (``makeClient()``): a message carries a token, and goes where it was configured to or
+/// not at all; a 3xx is a failed attempt, retried like a 5xx. Failures are described
+/// without the URL or the body.
 ///
 /// ```swift
-/// let transport = HTTPDeliveryTransport(url: configuration.url, client: .shared)
+/// let client = HTTPDeliveryTransport.makeClient()
+/// let transport = HTTPDeliveryTransport(url: configuration.url, client: client)
 /// let status = try await transport.post(body, headers: headers, timeout: 10)
+/// try await client.shutdown()
 /// ```
 public struct HTTPDeliveryTransport: DeliveryTransport {
     /// Where messages go.
     public let url: URL
-    /// The client.
+    /// The client: one made by ``makeClient()`` (`HTTPClient.shared` follows redirects).
     public let client: HTTPClient
 
     /// Creates the transport.
     public init(url: URL, client: HTTPClient) {
         self.url = url
         self.client = client
+    }
+
+    /// A client that follows no redirect; its owner shuts it down.
+    public static func makeClient() -> HTTPClient {
+        var configuration = HTTPClient.Configuration()
+        configuration.redirectConfiguration = .disallow
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }
 
     public func post(_ body: Data, headers: [(name: String, value: String)], timeout: TimeInterval) async throws -> Int {
