@@ -4,8 +4,8 @@ import NIOCore
 import PostgresNIO
 
 /// Account tokens in `account_tokens` and their messages in `deliveries` (migration 0013).
-/// Each operation is one statement, so one transaction: a token is issued with its
-/// message, and a reset uses its token, sets the password and ends the sessions together.
+/// Each operation is one transaction: a token is issued with its message, and a reset uses
+/// its token, sets the password, uses up the other links and ends the sessions together.
 ///
 /// ```swift
 /// let tokens = PostgresAccountTokenRepository(database: database)
@@ -66,32 +66,55 @@ public struct PostgresAccountTokenRepository: AccountTokenRepository {
 
     public func resetPassword(tokenHash: String, passwordHash: String, now: Date) async throws -> (user: User, revoked: Int)? {
         // A second use of the token waits for the first's row lock, then finds it used.
-        try await database.query(
+        try await setPassword(
             """
             WITH token AS (
                      UPDATE account_tokens SET used_at = \(now)
                      WHERE token_hash = \(tokenHash) AND purpose = 'password_reset' AND used_at IS NULL AND expires_at > \(now)
                      RETURNING user_id
-                 ),
-                 account AS (
-                     UPDATE users SET password_hash = \(passwordHash) WHERE id IN (SELECT user_id FROM token)
-                     RETURNING \(PostgresUserRepository.columns)
-                 ),
-                 others AS (
-                     UPDATE account_tokens SET used_at = \(now)
-                     WHERE user_id IN (SELECT user_id FROM token) AND purpose = 'password_reset' AND used_at IS NULL
-                       AND token_hash <> \(tokenHash)
-                 ),
-                 \(PostgresRefreshTokenRepository.revokeFamilies(where: "user_id IN (SELECT user_id FROM token)", now: now))
-            SELECT account.*, (SELECT count(*)::int8 FROM families) FROM account
-            """
-        ) { rows in
-            for try await (id, username, hash, disabledAt, createdAt, email, verifiedAt, revoked)
-                in rows.decode((UUID?, String?, String?, Date?, Date?, String?, Date?, Int).self) {
-                guard let user = PostgresUserRepository.user((id, username, hash, disabledAt, createdAt, email, verifiedAt)) else { return nil }
-                return (user, revoked)
+                 )
+            UPDATE users SET password_hash = \(passwordHash) WHERE id IN (SELECT user_id FROM token)
+            RETURNING \(PostgresUserRepository.columns)
+            """,
+            now: now
+        )
+    }
+
+    public func setPassword(_ change: PasswordChange) async throws -> (user: User, revoked: Int)? {
+        let condition: SQL = change.replacing.map { PostgresUserRepository.unchanged(CheckedAccount(userID: change.userID, passwordHash: $0)) }
+            ?? "id = \(change.userID)"
+        return try await setPassword(
+            "UPDATE users SET password_hash = \(change.passwordHash) WHERE \(condition) RETURNING \(PostgresUserRepository.columns)",
+            now: change.now
+        )
+    }
+
+    /// Sets a password with `update` (an `UPDATE users … RETURNING` the account's columns),
+    /// then uses up the account's reset links and ends its sessions, in one transaction. The
+    /// second step is a statement of its own: the update waits for a login that holds the
+    /// account's row (``PostgresUserRepository/lockUnchanged(id:passwordHash:)``) and, under
+    /// READ COMMITTED, only a later statement sees the session that login committed meanwhile.
+    private func setPassword(_ update: SQL, now: Date) async throws -> (user: User, revoked: Int)? {
+        let logger = database.logger
+        return try await database.run { client in
+            try await client.withTransaction(logger: logger) { connection -> (user: User, revoked: Int)? in
+                var account: User?
+                for try await row in try await connection.query(try update.query, logger: logger).decode(PostgresUserRepository.Row.self) {
+                    account = PostgresUserRepository.user(row)
+                }
+                guard let account else { return nil }
+                let ended: SQL = """
+                    WITH links AS (
+                             UPDATE account_tokens SET used_at = \(now)
+                             WHERE user_id = \(account.id) AND purpose = 'password_reset' AND used_at IS NULL
+                         ),
+                         \(PostgresRefreshTokenRepository.revokeFamilies(where: "user_id = \(account.id)", now: now))
+                    SELECT count(*)::int8 FROM families
+                    """
+                var revoked = 0
+                for try await count in try await connection.query(try ended.query, logger: logger).decode(Int.self) { revoked = count }
+                return (account, revoked)
             }
-            return nil
         }
     }
 

@@ -87,11 +87,15 @@ public struct PostgresSecondFactorRepository: SecondFactorRepository {
         }
     }
 
-    public func deleteTOTP(userID: UUID) async throws -> Bool {
-        try await database.query(
+    public func deleteTOTP(userID: UUID, whileUnchanged checked: CheckedAccount?) async throws -> Bool {
+        let account: SQL = checked.map { PostgresUserRepository.unchanged($0) } ?? "id = \(userID)"
+        return try await database.query(
             """
-            WITH factor AS (DELETE FROM totp_factors WHERE user_id = \(userID) RETURNING user_id),
-                 codes AS (DELETE FROM recovery_codes WHERE user_id = \(userID))
+            WITH factor AS (
+                     DELETE FROM totp_factors WHERE user_id = \(userID) AND user_id IN (SELECT id FROM users WHERE \(account) FOR SHARE)
+                     RETURNING user_id
+                 ),
+                 codes AS (DELETE FROM recovery_codes WHERE user_id IN (SELECT user_id FROM factor))
             SELECT count(*)::int8 FROM factor
             """
         ) { rows in

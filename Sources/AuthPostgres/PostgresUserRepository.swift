@@ -83,16 +83,6 @@ public struct PostgresUserRepository: UserRepository {
         try await database.execute("UPDATE users SET password_hash = \(new) WHERE id = \(userID) AND password_hash = \(old)")
     }
 
-    public func setPassword(usernameKey: String, passwordHash: String) async throws -> User? {
-        try await first(
-            """
-            UPDATE users SET password_hash = \(passwordHash), disabled_at = NULL
-            WHERE username_key = \(usernameKey)
-            RETURNING \(Self.columns)
-            """
-        )
-    }
-
     public func setDisabled(_ disabled: Bool, usernameKey: String, at: Date) async throws -> User? {
         try await first(
             """
@@ -107,6 +97,16 @@ public struct PostgresUserRepository: UserRepository {
     public func delete(usernameKey: String) async throws -> User? {
         // Refresh tokens go with the account (ON DELETE CASCADE).
         try await first("DELETE FROM users WHERE username_key = \(usernameKey) RETURNING \(Self.columns)")
+    }
+
+    public func delete(_ checked: CheckedAccount) async throws -> User? {
+        try await first("DELETE FROM users WHERE \(Self.unchanged(checked)) RETURNING \(Self.columns)")
+    }
+
+    /// The condition on `users` that picks the account `checked` names while it is as the
+    /// check saw it: the same password hash, still enabled.
+    static func unchanged(_ checked: CheckedAccount) -> SQL {
+        "id = \(checked.userID) AND password_hash = \(checked.passwordHash) AND disabled_at IS NULL"
     }
 
     public func passwordHashParameters() async throws -> [Argon2idHasher.Parameters] {

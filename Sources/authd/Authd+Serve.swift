@@ -82,6 +82,9 @@ extension Authd {
         @Option(name: .customLong("idle-timeout"), help: "Seconds a connection may stay silent in the middle of a request.")
         var idleTimeout = Int(Serve.defaults.idleTimeout.components.seconds)
 
+        @Option(name: .customLong("body-timeout"), help: "Seconds a request body may take to arrive whole, however steadily it comes; 408 after.")
+        var bodyTimeout = Int(Serve.defaults.bodyTimeout.components.seconds)
+
         @Option(name: .customLong("max-connections"), help: "Connections served at once; more wait in the listen queue.")
         var maxConnections = Serve.defaults.maxConnections
 
@@ -144,8 +147,8 @@ extension Authd {
                     throw ValidationError("--public-url must be an http or https URL without query, fragment or user, e.g. https://auth.example.com.")
                 }
             }
-            guard requestHeadTimeout > 0, idleTimeout > 0, maxConnections > 0, maxConnectionsPerAddress > 0 else {
-                throw ValidationError("--request-head-timeout, --idle-timeout, --max-connections and --max-connections-per-address must be positive.")
+            guard requestHeadTimeout > 0, idleTimeout > 0, bodyTimeout > 0, maxConnections > 0, maxConnectionsPerAddress > 0 else {
+                throw ValidationError("--request-head-timeout, --idle-timeout, --body-timeout, --max-connections and --max-connections-per-address must be positive.")
             }
             guard (tlsCertificate == nil) == (tlsKey == nil) else {
                 throw ValidationError("--tls-cert and --tls-key go together.")
@@ -223,6 +226,7 @@ extension Authd {
                 configuration.metricsListen = metrics
                 configuration.requestHeadTimeout = .seconds(requestHeadTimeout)
                 configuration.idleTimeout = .seconds(idleTimeout)
+                configuration.bodyTimeout = .seconds(bodyTimeout)
                 configuration.maxConnections = maxConnections
                 configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
                 configuration.onMetricsListening = { host, port in

@@ -44,8 +44,9 @@ import Testing
         clock.advance(by: 60)
         #expect(try await accounts.disable(username: "Alice").isDisabled)
         clock.advance(by: 60)
+        // Setting a password never changes whether the account is enabled.
         let reset = try await accounts.setPassword(username: "alice", password: "another good password")
-        #expect(!reset.isDisabled)
+        #expect(reset.isDisabled)
         #expect(Argon2idHasher().verify("another good password", against: reset.passwordHash))
         #expect(try await accounts.disable(username: "alice").isDisabled)
         #expect(try await accounts.enable(username: "alice").isDisabled == false)
@@ -69,7 +70,8 @@ import Testing
         #expect(updated.id == created.id && !updated.isDisabled)
         #expect(Argon2idHasher().verify("another good password", against: updated.passwordHash))
         #expect(await pool.load().completed == 2)
-        #expect(storage.audit.events.map(\.kind) == [.userCreated, .userDisabled, .passwordSet])
+        // The operator's "sign in with this password" enables, as a step of its own.
+        #expect(storage.audit.events.map(\.kind) == [.userCreated, .userDisabled, .passwordSet, .userEnabled])
     }
 
     /// Every way of setting a password goes through the one screen; the passwords

@@ -40,16 +40,32 @@ import Testing
         }
     }
 
-    @Test func resettingAPasswordAlsoEnables() async throws {
+    /// Setting a password never enables or disables the account, and ends its reset links
+    /// and sessions with it; with the hash a check matched, it is made only while the
+    /// account still has it and is enabled.
+    @Test func settingAPasswordLeavesTheAccountsStateAndEndsItsLinks() async throws {
         try await TestCluster.withMigratedDatabase { database, _ in
             let users = PostgresUserRepository(database: database)
-            _ = try await users.create(username: try Username("Erin"), passwordHash: "old", at: Date())
-            _ = try await users.setDisabled(true, usernameKey: "erin", at: Date())
-            #expect(try await users.setPassword(usernameKey: "erin", passwordHash: "new")?.isDisabled == false)
-            let erin = try await users.user(withKey: "erin")
-            #expect(erin?.passwordHash == "new")
-            #expect(erin?.isDisabled == false)
-            #expect(try await users.setPassword(usernameKey: "nobody", passwordHash: "x") == nil)
+            let tokens = PostgresAccountTokenRepository(database: database)
+            let now = Date()
+            let erin = try await users.create(username: try Username("Erin"), passwordHash: "old", at: now)
+            _ = try await tokens.issue(AccountTokenIssue(
+                purpose: .passwordReset, account: .id(erin.id), tokenHash: "link", sealedToken: Data([1]), createdAt: now,
+                expiresAt: now.addingTimeInterval(600)
+            ))
+            _ = try await users.setDisabled(true, usernameKey: "erin", at: now)
+            let set = try #require(try await tokens.setPassword(PasswordChange(userID: erin.id, passwordHash: "new", replacing: nil, now: now)))
+            #expect(set.user.passwordHash == "new" && set.user.isDisabled)
+            #expect(try await tokens.owner(ofTokenHash: "link", purpose: .passwordReset, now: now) == nil)
+            // Checked against "new" while disabled: refused; enabled, against "old": refused.
+            #expect(try await tokens.setPassword(PasswordChange(userID: erin.id, passwordHash: "x", replacing: "new", now: now)) == nil)
+            _ = try await users.setDisabled(false, usernameKey: "erin", at: now)
+            #expect(try await tokens.setPassword(PasswordChange(userID: erin.id, passwordHash: "x", replacing: "old", now: now)) == nil)
+            #expect(try await users.delete(CheckedAccount(userID: erin.id, passwordHash: "old")) == nil)
+            #expect(try await users.user(withKey: "erin")?.passwordHash == "new")
+            #expect(try await tokens.setPassword(PasswordChange(userID: erin.id, passwordHash: "newer", replacing: "new", now: now))?.user.passwordHash == "newer")
+            #expect(try await users.delete(CheckedAccount(userID: erin.id, passwordHash: "newer"))?.id == erin.id)
+            #expect(try await tokens.setPassword(PasswordChange(userID: UUID(), passwordHash: "x", replacing: nil, now: now)) == nil)
         }
     }
 

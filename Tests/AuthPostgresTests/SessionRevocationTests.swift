@@ -105,10 +105,9 @@ import Testing
                 let checked = "hash-\(round - 1)"
                 let success = Self.success(for: owner, verified: checked, now: now)
                 async let login = postgres.recordLoginSuccess(success)
-                async let reset: Int = {
-                    _ = try await postgres.users.setPassword(usernameKey: "racer", passwordHash: "hash-\(round)")
-                    return try await postgres.refreshTokens.revokeAll(ofUser: owner.id, now: now)
-                }()
+                async let reset = postgres.accountTokens.setPassword(
+                    PasswordChange(userID: owner.id, passwordHash: "hash-\(round)", replacing: nil, now: now)
+                )
                 let (recorded, _) = try await (login, reset)
                 let next = RefreshSuccessor(tokenHash: Self.hash(), expiresAt: now.addingTimeInterval(600))
                 let outcome = try await postgres.refreshTokens.rotate(presentedHash: success.refreshToken.tokenHash, successor: next, now: now)
@@ -134,8 +133,7 @@ import Testing
         let owner = try await storage.users.create(username: try Username("reset"), passwordHash: "old-hash", at: Date())
         let now = Date()
         // The login checked "old-hash"; then the password is set and every session ended …
-        _ = try await storage.users.setPassword(usernameKey: "reset", passwordHash: "new-hash")
-        _ = try await storage.refreshTokens.revokeAll(ofUser: owner.id, now: now)
+        _ = try await storage.accountTokens.setPassword(PasswordChange(userID: owner.id, passwordHash: "new-hash", replacing: nil, now: now))
         // … then the login writes: nothing.
         let late = success(for: owner, verified: "old-hash", now: now)
         #expect(try await storage.recordLoginSuccess(late) == false)

@@ -57,8 +57,9 @@ public struct AccountService<Storage: AuthStorage>: Sendable {
         return try await create(username: raw, password: password, email: email, origin: origin)
     }
 
-    /// Sets an account's password and enables it (an operator's reset), and ends every
-    /// session of the account: a refresh token taken before the reset stops working.
+    /// Sets an account's password (an operator's reset), ends every session of the account
+    /// and uses up its reset links: a refresh token or a reset link taken before the reset
+    /// stops working. Whether the account is enabled does not change.
     /// - Throws: `invalid_request`, `weak_password`, `not_found`, `service_unavailable`.
     @discardableResult
     public func setPassword(username raw: String, password: String, origin: RequestOrigin = RequestOrigin()) async throws -> User {
@@ -66,8 +67,31 @@ public struct AccountService<Storage: AuthStorage>: Sendable {
         return try await replace(username, phc, origin: origin)
     }
 
-    /// Creates an account, or, when the name is taken, sets that account's password,
-    /// enables it and ends its sessions; the password is hashed once either way.
+    /// The owner's password change, after ``LoginService/confirmPassword(of:password:origin:)``
+    /// checked the current one: the new hash is written only while the account is as that
+    /// check saw it (the same hash, enabled), with every session ended and every reset link
+    /// used up in the same step.
+    /// - Throws: `invalid_credentials` when a reset, another change or a disabling came
+    ///   between the check and the write; `invalid_request`, `weak_password`, `service_unavailable`.
+    ///
+    /// ```swift
+    /// let checked = try await login.confirmPassword(of: user, password: current, origin: origin)
+    /// let user = try await accounts.changePassword(of: checked, username: user.username, to: new, origin: origin)
+    /// ```
+    @discardableResult
+    public func changePassword(of checked: CheckedAccount, username raw: String, to password: String, origin: RequestOrigin) async throws -> User {
+        let (username, phc) = try await prepare(username: raw, password: password)
+        guard let user = try await write(PasswordChange(userID: checked.userID, passwordHash: phc, replacing: checked.passwordHash, now: clock.now),
+                                         username: username, reason: "password changed", origin: origin)
+        else {
+            throw AuthError.invalidCredentials
+        }
+        return user
+    }
+
+    /// Creates an account, or, when the name is taken, sets that account's password, ends
+    /// its sessions and enables it (an operator making sure the account signs in with this
+    /// password); the password is hashed once either way.
     /// - Returns: the account, and whether it was created.
     /// - Throws: `invalid_request`, `weak_password`, `service_unavailable`.
     public func createOrSetPassword(
@@ -77,7 +101,9 @@ public struct AccountService<Storage: AuthStorage>: Sendable {
         do {
             return (try await insert(username, phc, email: nil, origin: origin), true)
         } catch let error as AuthError where error.code == .usernameTaken {
-            return (try await replace(username, phc, origin: origin), false)
+            let user = try await replace(username, phc, origin: origin)
+            guard user.isDisabled else { return (user, false) }
+            return (try await setDisabled(false, username: raw, origin: origin), false)
         }
     }
 
@@ -102,6 +128,21 @@ public struct AccountService<Storage: AuthStorage>: Sendable {
     public func delete(username raw: String, origin: RequestOrigin = RequestOrigin()) async throws -> User {
         let username = try Username(raw)
         guard let user = try await storage.users.delete(usernameKey: username.key) else { throw Self.noSuchUser(username) }
+        return try await forget(user, origin: origin)
+    }
+
+    /// The owner's deletion, after a check of the password: made only while the account is
+    /// as that check saw it (the same hash, enabled).
+    /// - Throws: `invalid_credentials` when a reset, a change or a disabling came between the
+    ///   check and the deletion; `service_unavailable`.
+    @discardableResult
+    public func delete(_ checked: CheckedAccount, origin: RequestOrigin) async throws -> User {
+        guard let user = try await storage.users.delete(checked) else { throw AuthError.invalidCredentials }
+        return try await forget(user, origin: origin)
+    }
+
+    /// The audit log after a deletion: the account's events keep its id only.
+    private func forget(_ user: User, origin: RequestOrigin) async throws -> User {
         try await storage.audit.forgetUsername(ofUser: user.id)
         try await storage.audit.record(SecurityEvent(kind: .userDeleted, at: clock.now, userID: user.id, origin: origin))
         return user
@@ -144,13 +185,22 @@ public struct AccountService<Storage: AuthStorage>: Sendable {
     }
 
     private func replace(_ username: Username, _ phc: String, origin: RequestOrigin) async throws -> User {
-        guard let user = try await storage.users.setPassword(usernameKey: username.key, passwordHash: phc) else {
+        guard let found = try await storage.users.user(withKey: username.key),
+              let user = try await write(PasswordChange(userID: found.id, passwordHash: phc, replacing: nil, now: clock.now),
+                                         username: username, reason: "password set", origin: origin)
+        else {
             throw Self.noSuchUser(username)
         }
+        return user
+    }
+
+    /// Writes `change` and audits it; nil when it changed nothing. The sessions end in the
+    /// same statement as the hash is stored, so a login racing the change with the old
+    /// password either finished before (and its session is ended here) or fails.
+    private func write(_ change: PasswordChange, username: Username, reason: String, origin: RequestOrigin) async throws -> User? {
+        guard let (user, revoked) = try await storage.accountTokens.setPassword(change) else { return nil }
         try await record(.passwordSet, user: user, username: username, origin: origin)
-        // After the new hash is stored, so that a login racing the reset with the old
-        // password either finished before (and its session is ended here) or fails.
-        try await endSessions(of: user, username: username, reason: "password set", origin: origin)
+        try await recordEnded(revoked, of: user, username: username, reason: reason, origin: origin)
         return user
     }
 
@@ -168,6 +218,11 @@ public struct AccountService<Storage: AuthStorage>: Sendable {
     @discardableResult
     private func endSessions(of user: User, username: Username, reason: String, origin: RequestOrigin) async throws -> Int {
         let revoked = try await storage.refreshTokens.revokeAll(ofUser: user.id, now: clock.now)
+        try await recordEnded(revoked, of: user, username: username, reason: reason, origin: origin)
+        return revoked
+    }
+
+    private func recordEnded(_ revoked: Int, of user: User, username: Username, reason: String, origin: RequestOrigin) async throws {
         if revoked > 0 {
             try await storage.audit.record(
                 SecurityEvent(
@@ -176,7 +231,6 @@ public struct AccountService<Storage: AuthStorage>: Sendable {
                 )
             )
         }
-        return revoked
     }
 
     private func setDisabled(_ disabled: Bool, username raw: String, origin: RequestOrigin) async throws -> User {

@@ -20,6 +20,12 @@ public protocol AccountTokenRepository: Sendable {
     /// disabled) and ends every session; returns the account and how many sessions ended.
     /// Nil, changing nothing, when the token does not work.
     func resetPassword(tokenHash: String, passwordHash: String, now: Date) async throws -> (user: User, revoked: Int)?
+    /// Sets a password without a reset token (``PasswordChange``): replaces the hash (only
+    /// while the account still has ``PasswordChange/replacing`` and is enabled, when given;
+    /// never enabling or disabling it), uses up every reset token of the account and ends
+    /// every session, in one step; returns the account and how many sessions ended. Nil,
+    /// changing nothing, when there is no such account or it is not as the check saw it.
+    func setPassword(_ change: PasswordChange) async throws -> (user: User, revoked: Int)?
     /// Uses a verification token: if it is unused, unexpired, and its address is still the
     /// account's, marks it used and the address verified; returns the account, nil otherwise.
     func verifyEmail(tokenHash: String, now: Date) async throws -> User?

@@ -21,15 +21,16 @@ public protocol UserRepository: Sendable {
     func create(username: Username, email: EmailAddress?, passwordHash: String, at: Date) async throws -> User
     /// Replaces the password hash of `userID` if it is still `old` (a re-hash after login).
     func replacePasswordHash(userID: UUID, old: String, new: String) async throws
-    /// Sets the password hash of the user with `usernameKey` and enables the account;
-    /// returns the account as it now is, nil when no such user exists.
-    func setPassword(usernameKey: String, passwordHash: String) async throws -> User?
     /// Disables (as of `at`, unless already disabled) or enables an account; returns it as it
     /// now is, nil when no such user exists.
     func setDisabled(_ disabled: Bool, usernameKey: String, at: Date) async throws -> User?
     /// Deletes an account and, with it, its refresh tokens; returns what was deleted, nil
     /// when no such user exists.
     func delete(usernameKey: String) async throws -> User?
+    /// Deletes the account `checked` names if it still has the password hash the check saw
+    /// and is enabled (a reset or a disabling since wins); returns what was deleted, nil
+    /// (deleting nothing) otherwise.
+    func delete(_ checked: CheckedAccount) async throws -> User?
     /// All accounts, ordered by creation.
     func all() async throws -> [User]
     /// The distinct Argon2id parameters of the stored password hashes (hashes of other

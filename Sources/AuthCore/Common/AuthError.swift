@@ -37,6 +37,7 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
             case requestTooLarge = "request_too_large"
             case unsupportedMediaType = "unsupported_media_type"
             case requestHeaderFieldsTooLarge = "request_header_fields_too_large"
+            case requestTimeout = "request_timeout"
             case mfaRequired = "mfa_required"
             case totpAlreadyEnabled = "totp_already_enabled"
             case invalidClient = "invalid_client"
@@ -76,6 +77,8 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let unsupportedMediaType = Code(base: .unsupportedMediaType)
         /// The request line or headers are too large (server only).
         public static let requestHeaderFieldsTooLarge = Code(base: .requestHeaderFieldsTooLarge)
+        /// The request body did not arrive whole within the server's deadline (server only).
+        public static let requestTimeout = Code(base: .requestTimeout)
 
         /// The password was right and a second factor is on: the login goes on at
         /// `POST /login/mfa` with the error's ``AuthError/mfaToken``.

@@ -54,6 +54,15 @@ public struct AccessTokenClaims: Codable, Sendable, Equatable {
         case iss, sub, iat, exp, jti, aud, nbf, sid
         case clientID = "client_id"
     }
+
+    /// The user the token was issued to: its `sub`, when it was issued by authd's own login
+    /// routes (`client_id` ``OAuthClient/firstPartyID``); nil for a relying party's own token,
+    /// whose `sub` is its client id (users and clients are told apart by who the token was
+    /// issued to, never by the shape of `sub`).
+    public var userID: UUID? {
+        guard clientID == OAuthClient.firstPartyID else { return nil }
+        return UUID(uuidString: sub)
+    }
 }
 
 /// Signs access tokens as RFC 9068 profiles them (JWT, EdDSA, `typ: at+jwt`, `kid` in the

@@ -188,13 +188,18 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
     /// `password` must be `user`'s. The attempt is reserved first against the account's
     /// re-authentication counter (``ThrottlePolicy/reauthenticationKey(userID:)``), which a
     /// success clears; failures are audited as a login's.
+    ///
+    /// What it returns is the account as checked: the write the check allows must require
+    /// it still to hold (``CheckedAccount``), so that a reset or a disabling that lands while
+    /// the request is still being answered wins.
     /// - Throws: ``AuthError`` — `invalid_request`, `invalid_credentials`,
     ///   `too_many_attempts`, `service_unavailable`.
     ///
     /// ```swift
-    /// try await login.confirmPassword(of: user, password: body.currentPassword, origin: origin)
+    /// let checked = try await login.confirmPassword(of: user, password: body.currentPassword, origin: origin)
     /// ```
-    public func confirmPassword(of user: User, password: String, origin: RequestOrigin) async throws {
+    @discardableResult
+    public func confirmPassword(of user: User, password: String, origin: RequestOrigin) async throws -> CheckedAccount {
         try PasswordPolicy.validatePresented(password)
         let usernameKey = user.usernameKey
         let key = throttle.reauthenticationKey(userID: user.id)
@@ -204,6 +209,7 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
             throw AuthError.invalidCredentials
         }
         try await storage.loginAttempts.release([], clearing: [key])
+        return CheckedAccount(user)
     }
 
     /// A password that matched the account `username` names.

@@ -35,11 +35,14 @@ public struct OAuthClient: Sendable, Equatable {
 
     /// A new client and its secret (`secret`, or 256 random bits), which is shown once and
     /// never stored.
-    /// - Throws: `invalid_request` when `id` is not a valid client id, is authd's own, an
-    ///   audience is empty, or a given secret is shorter than 32 characters (or over 512).
+    /// - Throws: `invalid_request` when `id` is not a valid client id, is authd's own or a
+    ///   UUID (the form of user ids), an audience is empty, or a given secret is shorter than 32 characters (or over 512).
     public static func register(id: String, audiences: [String], secret: String? = nil, now: Date) throws -> (client: OAuthClient, secret: String) {
         try validate(id: id)
         guard id != firstPartyID else { throw AuthError.invalidRequest("'\(firstPartyID)' is the client id of authd's own login routes") }
+        // A client's token names it as its `sub`, where a user's names the user's id: a client
+        // named like a user id would make the two subjects look alike to a resource server.
+        guard UUID(uuidString: id) == nil else { throw AuthError.invalidRequest("a client id may not have the form of a user id (a UUID)") }
         guard audiences.allSatisfy({ !$0.isEmpty && $0.count <= 512 }) else {
             throw AuthError.invalidRequest("an audience must be 1 to 512 characters")
         }

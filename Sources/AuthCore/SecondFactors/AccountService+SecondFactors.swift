@@ -28,7 +28,7 @@ extension AccountService {
     public func removeTOTP(username raw: String, origin: RequestOrigin = RequestOrigin()) async throws -> (user: User, removed: Bool) {
         let username = try Username(raw)
         guard let user = try await storage.users.user(withKey: username.key) else { throw Self.noSuchUser(username) }
-        guard try await storage.secondFactors.deleteTOTP(userID: user.id) else { return (user, false) }
+        guard try await storage.secondFactors.deleteTOTP(userID: user.id, whileUnchanged: nil) else { return (user, false) }
         try await storage.audit.record(
             SecurityEvent(kind: .totpDisabled, at: clock.now, userID: user.id, usernameKey: username.key, origin: origin, detail: "operator")
         )

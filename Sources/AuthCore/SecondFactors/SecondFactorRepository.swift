@@ -22,6 +22,8 @@ public protocol SecondFactorRepository: Sendable {
     func useRecoveryCode(userID: UUID, codeHash: String, now: Date) async throws -> Bool
     /// How many of the account's recovery codes are unused.
     func recoveryCodesLeft(userID: UUID) async throws -> Int
-    /// Deletes the account's authenticator app and recovery codes; false when it had none.
-    func deleteTOTP(userID: UUID) async throws -> Bool
+    /// Deletes the account's authenticator app and recovery codes; false when it had none,
+    /// or, with `checked`, when the account is no longer as that check saw it (another
+    /// password, disabled): a removal proved against an older state changes nothing.
+    func deleteTOTP(userID: UUID, whileUnchanged checked: CheckedAccount?) async throws -> Bool
 }

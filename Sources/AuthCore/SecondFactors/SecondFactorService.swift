@@ -77,9 +77,10 @@ public struct SecondFactorService<Storage: AuthStorage>: Sendable {
             throw AuthError.notFound("No authenticator app is enrolled.")
         }
         let detail: String
+        var checked = CheckedAccount(user)
         switch proof {
         case .password(let password):
-            try await login.confirmPassword(of: user, password: password, origin: origin)
+            checked = try await login.confirmPassword(of: user, password: password, origin: origin)
             detail = "password"
         case .code(let code):
             let code = try TOTPPolicy.normalized(code)
@@ -92,8 +93,10 @@ public struct SecondFactorService<Storage: AuthStorage>: Sendable {
             try await login.audit(.loginFailed, user: user, usernameKey: user.usernameKey, origin: origin, detail: failure)
             throw AuthError.invalidCode
         }
-        guard try await storage.secondFactors.deleteTOTP(userID: user.id) else {
-            throw AuthError.notFound("No authenticator app is enrolled.")
+        // Only while the account is as the proof was checked against: a reset or a
+        // disabling since then wins.
+        guard try await storage.secondFactors.deleteTOTP(userID: user.id, whileUnchanged: checked) else {
+            throw AuthError.invalidCredentials
         }
         try await login.audit(.totpDisabled, user: user, usernameKey: user.usernameKey, origin: origin, detail: detail)
     }

@@ -101,6 +101,14 @@ public struct SessionService<Storage: AuthStorage>: Sendable {
         try await bearer(accessToken).user
     }
 
+    /// Checks an access token as ``profile(accessToken:)`` does, without reading storage:
+    /// it verifies and names a user. What a route checks before it reads a request's body,
+    /// reading the account only once the body is in.
+    /// - Throws: ``AuthError/invalidToken``.
+    public func checkAccessToken(_ accessToken: String) throws {
+        guard try issuer.verify(accessToken).userID != nil else { throw AuthError.invalidToken }
+    }
+
     /// ``profile(accessToken:)`` with the account read at most once per ``accounts``'
     /// lifetime: what `GET /me` answers. Routes that act on the account (a password check,
     /// a deletion) read it afresh.
@@ -149,9 +157,11 @@ public struct SessionService<Storage: AuthStorage>: Sendable {
     }
 
     /// The account and session of a verified access token.
+    /// Only a token issued to authd's own login routes names a user: a relying party's
+    /// `client_credentials` token is refused by its `client_id`, whatever its `sub` looks like.
     private func bearer(_ accessToken: String, recent: Bool = false) async throws -> (user: User, session: UUID?) {
         let claims = try issuer.verify(accessToken)
-        guard let id = UUID(uuidString: claims.sub) else { throw AuthError.invalidToken }
+        guard let id = claims.userID else { throw AuthError.invalidToken }
         let read = { try await storage.users.user(withID: id) }
         guard let user = try await (recent ? accounts.user(id, read: read) : read()), !user.isDisabled else {
             throw AuthError.invalidToken

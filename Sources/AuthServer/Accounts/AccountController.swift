@@ -67,20 +67,23 @@ public struct AccountController<Storage: AuthStorage>: Sendable {
     }
 
     /// A new token pair; every session of the account, this one included, ends, so the
-    /// pair answered is the one that works.
+    /// pair answered is the one that works. The body is read before the account, and the
+    /// change is written only while the account is as the password check saw it.
     @Sendable func changePassword(_ request: Request, context: AuthRequestContext) async throws -> Response {
-        let user = try await sessions.account(of: request)
-        let body = try await JSONRequestBody.decode(PasswordChangeRequest.self, from: request, limit: maxBodySize)
-        try await login.confirmPassword(of: user, password: body.currentPassword.value, origin: context.origin)
-        let changed = try await accounts.setPassword(username: user.username, password: body.newPassword.value, origin: context.origin)
+        let (user, body) = try await sessions.account(of: request) {
+            try await JSONRequestBody.decode(PasswordChangeRequest.self, from: request, limit: maxBodySize)
+        }
+        let checked = try await login.confirmPassword(of: user, password: body.currentPassword.value, origin: context.origin)
+        let changed = try await accounts.changePassword(of: checked, username: user.username, to: body.newPassword.value, origin: context.origin)
         return JSONResponse.make(status: .ok, body: TokenResponse(try await login.issueGrant(for: changed, origin: context.origin(of: request))))
     }
 
     @Sendable func deleteMe(_ request: Request, context: AuthRequestContext) async throws -> Response {
-        let user = try await sessions.account(of: request)
-        let body = try await JSONRequestBody.decode(AccountDeletionRequest.self, from: request, limit: maxBodySize)
-        try await login.confirmPassword(of: user, password: body.password.value, origin: context.origin)
-        try await accounts.delete(username: user.username, origin: context.origin)
+        let (user, body) = try await sessions.account(of: request) {
+            try await JSONRequestBody.decode(AccountDeletionRequest.self, from: request, limit: maxBodySize)
+        }
+        let checked = try await login.confirmPassword(of: user, password: body.password.value, origin: context.origin)
+        try await accounts.delete(checked, origin: context.origin)
         sessions.accounts.forget(user.id)
         return JSONResponse.noContent()
     }

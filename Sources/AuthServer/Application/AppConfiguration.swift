@@ -101,6 +101,9 @@ public struct AppConfiguration: Sendable {
     public var requestHeadTimeout: Duration = .seconds(10)
     /// How long a connection may stay silent in the middle of a request (a trickled body).
     public var idleTimeout: Duration = .seconds(30)
+    /// How long a request's body may take to arrive whole, from when its head has arrived,
+    /// however steadily it comes (``BodyDeadline``): 408 `request_timeout` after.
+    public var bodyTimeout: Duration = .seconds(10)
     /// Connections served at once; beyond it new ones wait in the listen queue until one
     /// closes.
     public var maxConnections = 1000

@@ -51,6 +51,7 @@ extension HTTPRequestError {
     public func response() -> Response {
         var headers = HTTPFields()
         if !allow.isEmpty { headers[.allow] = allow.joined(separator: ", ") }
+        if closesConnection { headers[.connection] = "close" }
         return ErrorBody(code: code, description: description).response(status: status, headers: headers)
     }
 }

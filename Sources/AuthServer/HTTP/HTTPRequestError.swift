@@ -2,7 +2,7 @@ import AuthCore
 import Hummingbird
 
 /// An error only HTTP can produce: no route at the path, a method the path does not
-/// serve, a body too large, a body that is not JSON, or a request the HTTP parser
+/// serve, a body too large, too slow or not JSON, or a request the HTTP parser
 /// rejected. Its ``code`` is of ``AuthCore/AuthError``'s one code type, and it is sent in
 /// the same shape.
 ///
@@ -17,6 +17,7 @@ public struct HTTPRequestError: HTTPResponseError, Sendable, Equatable, CustomSt
         case unsupportedMediaType
         case malformed
         case headersTooLarge
+        case bodyTimedOut
     }
 
     private let kind: Kind
@@ -40,6 +41,7 @@ public struct HTTPRequestError: HTTPResponseError, Sendable, Equatable, CustomSt
         case .unsupportedMediaType: .unsupportedMediaType
         case .malformed: .invalidRequest
         case .headersTooLarge: .requestHeaderFieldsTooLarge
+        case .bodyTimedOut: .requestTimeout
         }
     }
 
@@ -52,6 +54,7 @@ public struct HTTPRequestError: HTTPResponseError, Sendable, Equatable, CustomSt
         case .unsupportedMediaType: .unsupportedMediaType
         case .malformed: .badRequest
         case .headersTooLarge: .requestHeaderFieldsTooLarge
+        case .bodyTimedOut: .requestTimeout
         }
     }
 
@@ -80,6 +83,15 @@ public struct HTTPRequestError: HTTPResponseError, Sendable, Equatable, CustomSt
 
     /// The HTTP parser rejected the request (a malformed request line, method or header).
     public static let malformed = HTTPRequestError(.malformed, "The HTTP request is malformed.")
+
+    /// The body did not arrive whole within `seconds` of the request's start (a total
+    /// deadline, however steadily it trickled): answered 408, and the connection closed.
+    public static func bodyTimedOut(seconds: Int) -> HTTPRequestError {
+        HTTPRequestError(.bodyTimedOut, "The request body must arrive whole within \(seconds) seconds.")
+    }
+
+    /// Whether the connection is closed after this answer (the rest of the body is not read).
+    var closesConnection: Bool { kind == .bodyTimedOut }
 
     /// The request line or headers exceed what the server reads.
     public static let headersTooLarge = HTTPRequestError(

@@ -48,14 +48,15 @@ public enum JSONRequestBody {
         return try decode(type, from: Data(buffer: buffer))
     }
 
-    /// The body, at most `limit` bytes (413 beyond, from `Content-Length` before reading):
-    /// what every body reader here reads first (``FormRequestBody`` too).
+    /// The body, at most `limit` bytes (413 beyond, from `Content-Length` before reading),
+    /// arrived whole within the request's ``BodyDeadline`` (408 after): what every body
+    /// reader here reads first (``FormRequestBody`` too).
     static func collect(_ request: Request, limit: Int) async throws -> ByteBuffer {
         if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limit {
             throw HTTPRequestError.requestTooLarge(limit: limit)
         }
         do {
-            return try await request.body.collect(upTo: limit)
+            return try await BodyDeadline.within { try await request.body.collect(upTo: limit) }
         } catch is NIOTooManyBytesError {
             throw HTTPRequestError.requestTooLarge(limit: limit)
         } catch let error as HTTPError where error.status == .contentTooLarge {

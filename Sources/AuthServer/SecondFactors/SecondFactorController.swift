@@ -39,8 +39,7 @@ public struct SecondFactorController<Storage: AuthStorage>: Sendable {
     }
 
     @Sendable func enrol(_ request: Request, context: AuthRequestContext) async throws -> Response {
-        let user = try await sessions.account(of: request)
-        try await JSONRequestBody.expectNoFields(in: request, limit: maxBodySize)
+        let (user, _) = try await sessions.account(of: request) { try await JSONRequestBody.expectNoFields(in: request, limit: maxBodySize) }
         let secret = try await factors.beginTOTP(for: user)
         return JSONResponse.make(
             status: .ok,
@@ -52,15 +51,17 @@ public struct SecondFactorController<Storage: AuthStorage>: Sendable {
     }
 
     @Sendable func confirm(_ request: Request, context: AuthRequestContext) async throws -> Response {
-        let user = try await sessions.account(of: request)
-        let body = try await JSONRequestBody.decode(TOTPConfirmation.self, from: request, limit: maxBodySize)
+        let (user, body) = try await sessions.account(of: request) {
+            try await JSONRequestBody.decode(TOTPConfirmation.self, from: request, limit: maxBodySize)
+        }
         let codes = try await factors.confirmTOTP(for: user, code: body.code.value, origin: context.origin)
         return JSONResponse.make(status: .ok, body: RecoveryCodes(recoveryCodes: codes))
     }
 
     @Sendable func remove(_ request: Request, context: AuthRequestContext) async throws -> Response {
-        let user = try await sessions.account(of: request)
-        let body = try await JSONRequestBody.decode(TOTPRemoval.self, from: request, limit: maxBodySize)
+        let (user, body) = try await sessions.account(of: request) {
+            try await JSONRequestBody.decode(TOTPRemoval.self, from: request, limit: maxBodySize)
+        }
         try await factors.removeTOTP(for: user, proof: try body.removal(), origin: context.origin)
         return JSONResponse.noContent()
     }

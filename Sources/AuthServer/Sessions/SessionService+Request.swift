@@ -13,6 +13,24 @@ extension SessionService {
         try await profile(accessToken: try BearerToken(request.headers[.authorization]).value)
     }
 
+    /// The request's body, then the account its access token names. The token is checked
+    /// first, so a request without a valid one is refused before its body is read; the
+    /// account is read once the body is in, so that what the body proves (a password, a
+    /// code) is checked against the account as it is now, not as it was when the request
+    /// began (a body can take its time to arrive).
+    ///
+    /// ```swift
+    /// let (user, body) = try await sessions.account(of: request) {
+    ///     try await JSONRequestBody.decode(AccountDeletionRequest.self, from: request, limit: maxBodySize)
+    /// }
+    /// ```
+    func account<Body: Sendable>(of request: Request, readingFirst readBody: () async throws -> Body) async throws -> (user: User, body: Body) {
+        let token = try BearerToken(request.headers[.authorization]).value
+        try checkAccessToken(token)
+        let body = try await readBody()
+        return (try await profile(accessToken: token), body)
+    }
+
     /// ``account(of:)`` read at most once per ``AuthCore/RecentAccounts``' lifetime, for
     /// answers that only show the account (`GET /me`).
     func recentAccount(of request: Request) async throws -> User {

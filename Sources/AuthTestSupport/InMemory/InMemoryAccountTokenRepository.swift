@@ -91,6 +91,20 @@ public final class InMemoryAccountTokenRepository: AccountTokenRepository {
         return (user, try await refreshTokens.revokeAll(ofUser: owner, now: now))
     }
 
+    public func setPassword(_ change: PasswordChange) async throws -> (user: User, revoked: Int)? {
+        let user = users.update(id: change.userID) { user in
+            guard change.replacing.map({ user.passwordHash == $0 && !user.isDisabled }) ?? true else { return }
+            user.passwordHash = change.passwordHash
+        }
+        guard let user, user.passwordHash == change.passwordHash else { return nil }
+        state.withLock { state in
+            for (hash, token) in state.tokens where token.userID == change.userID && token.purpose == .passwordReset && token.usedAt == nil {
+                state.tokens[hash]?.usedAt = change.now
+            }
+        }
+        return (user, try await refreshTokens.revokeAll(ofUser: change.userID, now: change.now))
+    }
+
     public func verifyEmail(tokenHash: String, now: Date) async throws -> User? {
         let token = state.withLock { state -> Token? in
             guard let token = state.tokens[tokenHash], token.purpose == .emailVerification, token.usedAt == nil, token.expiresAt > now,

@@ -17,9 +17,12 @@ public final class InMemorySecondFactorRepository: SecondFactorRepository {
     }
 
     private let state = Mutex(State())
+    private let users: InMemoryUserRepository
 
-    /// An empty repository.
-    public init() {}
+    /// An empty repository beside `users` (whose state a guarded removal checks).
+    public init(users: InMemoryUserRepository) {
+        self.users = users
+    }
 
     public func totpFactor(userID: UUID) async throws -> TOTPFactor? {
         state.withLock { $0.factors[userID] }
@@ -63,8 +66,9 @@ public final class InMemorySecondFactorRepository: SecondFactorRepository {
         state.withLock { $0.recoveryCodes[userID]?.values.count { !$0 } ?? 0 }
     }
 
-    public func deleteTOTP(userID: UUID) async throws -> Bool {
-        state.withLock { state in
+    public func deleteTOTP(userID: UUID, whileUnchanged checked: CheckedAccount?) async throws -> Bool {
+        if let checked, !users.isUnchanged(checked) { return false }
+        return state.withLock { state in
             state.recoveryCodes[userID] = nil
             return state.factors.removeValue(forKey: userID) != nil
         }

@@ -16,7 +16,7 @@ public struct InMemoryStorage: AuthStorage {
     public let readiness = AlwaysReady()
     public let audit = InMemoryAuditLog()
     public let accountTokens: InMemoryAccountTokenRepository
-    public let secondFactors = InMemorySecondFactorRepository()
+    public let secondFactors: InMemorySecondFactorRepository
     public let loginChallenges = InMemoryLoginChallengeRepository()
     public let passkeys: InMemoryPasskeyRepository
     public let clients = InMemoryOAuthClientRepository()
@@ -27,6 +27,7 @@ public struct InMemoryStorage: AuthStorage {
         refreshTokens = InMemoryRefreshTokenRepository(users: users)
         accountTokens = InMemoryAccountTokenRepository(users: users, refreshTokens: refreshTokens)
         passkeys = InMemoryPasskeyRepository(users: users)
+        secondFactors = InMemorySecondFactorRepository(users: users)
     }
 
     public var outbox: InMemoryDeliveryOutbox { InMemoryDeliveryOutbox(tokens: accountTokens) }

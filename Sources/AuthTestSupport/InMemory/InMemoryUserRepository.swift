@@ -40,13 +40,6 @@ public final class InMemoryUserRepository: UserRepository {
         }
     }
 
-    public func setPassword(usernameKey: String, passwordHash: String) async throws -> User? {
-        byKey.withLock { users in
-            users[usernameKey]?.passwordHash = passwordHash
-            users[usernameKey]?.isDisabled = false
-            return users[usernameKey]
-        }
-    }
 
     public func setDisabled(_ disabled: Bool, usernameKey: String, at: Date) async throws -> User? {
         byKey.withLock { users in
@@ -57,6 +50,22 @@ public final class InMemoryUserRepository: UserRepository {
 
     public func delete(usernameKey: String) async throws -> User? {
         byKey.withLock { $0.removeValue(forKey: usernameKey) }
+    }
+
+    public func delete(_ checked: CheckedAccount) async throws -> User? {
+        byKey.withLock { users in
+            guard let key = users.first(where: { Self.matches($0.value, checked) })?.key else { return nil }
+            return users.removeValue(forKey: key)
+        }
+    }
+
+    /// Whether the account `checked` names still has its hash and is enabled.
+    func isUnchanged(_ checked: CheckedAccount) -> Bool {
+        first { Self.matches($0, checked) } != nil
+    }
+
+    private static func matches(_ user: User, _ checked: CheckedAccount) -> Bool {
+        user.id == checked.userID && user.passwordHash == checked.passwordHash && !user.isDisabled
     }
 
     public func all() async throws -> [User] {
