@@ -32,14 +32,24 @@ public struct PostgresLoginChallengeRepository: LoginChallengeRepository {
         try await first("SELECT \(Self.columns) FROM login_challenges WHERE \(Self.working(tokenHash: tokenHash, kind: kind, now: now))")
     }
 
-    public func recordFailure(tokenHash: String) async throws {
-        try await database.execute("UPDATE login_challenges SET attempts_left = attempts_left - 1 WHERE token_hash = \(tokenHash)")
+    public func reserveAttempt(tokenHash: String, kind: LoginChallenge.Kind, now: Date) async throws -> LoginChallenge? {
+        // Concurrent reservations queue on the row's lock; each sees the count the one before left.
+        try await first(
+            """
+            UPDATE login_challenges SET attempts_left = attempts_left - 1
+            WHERE \(Self.working(tokenHash: tokenHash, kind: kind, now: now))
+            RETURNING \(Self.columns)
+            """
+        )
     }
 
     public func take(tokenHash: String, kind: LoginChallenge.Kind, now: Date) async throws -> LoginChallenge? {
         // A second taker waits for the first's row lock, then finds it used.
         try await first(
-            "UPDATE login_challenges SET used_at = \(now) WHERE \(Self.working(tokenHash: tokenHash, kind: kind, now: now)) RETURNING \(Self.columns)"
+            """
+            UPDATE login_challenges SET used_at = \(now)
+            WHERE \(Self.unused(tokenHash: tokenHash, kind: kind, now: now)) RETURNING \(Self.columns)
+            """
         )
     }
 
@@ -73,6 +83,11 @@ public struct PostgresLoginChallengeRepository: LoginChallengeRepository {
 
     /// The condition that picks the challenge while it still works.
     private static func working(tokenHash: String, kind: LoginChallenge.Kind, now: Date) -> SQL {
-        "token_hash = \(tokenHash) AND kind = \(kind.rawValue) AND used_at IS NULL AND expires_at > \(now) AND attempts_left > 0"
+        "\(unused(tokenHash: tokenHash, kind: kind, now: now)) AND attempts_left > 0"
+    }
+
+    /// The condition that picks the challenge while it is unused and unexpired.
+    private static func unused(tokenHash: String, kind: LoginChallenge.Kind, now: Date) -> SQL {
+        "token_hash = \(tokenHash) AND kind = \(kind.rawValue) AND used_at IS NULL AND expires_at > \(now)"
     }
 }

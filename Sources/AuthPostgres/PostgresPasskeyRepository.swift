@@ -91,13 +91,28 @@ public struct PostgresPasskeyRepository: PasskeyRepository {
         }
     }
 
-    public func recordUse(id: Data, signCount: UInt32, backedUp: Bool, at date: Date) async throws {
-        try await database.execute(
+    public func recordUse(id: Data, signCount: UInt32, backedUp: Bool, at date: Date) async throws -> Bool {
+        let count = Int64(signCount)
+        return try await database.countingChanges(
             """
-            UPDATE passkeys SET sign_count = \(Int64(signCount)), backed_up = \(backedUp), last_used_at = \(date)
-            WHERE id = \(ByteBuffer(bytes: id))
+            UPDATE passkeys SET sign_count = \(count), backed_up = \(backedUp), last_used_at = \(date)
+            WHERE id = \(ByteBuffer(bytes: id)) AND (sign_count < \(count) OR (sign_count = 0 AND \(count) = 0))
             """
-        )
+        ) == 1
+    }
+
+    public func commonShape() async throws -> PasskeyShape? {
+        try await database.query(
+            """
+            SELECT octet_length(id)::int8, transports FROM passkeys
+            GROUP BY 1, 2 ORDER BY count(*) DESC, 1, 2 LIMIT 1
+            """
+        ) { rows in
+            for try await (length, transports) in rows.decode((Int, [String]).self) {
+                return PasskeyShape(idLength: length, transports: transports)
+            }
+            return nil
+        }
     }
 
     public func delete(id: Data, ofUser userID: UUID) async throws -> Bool {

@@ -52,9 +52,9 @@ import Testing
         let (client, secret) = try OAuthClient.register(id: "orders-api", audiences: [], now: clock.now)
         #expect(try await storage.clients.add(client))
         #expect(try await !storage.clients.add(client))
-        #expect(try await parties.authenticate(clientID: "orders-api", secret: secret) == client)
-        await #expect(throws: AuthError.invalidClient) { try await parties.authenticate(clientID: "orders-api", secret: secret + "x") }
-        await #expect(throws: AuthError.invalidClient) { try await parties.authenticate(clientID: "unknown", secret: secret) }
+        #expect(try await parties.authenticate(clientID: "orders-api", secret: secret, origin: RequestOrigin()) == client)
+        await #expect(throws: AuthError.invalidClient) { try await parties.authenticate(clientID: "orders-api", secret: secret + "x", origin: RequestOrigin()) }
+        await #expect(throws: AuthError.invalidClient) { try await parties.authenticate(clientID: "unknown", secret: secret, origin: RequestOrigin()) }
 
         let token = try await parties.clientToken(for: client, origin: RequestOrigin())
         let answer = try await parties.introspect(token.value)
@@ -67,7 +67,8 @@ import Testing
 
     @Test(arguments: [
         ("", "1 to 64"), (String(repeating: "a", count: 65), "1 to 64"), ("has space", "letters, digits"), ("é", "letters, digits"),
-        ("authd", "authd's own login routes"),
+        ("authd", "authd's own login routes"), ("8C0E3F1A-9B2D-4E5F-8A7B-6C5D4E3F2A1B", "the form of a user id"),
+        ("8c0e3f1a-9b2d-4e5f-8a7b-6c5d4e3f2a1b", "the form of a user id"),
     ])
     func aClientIDIsChecked(id: String, message: String) throws {
         #expect {
@@ -75,6 +76,42 @@ import Testing
         } throws: { error in
             (error as? AuthError)?.code == .invalidRequest && (error as? AuthError)?.description.contains(message) == true
         }
+    }
+
+    /// A token issued to a relying party is never taken for a user's, even with a user's id
+    /// as its `sub`: users and clients are told apart by `client_id`, not by the subject's shape.
+    @Test func aClientsTokenNamingAUsersIDIsNotTheUsers() async throws {
+        let (login, parties) = try await services()
+        let user = try await login.storage.users.create(username: try Username("alice"), passwordHash: "unused", at: clock.now)
+        let (client, _) = try OAuthClient.register(id: "orders-api", audiences: [], now: clock.now)
+        #expect(try await storage.clients.add(client))
+        let forged = try login.issuer.issue(subject: user.id.uuidString.lowercased(), clientID: "orders-api", audiences: ["orders-api"])
+
+        await #expect(throws: AuthError.invalidToken) { try await parties.sessions.profile(accessToken: forged.value) }
+        // Introspected as the client's own token (its sub is not the client's id: inactive),
+        // never with the user's name.
+        #expect(try await parties.introspect(forged.value) == .inactive)
+        // The user's own token still names the user.
+        let own = try await login.issueGrant(for: user)
+        #expect(try await parties.sessions.profile(accessToken: own.accessToken) == user)
+        #expect(try await parties.introspect(own.accessToken).username == "alice")
+    }
+
+    /// Wrong secrets are throttled as wrong passwords are: ten from one address for one client
+    /// id, then 429 there, even for the right secret; another address still authenticates,
+    /// and its success clears the id's count.
+    @Test func wrongSecretsAreThrottledLikeLogins() async throws {
+        let (_, parties) = try await services()
+        let (client, secret) = try OAuthClient.register(id: "orders-api", audiences: [], now: clock.now)
+        #expect(try await storage.clients.add(client))
+        let attacker = RequestOrigin(clientAddress: "203.0.113.7"), owner = RequestOrigin(clientAddress: "198.51.100.2")
+        for _ in 0..<10 {
+            await #expect(throws: AuthError.invalidClient) { try await parties.authenticate(clientID: "orders-api", secret: "guess", origin: attacker) }
+        }
+        await #expect { try await parties.authenticate(clientID: "orders-api", secret: secret, origin: attacker) } throws: { error in
+            (error as? AuthError)?.code == .tooManyAttempts
+        }
+        #expect(try await parties.authenticate(clientID: "orders-api", secret: secret, origin: owner) == client)
     }
 
     @Test func aSecretIsStoredOnlyAsItsHash() throws {

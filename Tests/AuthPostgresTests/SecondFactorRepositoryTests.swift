@@ -8,7 +8,7 @@ import Testing
 /// retention.
 @Suite struct SecondFactorRepositoryTests {
     /// Twenty requests racing with one step of one code: one accepts it. So do twenty with one
-    /// recovery code, and twenty using one challenge.
+    /// recovery code, and twenty using one challenge, whose attempts hold under the race too.
     @Test func aStepARecoveryCodeAndAChallengeAreEachTakenOnceUnderARace() async throws {
         try await TestCluster.withMigratedDatabase { database, _ in
             let user = try await PostgresUserRepository(database: database).create(username: try Username("alice"), passwordHash: "h", at: Date())
@@ -31,13 +31,19 @@ import Testing
             }
             #expect(try await race { try await factors.useTOTPStep(userID: user.id, step: 101) } == 1)
             #expect(try await race { try await factors.useRecoveryCode(userID: user.id, codeHash: "a", now: now) } == 1)
+            // Twenty answers at once on a token with five attempts: five are let through to
+            // be checked; the last of them can still take it.
+            #expect(try await race { try await challenges.reserveAttempt(tokenHash: "t", kind: .secondFactor, now: now) != nil } == 5)
             #expect(try await race { try await challenges.take(tokenHash: "t", kind: .secondFactor, now: now) != nil } == 1)
             // An earlier step, the same step, or a used code: refused; a later step: taken.
             #expect(try await !factors.useTOTPStep(userID: user.id, step: 100))
             #expect(try await !factors.useTOTPStep(userID: user.id, step: 101))
             #expect(try await factors.useTOTPStep(userID: user.id, step: 102))
             #expect(try await factors.recoveryCodesLeft(userID: user.id) == 1)
-            #expect(try await factors.deleteTOTP(userID: user.id))
+            // Proved against a password the account no longer has: nothing removed.
+            #expect(try await !factors.deleteTOTP(userID: user.id, whileUnchanged: CheckedAccount(userID: user.id, passwordHash: "stale")))
+            #expect(try await factors.recoveryCodesLeft(userID: user.id) == 1)
+            #expect(try await factors.deleteTOTP(userID: user.id, whileUnchanged: CheckedAccount(user)))
             #expect(try await factors.recoveryCodesLeft(userID: user.id) == 0)
             #expect(try await factors.totpFactor(userID: user.id) == nil)
         }
@@ -59,8 +65,9 @@ import Testing
             #expect(try await challenges.challenge(tokenHash: "old", kind: .passkeyAuthentication, now: now) == nil)
             #expect(try await challenges.challenge(tokenHash: "live", kind: .secondFactor, now: now) == nil, "another kind")
             #expect(try await challenges.take(tokenHash: "used", kind: .passkeyAuthentication, now: now.addingTimeInterval(-7_200))?.tokenHash == "used")
-            try await challenges.recordFailure(tokenHash: "worn")
+            #expect(try await challenges.reserveAttempt(tokenHash: "worn", kind: .passkeyAuthentication, now: now)?.attemptsLeft == 0)
             #expect(try await challenges.challenge(tokenHash: "worn", kind: .passkeyAuthentication, now: now) == nil)
+            #expect(try await challenges.reserveAttempt(tokenHash: "worn", kind: .passkeyAuthentication, now: now) == nil)
             #expect(try await challenges.challenge(tokenHash: "live", kind: .passkeyAuthentication, now: now)?.userID == nil)
             // Ended before an hour ago: the expired one and the one used two hours ago.
             #expect(try await challenges.deleteEnded(before: now.addingTimeInterval(-60), limit: 10) == 2)

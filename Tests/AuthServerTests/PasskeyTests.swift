@@ -130,23 +130,56 @@ import WebAuthn
     }
 
     /// A username without passkeys (or without an account) gets the same shape of answer: one
-    /// credential id derived from the name, the same each time.
-    @Test func loginOptionsDoNotTellWhichNamesExist() async throws {
+    /// credential id derived from the name, the same each time, as long as the passkeys
+    /// registered here are (their most common length) and with their transports.
+    @Test func loginOptionsDoNotTellWhichNamesExistOrHavePasskeys() async throws {
         let fixture = try await Self.fixture()
+        try await fixture.addUser("alice", password: Self.password)
         try await fixture.addUser("bob", password: Self.password)
         try await fixture.test { client async throws in
-            func allowed(_ name: String) async throws -> [Data] {
+            var phone = SoftwareAuthenticator(origin: Self.origin)
+            try await Self.register(client, "alice", &phone)
+            func allowed(_ name: String) async throws -> [PublicKeyCredentialDescriptorJSON] {
                 let response = try await Self.post(client, "/webauthn/login/options", Username(username: name))
                 #expect(response.status == .ok)
-                return try Self.decode(PublicKeyCredentialRequestOptionsJSON.self, response).allowCredentials.map(\.id)
+                return try Self.decode(PublicKeyCredentialRequestOptionsJSON.self, response).allowCredentials
             }
-            let bob = try await allowed("bob"), nobody = try await allowed("nobody")
+            let alice = try await allowed("alice"), bob = try await allowed("bob"), nobody = try await allowed("nobody")
+            #expect(alice.map(\.id) == [try #require(phone.credentialID)])
             #expect(bob.count == 1 && nobody.count == 1 && bob != nobody)
+            for decoy in [bob, nobody] {
+                #expect(decoy.first?.id.count == alice.first?.id.count)
+                #expect(decoy.first?.transports == alice.first?.transports && decoy.first?.transports == ["internal"])
+                #expect(decoy.first?.type == "public-key")
+            }
             #expect(try await allowed("nobody") == nobody)
-            #expect(bob.first?.count == 32 && nobody.first?.count == 32)
             let discoverable = try Self.decode(PublicKeyCredentialRequestOptionsJSON.self, try await client.execute(uri: "/webauthn/login/options", method: .post))
             #expect(discoverable.allowCredentials.isEmpty && discoverable.rpId == "example.com" && discoverable.userVerification == .required)
         }
+    }
+
+    /// Twelve assertions of a cloned authenticator, all with the same counter, sent at once:
+    /// the counter's update is guarded, so one logs in and the others are refused (audited).
+    @Test func aClonesSimultaneousAssertionsLogInOnce() async throws {
+        let fixture = try await Self.fixture()
+        try await fixture.addUser("cleo", password: Self.password)
+        try await fixture.test { client async throws in
+            var phone = SoftwareAuthenticator(origin: Self.origin)
+            try await Self.register(client, "cleo", &phone)
+            var assertions: [AuthenticationResponseJSON] = []
+            for _ in 0..<12 {
+                var clone = phone
+                assertions.append(try await Self.assertion(client, &clone))
+            }
+            let statuses = try await withThrowingTaskGroup(of: UInt.self) { group in
+                for assertion in assertions {
+                    group.addTask { UInt(try await Self.post(client, "/webauthn/login", Login(credential: assertion)).status.code) }
+                }
+                return try await group.reduce(into: [UInt: Int]()) { $0[$1, default: 0] += 1 }
+            }
+            #expect(statuses == [200: 1, 401: 11])
+        }
+        #expect(try await fixture.auditKinds().filter { $0 == "passkey_sign_count_regressed" }.count == 11)
     }
 
     /// Each check refuses on its own: origin, user verification, a challenge of another

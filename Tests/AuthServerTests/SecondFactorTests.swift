@@ -215,6 +215,27 @@ import Testing
         }
     }
 
+    /// Ten wrong codes sent at once on one `mfa_token`: only its five attempts are checked,
+    /// the rest find the token worn out.
+    @Test func wrongCodesSentAtOnceOnOneTokenGetNoMoreChecksThanItsAttempts() async throws {
+        let (fixture, clock) = try await Self.fixture()
+        try await fixture.addUser("gail", password: Self.password)
+        try await fixture.test { client async throws in
+            let (key, _) = try await Self.turnOn(client, "gail", clock: clock)
+            clock.advance(by: 30)
+            let token = try await Self.mfaToken(client, "gail")
+            let wrong = Self.other(than: key.code(at: clock.now))
+            let codes = try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<10 {
+                    group.addTask { try await client.sendJSON(.post, "/login/mfa", ["mfa_token": token, "code": wrong]).error().code }
+                }
+                return try await group.reduce(into: [String: Int]()) { $0[$1, default: 0] += 1 }
+            }
+            #expect(codes == ["invalid_credentials": 5, "invalid_token": 5])
+        }
+        #expect(try await fixture.auditKinds().filter { $0 == "login_failed" }.count == 5)
+    }
+
     /// Wrong codes are counted per account whatever the token or address, and a right
     /// password (which a thief of it has) does not clear the count; a completed login does.
     @Test func wrongCodesAreThrottledPerAccountAcrossNewTokens() async throws {

@@ -11,10 +11,14 @@ public protocol LoginChallengeRepository: Sendable {
     func store(_ challenge: LoginChallenge) async throws
     /// The challenge with this digest and kind, if unused, unexpired and with attempts left.
     func challenge(tokenHash: String, kind: LoginChallenge.Kind, now: Date) async throws -> LoginChallenge?
-    /// One wrong answer: one attempt fewer (none left, it no longer works).
-    func recordFailure(tokenHash: String) async throws
-    /// Marks the challenge used if it still works, and returns it: once, however many ask
-    /// at the same time; nil afterwards, or when it never worked.
+    /// Takes one attempt from the challenge with this digest and kind, if it is unused,
+    /// unexpired and has one left, before the answer is checked; returns the challenge, nil
+    /// when it no longer works. One guarded step: however many answers arrive at once, no
+    /// more are checked than it has attempts.
+    func reserveAttempt(tokenHash: String, kind: LoginChallenge.Kind, now: Date) async throws -> LoginChallenge?
+    /// Marks the challenge used if it is unused and unexpired (an attempt reserved on it may
+    /// have been its last), and returns it: once, however many ask at the same time; nil
+    /// afterwards, or when it never worked.
     func take(tokenHash: String, kind: LoginChallenge.Kind, now: Date) async throws -> LoginChallenge?
     /// Deletes up to `limit` challenges that expired or were used before `date`; returns how many.
     func deleteEnded(before date: Date, limit: Int) async throws -> Int

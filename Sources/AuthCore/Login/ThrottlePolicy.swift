@@ -159,6 +159,13 @@ public struct ThrottlePolicy: Sendable, Equatable {
         return ThrottleKeys(account: account, pair: pair, address: addressKey(address))
     }
 
+    /// The counters a relying party's authentication touches: as a login's ``keys(usernameKey:address:)``,
+    /// with the client id in place of the username (prefixed, so that no username shares its
+    /// counters).
+    public func clientKeys(clientID: String, address: String?) -> ThrottleKeys {
+        keys(usernameKey: "client\u{0}" + clientID, address: address)
+    }
+
     /// The counter of login attempts from `address`, for every username (nil when the
     /// address is unknown): what a passkey login, which names no username, reserves.
     public func addressKey(_ address: String?) -> ThrottleKey? {

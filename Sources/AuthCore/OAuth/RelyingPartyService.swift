@@ -19,22 +19,37 @@ import Foundation
 public struct RelyingPartyService<Storage: AuthStorage>: Sendable {
     /// Sessions: rotation, and the storage, issuer and clock they share.
     public let sessions: SessionService<Storage>
+    /// The limits client authentication is held to, a login's (``ThrottlePolicy/clientKeys(clientID:address:)``).
+    public let throttle: ThrottlePolicy
 
     /// Creates the service.
-    public init(sessions: SessionService<Storage>) {
+    public init(sessions: SessionService<Storage>, throttle: ThrottlePolicy = ThrottlePolicy()) {
         self.sessions = sessions
+        self.throttle = throttle
     }
 
     private var storage: Storage { sessions.storage }
     private var issuer: AccessTokenIssuer { sessions.issuer }
 
     /// The registered client with this id and secret.
-    /// - Throws: ``AuthError/invalidClient`` for an unknown id or a wrong secret alike.
-    public func authenticate(clientID: String, secret: String) async throws -> OAuthClient {
+    ///
+    /// Each attempt is reserved first, as a login's is, against the client id (from one
+    /// address, and from every address with windows that grow) and the address: a secret
+    /// cannot be guessed faster than a password. A success clears the id's counters and gives
+    /// the address its attempt back.
+    /// - Throws: ``AuthError/invalidClient`` for an unknown id or a wrong secret alike;
+    ///   `too_many_attempts` past the limits.
+    public func authenticate(clientID: String, secret: String, origin: RequestOrigin) async throws -> OAuthClient {
+        let keys = throttle.clientKeys(clientID: clientID, address: origin.clientAddress)
+        if let refusal = try await storage.loginAttempts.reserve(keys.all, now: sessions.clock.now) {
+            sessions.metrics.throttled()
+            throw AuthError.tooManyAttempts(retryAfter: refusal.retryAfter)
+        }
         // An id no client can have (too long, a NUL PostgreSQL cannot hold) is not looked up.
         let client = (try? OAuthClient.validate(id: clientID)) != nil ? try await storage.clients.client(id: clientID) : nil
         let matches = (client ?? OAuthClient.absent).verifies(secret: secret)
         guard let client, matches else { throw AuthError.invalidClient }
+        try await storage.loginAttempts.release(keys.releasedBySuccess, clearing: keys.clearedByPassword)
         return client
     }
 
@@ -65,7 +80,7 @@ public struct RelyingPartyService<Storage: AuthStorage>: Sendable {
             active: true, sub: claims.sub, exp: claims.exp, iat: claims.iat, iss: claims.iss, aud: claims.aud, tokenType: "Bearer",
             clientID: claims.clientID, jti: claims.jti, sid: claims.sid
         )
-        if let userID = UUID(uuidString: claims.sub) {
+        if let userID = claims.userID {
             guard let user = try await storage.users.user(withID: userID), !user.isDisabled else { return .inactive }
             if let sid = claims.sid {
                 guard let session = UUID(uuidString: sid), try await storage.refreshTokens.isSessionLive(session, now: sessions.clock.now) else {
@@ -107,7 +122,7 @@ public struct RelyingPartyService<Storage: AuthStorage>: Sendable {
         switch presented {
         case .accessToken:
             guard let claims = try? issuer.verify(token, anyAudience: true),
-                  let userID = UUID(uuidString: claims.sub), let session = claims.sid.flatMap(UUID.init(uuidString:)),
+                  let userID = claims.userID, let session = claims.sid.flatMap(UUID.init(uuidString:)),
                   try await storage.refreshTokens.revokeSession(session, ofUser: userID, now: now)
             else { return }
             owner = userID

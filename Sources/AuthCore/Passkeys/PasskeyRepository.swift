@@ -18,8 +18,14 @@ public protocol PasskeyRepository: Sendable {
     /// Stores a new passkey; false, storing nothing, when its id is registered already or
     /// the account has `limit` passkeys.
     func add(_ passkey: Passkey, limit: Int) async throws -> Bool
-    /// Records a login it signed: its new counter, backup state and time.
-    func recordUse(id: Data, signCount: UInt32, backedUp: Bool, at date: Date) async throws
+    /// Records a login it signed — its new counter, backup state and time — if the counter
+    /// moves forward from the stored one (or both are 0: an authenticator without a counter,
+    /// WebAuthn L3 §6.1.1); false, recording nothing, otherwise. One guarded update, so of
+    /// assertions with the same counter made at once (a cloned authenticator's) one counts.
+    func recordUse(id: Data, signCount: UInt32, backedUp: Bool, at date: Date) async throws -> Bool
     /// Deletes the account's passkey with this id; false when it has none.
     func delete(id: Data, ofUser userID: UUID) async throws -> Bool
+    /// The id length and transports most stored passkeys have (ties broken by the shorter
+    /// id); nil when none is stored.
+    func commonShape() async throws -> PasskeyShape?
 }

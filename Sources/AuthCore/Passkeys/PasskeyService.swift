@@ -25,6 +25,8 @@ public struct PasskeyService<Storage: AuthStorage>: Sendable {
     public let relyingParty: WebAuthnRelyingParty
     /// How many passkeys one account may register.
     public let limit: Int
+    /// The decoys' shape, read at most every ten minutes.
+    private let decoyShape = PasskeyShapeCache(lifetime: 600)
 
     /// Creates the service.
     public init(login: LoginService<Storage>, relyingParty: WebAuthnRelyingParty, limit: Int = 20) {
@@ -79,8 +81,9 @@ public struct PasskeyService<Storage: AuthStorage>: Sendable {
 
     /// The options of a login: a new challenge, and with `username` the account's passkeys
     /// as `allowCredentials`. For a name no account has (or one without passkeys) the answer
-    /// looks the same: one credential id derived from the name under a secret, so the answer
-    /// tells no one which names exist. Without `username`, a discoverable login: the user
+    /// looks the same: one credential id derived from the name under a secret, of the length
+    /// and with the transports most registered passkeys have (``PasskeyShape``), so the answer
+    /// tells no one which names exist or have passkeys. Without `username`, a discoverable login: the user
     /// picks a passkey and its user handle names the account.
     ///
     /// Each answer stores a challenge, so each is counted against the client address's login
@@ -98,9 +101,12 @@ public struct PasskeyService<Storage: AuthStorage>: Sendable {
                 passkeys = try await storage.passkeys.passkeys(ofUser: user.id)
                 userID = passkeys.isEmpty ? nil : user.id
             }
-            allowed = passkeys.isEmpty
-                ? [PublicKeyCredentialDescriptorJSON(id: decoyID(for: username.key))]
-                : passkeys.map(\.descriptor)
+            if passkeys.isEmpty {
+                let shape = try await decoyShape.shape(now: login.clock.now) { try await storage.passkeys.commonShape() }
+                allowed = [shape.decoy(for: username.key, key: login.throttle.digestKey)]
+            } else {
+                allowed = passkeys.map(\.descriptor)
+            }
         }
         let challenge = try await issueChallenge(.passkeyAuthentication, userID: userID)
         return relyingParty.requestOptions(challenge: challenge, allowCredentials: allowed)
@@ -133,18 +139,23 @@ public struct PasskeyService<Storage: AuthStorage>: Sendable {
         } catch {
             throw try await refusal(error, user: user, origin: origin)
         }
-        let credentialID = Base64URL.encode(passkey.id)
-        guard !verified.signCountRegressed else {
-            try await login.audit(.passkeySignCountRegressed, user: user, usernameKey: user.usernameKey, origin: origin, detail: credentialID)
-            throw Self.refused
-        }
+        guard !verified.signCountRegressed else { throw try await signCountRegressed(passkey, user: user, origin: origin) }
         guard !user.isDisabled else {
             try await login.audit(.loginFailed, user: user, usernameKey: user.usernameKey, origin: origin, detail: "account_disabled")
             throw AuthError.accountDisabled
         }
-        try await storage.passkeys.recordUse(id: passkey.id, signCount: verified.signCount, backedUp: verified.isBackedUp, at: login.clock.now)
+        // The counter read above may be passed by another assertion with the same count (a
+        // clone used at the same time): the update is guarded, and only one moves it.
+        guard try await storage.passkeys.recordUse(id: passkey.id, signCount: verified.signCount, backedUp: verified.isBackedUp, at: login.clock.now)
+        else { throw try await signCountRegressed(passkey, user: user, origin: origin) }
         guard let grant = try await login.finishLogin(of: user, origin: origin, detail: "passkey") else { throw AuthError.accountDisabled }
         return grant
+    }
+
+    /// A counter that did not move forward (a possible clone): audited, refused.
+    private func signCountRegressed(_ passkey: Passkey, user: User, origin: RequestOrigin) async throws -> AuthError {
+        try await login.audit(.passkeySignCountRegressed, user: user, usernameKey: user.usernameKey, origin: origin, detail: Base64URL.encode(passkey.id))
+        return Self.refused
     }
 
     /// The account's passkeys, oldest first.
@@ -191,16 +202,6 @@ public struct PasskeyService<Storage: AuthStorage>: Sendable {
         let tokenHash = OpaqueToken.hash(of: Base64URL.encode(clientData.challenge))
         guard let stored = try await storage.loginChallenges.take(tokenHash: tokenHash, kind: kind, now: login.clock.now) else { return nil }
         return TakenChallenge(bytes: clientData.challenge, userID: stored.userID)
-    }
-
-    /// A credential id for `usernameKey` that no authenticator has: HMAC-SHA256 of the name
-    /// under the throttle counters' secret (SHA-256 without one), 32 bytes as real ids often are.
-    private func decoyID(for usernameKey: String) -> Data {
-        let subject = Data(("passkey-decoy\u{0}" + usernameKey).utf8)
-        if let key = login.throttle.digestKey {
-            return Data(HMAC<SHA256>.authenticationCode(for: subject, using: key))
-        }
-        return Data(SHA256.hash(data: subject))
     }
 
     /// What a WebAuthn error becomes: 400 naming the field for a malformed payload; for a

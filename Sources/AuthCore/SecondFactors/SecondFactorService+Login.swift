@@ -6,8 +6,9 @@ extension SecondFactorService {
     /// for a token pair.
     ///
     /// The token must be unused, unexpired (5 minutes), still bound to the account's
-    /// password hash, and have wrong answers left (5). Each attempt is reserved against the
-    /// account's second-factor counter and the client's address first.
+    /// password hash, and have attempts left (5, each taken before its answer is checked).
+    /// Each attempt is also reserved against the account's second-factor counter and the
+    /// client's address first.
     /// - Throws: ``AuthError`` — `invalid_request`, `invalid_token`, `invalid_credentials`
     ///   (a wrong or replayed code), `account_disabled`, `too_many_attempts`.
     ///
@@ -24,7 +25,9 @@ extension SecondFactorService {
         if case .code(let code) = proof { proof = .code(try TOTPPolicy.normalized(code)) }
         let storage = login.storage
         let tokenHash = OpaqueToken.hash(of: mfaToken)
-        guard let challenge = try await storage.loginChallenges.challenge(tokenHash: tokenHash, kind: .secondFactor, now: login.clock.now),
+        // The token's attempt is taken before anything is checked, so answers sent at once
+        // get no more checks than the token has attempts.
+        guard let challenge = try await storage.loginChallenges.reserveAttempt(tokenHash: tokenHash, kind: .secondFactor, now: login.clock.now),
               let userID = challenge.userID,
               let user = try await storage.users.user(withID: userID),
               user.passwordHash == challenge.passwordHash
@@ -57,7 +60,6 @@ extension SecondFactorService {
             }
         }
         if let failure {
-            try await storage.loginChallenges.recordFailure(tokenHash: tokenHash)
             try await login.audit(.loginFailed, user: user, usernameKey: usernameKey, origin: origin, detail: failure)
             throw AuthError.invalidCode
         }

@@ -32,6 +32,7 @@ public func buildRouter<Storage: AuthStorage>(
     router.add(middleware: HTTPMetricsMiddleware(metrics: configuration.metrics))
     let routes = RouteMethods()
     router.add(middleware: ErrorMiddleware(routes: routes))
+    router.add(middleware: BodyDeadlineMiddleware(timeout: configuration.bodyTimeout))
 
     let maxBodySize = configuration.maxBodySize
     router.addRoutes(LoginController(login: login, maxBodySize: maxBodySize).routes)
@@ -53,7 +54,7 @@ public func buildRouter<Storage: AuthStorage>(
         router.addRoutes(TestClockController(clock: testClock, maxBodySize: maxBodySize).routes)
     }
     router.addRoutes(KeyController(issuer: issuer, maxAge: configuration.jwksMaxAge).routes)
-    router.addRoutes(OAuthController(parties: RelyingPartyService(sessions: sessions), maxBodySize: maxBodySize).routes)
+    router.addRoutes(OAuthController(parties: RelyingPartyService(sessions: sessions, throttle: login.throttle), maxBodySize: maxBodySize).routes)
     router.addRoutes(
         MetadataController(
             issuer: configuration.issuer, publicURL: configuration.publicURL, https: configuration.tls != nil,

@@ -38,13 +38,13 @@ public struct OAuthController<Storage: AuthStorage>: Sendable {
             // Users' refresh tokens are issued to authd's own login routes: a registered relying
             // party that authenticates is told so; one that fails to is invalid_client first.
             if let credentials, credentials.clientID != OAuthClient.firstPartyID || credentials.secret != nil {
-                _ = try await authenticate(credentials)
+                _ = try await authenticate(credentials, origin: context.origin)
                 throw AuthError.invalidGrant
             }
             let grant = try await parties.refresh(refreshToken: try form.required("refresh_token"), origin: context.origin(of: request))
             return JSONResponse.make(status: .ok, body: TokenResponse(grant))
         case "client_credentials":
-            let client = try await authenticate(credentials)
+            let client = try await authenticate(credentials, origin: context.origin)
             let issued = try await parties.clientToken(for: client, origin: context.origin)
             return JSONResponse.make(status: .ok, body: ClientTokenResponse(issued))
         default:
@@ -54,14 +54,14 @@ public struct OAuthController<Storage: AuthStorage>: Sendable {
 
     @Sendable func introspect(_ request: Request, context: AuthRequestContext) async throws -> Response {
         let (form, credentials) = try await read(request)
-        _ = try await authenticate(credentials)
+        _ = try await authenticate(credentials, origin: context.origin)
         let answer = try await parties.introspect(try form.required("token"))
         return JSONResponse.make(status: .ok, body: IntrospectionResponse(answer))
     }
 
     @Sendable func revoke(_ request: Request, context: AuthRequestContext) async throws -> Response {
         let (form, credentials) = try await read(request)
-        let client = try await authenticate(credentials)
+        let client = try await authenticate(credentials, origin: context.origin)
         try await parties.revoke(try form.required("token"), by: client, origin: context.origin)
         return Response(status: .ok, headers: [.cacheControl: "no-store", .contentLength: "0"])
     }
@@ -73,8 +73,8 @@ public struct OAuthController<Storage: AuthStorage>: Sendable {
     }
 
     /// The registered client `credentials` name, with its secret.
-    private func authenticate(_ credentials: ClientAuthentication?) async throws -> OAuthClient {
+    private func authenticate(_ credentials: ClientAuthentication?, origin: RequestOrigin) async throws -> OAuthClient {
         guard let credentials, let secret = credentials.secret else { throw AuthError.invalidClient }
-        return try await parties.authenticate(clientID: credentials.clientID, secret: secret)
+        return try await parties.authenticate(clientID: credentials.clientID, secret: secret, origin: origin)
     }
 }

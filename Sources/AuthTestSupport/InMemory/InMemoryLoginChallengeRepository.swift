@@ -23,13 +23,18 @@ public final class InMemoryLoginChallengeRepository: LoginChallengeRepository {
         challenges.withLock { Self.working($0[tokenHash], kind: kind, now: now) }
     }
 
-    public func recordFailure(tokenHash: String) async throws {
-        challenges.withLock { $0[tokenHash]?.challenge.attemptsLeft -= 1 }
+    public func reserveAttempt(tokenHash: String, kind: LoginChallenge.Kind, now: Date) async throws -> LoginChallenge? {
+        challenges.withLock { all in
+            guard var challenge = Self.working(all[tokenHash], kind: kind, now: now) else { return nil }
+            challenge.attemptsLeft -= 1
+            all[tokenHash]?.challenge = challenge
+            return challenge
+        }
     }
 
     public func take(tokenHash: String, kind: LoginChallenge.Kind, now: Date) async throws -> LoginChallenge? {
         challenges.withLock { all in
-            guard let challenge = Self.working(all[tokenHash], kind: kind, now: now) else { return nil }
+            guard let challenge = Self.working(all[tokenHash], kind: kind, now: now, attempts: false) else { return nil }
             all[tokenHash]?.usedAt = now
             return challenge
         }
@@ -43,8 +48,12 @@ public final class InMemoryLoginChallengeRepository: LoginChallengeRepository {
         }
     }
 
-    private static func working(_ entry: (challenge: LoginChallenge, usedAt: Date?)?, kind: LoginChallenge.Kind, now: Date) -> LoginChallenge? {
-        guard let entry, entry.usedAt == nil, entry.challenge.kind == kind, entry.challenge.expiresAt > now, entry.challenge.attemptsLeft > 0
+    /// The challenge while it is unused, unexpired and (unless `attempts` is false) has attempts left.
+    private static func working(
+        _ entry: (challenge: LoginChallenge, usedAt: Date?)?, kind: LoginChallenge.Kind, now: Date, attempts: Bool = true
+    ) -> LoginChallenge? {
+        guard let entry, entry.usedAt == nil, entry.challenge.kind == kind, entry.challenge.expiresAt > now,
+              !attempts || entry.challenge.attemptsLeft > 0
         else { return nil }
         return entry.challenge
     }

@@ -54,13 +54,22 @@ public final class InMemoryPasskeyRepository: PasskeyRepository {
         }
     }
 
-    public func recordUse(id: Data, signCount: UInt32, backedUp: Bool, at date: Date) async throws {
+    public func recordUse(id: Data, signCount: UInt32, backedUp: Bool, at date: Date) async throws -> Bool {
         state.withLock { state in
-            guard let index = state.passkeys.firstIndex(where: { $0.id == id }) else { return }
+            guard let index = state.passkeys.firstIndex(where: { $0.id == id }) else { return false }
+            let stored = state.passkeys[index].signCount
+            guard stored < signCount || (stored == 0 && signCount == 0) else { return false }
             state.passkeys[index].signCount = signCount
             state.passkeys[index].backedUp = backedUp
             state.passkeys[index].lastUsedAt = date
+            return true
         }
+    }
+
+    public func commonShape() async throws -> PasskeyShape? {
+        let shapes = state.withLock { $0.passkeys.map { PasskeyShape(idLength: $0.id.count, transports: $0.transports) } }
+        let counts = shapes.reduce(into: [PasskeyShape: Int]()) { $0[$1, default: 0] += 1 }
+        return counts.max { ($0.value, -$0.key.idLength) < ($1.value, -$1.key.idLength) }?.key
     }
 
     public func delete(id: Data, ofUser userID: UUID) async throws -> Bool {
