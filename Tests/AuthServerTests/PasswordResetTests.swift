@@ -179,6 +179,43 @@ import Testing
         }
     }
 
+    /// A reset ends the owner's lockout: the username's count from every address and from
+    /// the address the reset was confirmed from. A password change ends the reset links
+    /// issued before it.
+    @Test func aResetEndsTheLockoutAtItsAddressAndAChangeEndsOutstandingLinks() async throws {
+        let mailbox = TestMailbox()
+        try await EphemeralServer.withRunning(mailbox.router()) { base in
+            var fixture = try await Self.fixture(deliveringTo: base)
+            fixture.configuration.port = 0
+            fixture.configuration.trustedProxies = try TrustedProxies(["127.0.0.0/8", "::1/128"])
+            fixture.configuration.throttle.pairLimit = 3
+            try await fixture.addUser("gwen", password: Self.password)
+            try await fixture.application().test(.live) { client async throws in
+                let home = "203.0.113.9"
+                for _ in 0..<3 { #expect(try await client.login("gwen", "not the password", from: home).status == .unauthorized) }
+                #expect(try await client.login("gwen", Self.password, from: home).status == .tooManyRequests)
+                #expect(try await client.postJSON("/password/reset", Self.json(["username": "gwen"]), from: home).status == .accepted)
+                let token = try #require(try await mailbox.next(within: .seconds(60)).json["token"] as? String)
+                let confirmed = try await client.postJSON("/password/reset/confirm", Self.json(["token": token, "new_password": Self.newPassword]), from: home)
+                #expect(confirmed.status == .noContent)
+                let login = try await client.login("gwen", Self.newPassword, from: home)
+                #expect(login.status == .ok)
+
+                // A link asked for, then the password changed by its owner: the link is dead.
+                #expect(try await client.postJSON("/password/reset", Self.json(["username": "gwen"]), from: home).status == .accepted)
+                let stale = try #require(try await mailbox.next(within: .seconds(60)).json["token"] as? String)
+                let access = try #require(try login.json()["access_token"] as? String)
+                let changed = try await client.sendJSON(
+                    .post, "/password", ["current_password": Self.newPassword, "new_password": "yet another passphrase"], bearer: access
+                )
+                #expect(changed.status == .ok)
+                let late = try await client.postJSON("/password/reset/confirm", Self.json(["token": stale, "new_password": "the attacker's choice here"]), from: home)
+                #expect(late.status == .unauthorized)
+                #expect(try await client.login("gwen", "yet another passphrase", from: home).status == .ok)
+            }
+        }
+    }
+
     /// A receiver that refuses gets the message again, with backoff; until it takes it, the
     /// outbox holds the token sealed, and afterwards not at all.
     @Test func aRefusedMessageIsRetriedAndItsTokenIsSealedMeanwhile() async throws {

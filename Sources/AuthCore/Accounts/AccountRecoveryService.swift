@@ -108,7 +108,8 @@ public struct AccountRecoveryService<Storage: AuthStorage>: Sendable {
 
     /// Sets a new password with a reset token: the token is used up (and the account's other
     /// reset tokens with it), every session of the account ends, and the username's failed
-    /// logins are forgotten. A disabled account stays disabled.
+    /// logins are forgotten, from every address and from the one the reset was confirmed
+    /// from. A disabled account stays disabled.
     /// - Returns: the account.
     /// - Throws: `invalid_token` (unknown, used or expired), `weak_password` (the token stays
     ///   usable), `invalid_request`, `too_many_attempts`, `service_unavailable`.
@@ -124,8 +125,10 @@ public struct AccountRecoveryService<Storage: AuthStorage>: Sendable {
         guard let (user, revoked) = try await storage.accountTokens.resetPassword(tokenHash: digest, passwordHash: phc, now: clock.now) else {
             throw invalidToken()
         }
-        let usernameKey = try Username(user.username).key
-        try await storage.loginAttempts.release([], clearing: [throttle.keys(usernameKey: usernameKey, address: nil).account])
+        // The username's lockout ends, everywhere and at the address the reset was confirmed
+        // from (the owner's, who proved the mailbox): what a right password clears.
+        let usernameKey = user.usernameKey
+        try await storage.loginAttempts.release([], clearing: throttle.keys(usernameKey: usernameKey, address: origin.clientAddress).clearedByPassword)
         try await storage.audit.record(
             SecurityEvent(
                 kind: .passwordReset, at: clock.now, userID: user.id, usernameKey: usernameKey, origin: origin,
