@@ -60,6 +60,19 @@ import Testing
         #expect(events.map(\.at) == [0, 60, 120, 120, 120, 120].map { Date(timeIntervalSince1970: 1_800_000_000 + $0) })
     }
 
+    /// What `authd user add` calls: a look-alike name is the same account, an invisible
+    /// character refused before any hashing.
+    @Test func theOperatorsCommandsMapAndRefuseNamesAsSignUpDoes() async throws {
+        let alice = try await accounts.create(username: "alice", password: Self.password)
+        await #expect(throws: AuthError.usernameTaken) { try await accounts.create(username: "ａｌｉｃｅ", password: Self.password) }
+        await #expect { try await accounts.create(username: "ali\u{200B}ce", password: Self.password) } throws: { error in
+            (error as? AuthError)?.description.contains("U+200B") == true
+        }
+        #expect(await pool.load().completed == 2)
+        let (updated, created) = try await accounts.createOrSetPassword(username: "ＡＬＩＣＥ", password: "another good password")
+        #expect(!created && updated.id == alice.id)
+    }
+
     @Test func createOrSetPasswordHashesOnceEitherWay() async throws {
         let (created, isNew) = try await accounts.createOrSetPassword(username: "alice", password: Self.password)
         #expect(isNew)

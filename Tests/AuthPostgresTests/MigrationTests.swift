@@ -53,6 +53,27 @@ import Testing
         #expect(versions == Migration.all.map(\.version))
     }
 
+    /// 0019 maps the fullwidth keys written before width mapping, unless the mapped key is
+    /// taken or two accounts would share it.
+    @Test func fullwidthKeysAreMappedWhereNothingCollides() async throws {
+        let testDatabase = try await TestCluster.newDatabase()
+        try await TestCluster.withDatabase(testDatabase.configuration) { database in
+            let before = Array(Migration.all.prefix { $0.version < "0019" })
+            _ = try await MigrationRunner(database: database, migrations: before).migrate()
+            for key in ["ａｌｉｃｅ", "bob", "ｂｏｂ", "ｃａｒｏｌ", "cａrol", "ｄａｎ\u{3000}ｏ"] {
+                try await database.client.query(
+                    "INSERT INTO users (id, username, username_key, password_hash, created_at) VALUES (\(UUID()), \(key), \(key), 'h', now())"
+                )
+            }
+            _ = try await MigrationRunner(database: database).migrate()
+            var keys: [String: String] = [:]
+            for try await (name, key) in try await database.client.query("SELECT username, username_key FROM users").decode((String, String).self) {
+                keys[name] = key
+            }
+            #expect(keys == ["ａｌｉｃｅ": "alice", "bob": "bob", "ｂｏｂ": "ｂｏｂ", "ｃａｒｏｌ": "ｃａｒｏｌ", "cａrol": "cａrol", "ｄａｎ\u{3000}ｏ": "dan o"])
+        }
+    }
+
     @Test func aFailingMigrationLeavesNothingBehind() async throws {
         let testDatabase = try await TestCluster.newDatabase()
         try await TestCluster.withDatabase(testDatabase.configuration) { database in

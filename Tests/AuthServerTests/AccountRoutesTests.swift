@@ -51,6 +51,30 @@ import Testing
         #expect(try await fixture.auditKinds().filter { $0 == "user_created" }.count == 1)
     }
 
+    /// Names are compared after width mapping and new ones refuse invisible characters, at
+    /// sign-up and login alike: a look-alike of a name is taken, a fullwidth login finds the
+    /// account.
+    @Test func lookAlikeNamesAreTakenOrRefused() async throws {
+        var fixture = try await ServerFixture()
+        fixture.configuration.signUpOpen = true
+        try await fixture.addUser("alice", password: Self.password)
+        try await fixture.test { client async throws in
+            func signUp(_ name: String) async throws -> TestResponse {
+                let body = try JSONSerialization.data(withJSONObject: ["username": name, "password": "another fine passphrase"])
+                return try await client.postJSON("/users", String(decoding: body, as: UTF8.self))
+            }
+            #expect(try await signUp("ａｌｉｃｅ").error().code == "username_taken")
+            #expect(try await signUp("ＡＬＩＣＥ").error().code == "username_taken")
+            for invisible in ["ali\u{200B}ce", "alice\u{202E}", "\u{FEFF}alice", "ﬁona"] {
+                let refused = try await signUp(invisible)
+                #expect(refused.status == .badRequest)
+                #expect(try refused.error().description.hasPrefix("username must not contain"))
+            }
+            #expect(try await client.login("ａｌｉｃｅ", Self.password).status == .ok)
+            #expect(try await client.login("ali\u{200B}ce", Self.password).status == .unauthorized)
+        }
+    }
+
     /// Sign-ups from one address are limited (every one counts, created or not); another
     /// address still signs up.
     @Test func signUpsAreThrottledPerAddress() async throws {

@@ -29,12 +29,15 @@ public struct AccountService<Storage: AuthStorage>: Sendable {
         self.clock = clock
     }
 
-    /// Creates an account, with an (unverified) email address if `email` is given.
+    /// Creates an account, with an (unverified) email address if `email` is given. The name
+    /// is width-mapped and held to ``Username/validateNew()``.
     /// - Throws: `invalid_request` (username, email or password malformed), `weak_password`
     ///   (refused by ``passwords``), `username_taken`, `email_taken`, `service_unavailable`.
     @discardableResult
     public func create(username raw: String, password: String, email: String? = nil, origin: RequestOrigin = RequestOrigin()) async throws -> User {
         let address = try email.map(EmailAddress.init)
+        // A name that cannot be registered is refused before its password is hashed.
+        try Username(raw).validateNew()
         let (username, phc) = try await prepare(username: raw, password: password)
         return try await insert(username, phc, email: address, origin: origin)
     }
@@ -49,7 +52,7 @@ public struct AccountService<Storage: AuthStorage>: Sendable {
     /// ```
     public func signUp(username raw: String, password: String, email: String? = nil, origin: RequestOrigin, throttle: ThrottlePolicy) async throws -> User {
         // A malformed name or address is refused before it takes a sign-up of the address.
-        _ = try Username(raw)
+        try Username(raw).validateNew()
         _ = try email.map(EmailAddress.init)
         if let key = throttle.signupKey(address: origin.clientAddress), let refusal = try await storage.loginAttempts.reserve([key], now: clock.now) {
             throw AuthError.tooManySignUps(retryAfter: refusal.retryAfter)
@@ -172,6 +175,7 @@ public struct AccountService<Storage: AuthStorage>: Sendable {
     }
 
     private func insert(_ username: Username, _ phc: String, email: EmailAddress?, origin: RequestOrigin) async throws -> User {
+        try username.validateNew()
         let user: User
         do {
             user = try await storage.users.create(username: username, email: email, passwordHash: phc, at: clock.now)
