@@ -71,6 +71,16 @@ public struct PostgresStorage: AuthStorage {
         }
     }
 
+    /// The account and its session's liveness in one prepared statement
+    /// (``PostgresUserRepository/UserInSessionStatement``): what every request with an access
+    /// token asks.
+    public func user(withID id: UUID, inSession session: UUID, now: Date) async throws -> User? {
+        try await database.query(PostgresUserRepository.UserInSessionStatement(id: id, session: session, now: now)) { rows in
+            for try await row in rows { return PostgresUserRepository.user(try row.decode(PostgresUserRepository.Row.self)) }
+            return nil
+        }
+    }
+
     /// The writes of a successful login in one prepared statement
     /// (``LoginSuccessStatement``), so one round trip and one transaction.
     public func recordLoginSuccess(_ success: LoginSuccess) async throws -> Bool {

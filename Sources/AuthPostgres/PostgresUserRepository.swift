@@ -48,7 +48,7 @@ public struct PostgresUserRepository: UserRepository {
         try await first(Self.select(key: key))
     }
 
-    /// Prepared: every authenticated request (`/me`) reads its account by id.
+    /// Prepared: relying parties' introspection reads the account a token names.
     public func user(withID id: UUID) async throws -> User? {
         try await database.query(UserByIDStatement(id: id)) { rows in
             for try await row in rows { return Self.user(try row.decode(Row.self)) }
@@ -56,7 +56,24 @@ public struct PostgresUserRepository: UserRepository {
         }
     }
 
-    /// An account by id, the statement of every request with an access token.
+    /// An account by id while a session of it is live: the statement of every request with
+    /// a user's access token (``PostgresStorage/user(withID:inSession:now:)``).
+    struct UserInSessionStatement: PreparedSQL {
+        static let sql = Self(id: UUID(), session: UUID(), now: Date()).statement.text
+        var id: UUID
+        var session: UUID
+        var now: Date
+        var statement: SQL {
+            """
+            SELECT \(PostgresUserRepository.columns) FROM users
+            WHERE id = \(id) AND EXISTS (
+                SELECT 1 FROM refresh_families WHERE id = \(session) AND user_id = \(id) AND revoked_at IS NULL AND expires_at > \(now)
+            )
+            """
+        }
+    }
+
+    /// An account by id.
     struct UserByIDStatement: PreparedSQL {
         static let sql = Self(id: UUID()).statement.text
         var id: UUID

@@ -35,7 +35,7 @@ import Testing
         let data = try Data(contentsOf: URL(fileURLWithPath: logFile))
         let log = String(decoding: data.dropFirst(logged), as: UTF8.self)
         let executedByName = log.split(separator: "\n").filter { $0.contains("execute AuthPostgres.") }
-        for statement in ["LoginLookupStatement", "LoginSuccessStatement", "UserByIDStatement", "RefreshStatement"] {
+        for statement in ["LoginLookupStatement", "LoginSuccessStatement", "UserInSessionStatement", "RefreshStatement"] {
             #expect(executedByName.contains { $0.contains(statement + ":") }, "\(statement) was not executed by name")
         }
         // Unprepared, the lookup would show as "execute <unnamed>: SELECT r.retry_after, …".

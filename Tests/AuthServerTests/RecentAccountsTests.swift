@@ -50,6 +50,34 @@ import Testing
         }
     }
 
+    /// An access token of a session that has ended is refused: at once after this
+    /// instance's logout, and within the lifetime when another instance (here, the database
+    /// directly) ends it.
+    @Test func aTokenOfAnEndedSessionIsRefusedAtOnceHereAndWithinASecondElsewhere() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.addUser("rosa", password: Self.password)
+        try await fixture.test { client in
+            let first = try await client.login("rosa", Self.password).json()
+            let access = try #require(first["access_token"] as? String), refresh = try #require(first["refresh_token"] as? String)
+            let bearer: HTTPFields = [.authorization: "Bearer \(access)"]
+            #expect(try await client.execute(uri: "/me", method: .get, headers: bearer).status == .ok)
+            #expect(try await client.postJSON("/logout", #"{"refresh_token":"\#(refresh)"}"#).status == .noContent)
+            #expect(try await client.execute(uri: "/me", method: .get, headers: bearer).status == .unauthorized)
+            #expect(try await client.execute(uri: "/sessions", method: .get, headers: bearer).status == .unauthorized)
+
+            let second = try #require(try await client.login("rosa", Self.password).json()["access_token"] as? String)
+            let other: HTTPFields = [.authorization: "Bearer \(second)"]
+            #expect(try await client.execute(uri: "/me", method: .get, headers: other).status == .ok)
+            try await fixture.withDatabase { database in
+                _ = try await database.client.query("UPDATE refresh_families SET revoked_at = now() WHERE revoked_at IS NULL")
+            }
+            // Fresh reads (the routes that act on the account) see it at once; /me within the second.
+            #expect(try await client.execute(uri: "/sessions", method: .get, headers: other).status == .unauthorized)
+            try await Task.sleep(for: .milliseconds(1100))
+            #expect(try await client.execute(uri: "/me", method: .get, headers: other).status == .unauthorized)
+        }
+    }
+
     @Test func anAccountThisInstanceDeletesIsRefusedAtOnce() async throws {
         let fixture = try await ServerFixture()
         try await fixture.addUser("remy", password: Self.password)

@@ -88,8 +88,11 @@ import Testing
 
             #expect(try await client.endSessions(access, query: "?all=true").status == .noContent)
             #expect(try await client.refresh(try #require(try kept.json()["refresh_token"] as? String)).status == .unauthorized)
-            let empty = try await client.sessions(access)
-            #expect(String(buffer: empty.body) == "[]")
+            // The asking token's own session ended with the rest: the token is refused now.
+            #expect(try await client.sessions(access).status == .unauthorized)
+            let fresh = try #require(try await client.login("tess", Self.password).json()["access_token"] as? String)
+            let one = try #require(try JSONSerialization.jsonObject(with: Data(buffer: try await client.sessions(fresh).body)) as? [[String: Any]])
+            #expect(one.count == 1 && one.first?["current"] as? Bool == true)
         }
     }
 

@@ -130,6 +130,7 @@ public struct RelyingPartyService<Storage: AuthStorage>: Sendable {
             owner = try await storage.refreshTokens.revokeFamily(ofTokenHash: RefreshToken.hash(of: token), now: now)
         }
         if let owner {
+            sessions.accounts.forget(owner)
             try await storage.audit.record(
                 SecurityEvent(kind: .sessionsRevoked, at: now, userID: owner, origin: origin, detail: "by relying party \(client.id)")
             )

@@ -1,48 +1,50 @@
 import Foundation
 import Synchronization
 
-/// Accounts read for access tokens, kept for `lifetime` seconds of real time, so a client
-/// sending its token again and again (`GET /me`) costs no read
-/// of its account each time. Only enabled accounts are kept. What another instance or the
-/// command line changes (a disabled or deleted account) takes effect here within
-/// `lifetime`; an account this instance deletes it forgets at once (``forget(_:)``).
+/// Accounts read for access tokens, with their session, kept for `lifetime` seconds of
+/// real time, so a client sending its token again and again (`GET /me`) costs no read of
+/// its account each time. Only enabled accounts in live sessions are kept. What another
+/// instance or the command line changes (a disabled or deleted account, an ended session)
+/// takes effect here within `lifetime`; what this instance changes it forgets at once
+/// (``forget(_:)``).
 ///
 /// ```swift
 /// let accounts = RecentAccounts(lifetime: 1)
-/// let user = try await accounts.user(id) { try await storage.users.user(withID: id) }
-/// accounts.forget(id)   // after deleting it
+/// let user = try await accounts.user(id, session: sid) { try await storage.user(withID: id, inSession: sid, now: now) }
+/// accounts.forget(id)   // after deleting it, or ending one of its sessions
 /// ```
 public final class RecentAccounts: Sendable {
     /// Seconds an account read is used for; 0 keeps none.
     public let lifetime: TimeInterval
     /// How many accounts are kept; past it the set starts again.
     public static let capacity = 10_000
-    private let entries = Mutex([UUID: (user: User, until: ContinuousClock.Instant)]())
+    /// Per account, per session (nil: a token that names none), the account and until when.
+    private let entries = Mutex([UUID: [UUID?: (user: User, until: ContinuousClock.Instant)]]())
 
     /// Keeps accounts for `lifetime` seconds (at most a second is what the README promises).
     public init(lifetime: TimeInterval) {
         self.lifetime = lifetime
     }
 
-    /// The account `id`: kept if read less than `lifetime` ago, else what `read` answers
-    /// (kept when it is enabled).
-    public func user(_ id: UUID, read: () async throws -> User?) async throws -> User? {
+    /// The account `id` in `session`: kept if read less than `lifetime` ago, else what `read`
+    /// answers (kept when it is enabled).
+    public func user(_ id: UUID, session: UUID?, read: () async throws -> User?) async throws -> User? {
         guard lifetime > 0 else { return try await read() }
         let now = ContinuousClock.now
-        if let kept = entries.withLock({ $0[id] }), kept.until > now { return kept.user }
+        if let kept = entries.withLock({ $0[id]?[session] }), kept.until > now { return kept.user }
         let user = try await read()
         entries.withLock { entries in
             guard let user, !user.isDisabled else {
-                entries[id] = nil
+                entries[id]?[session] = nil
                 return
             }
             if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
-            entries[id] = (user, now + .milliseconds(Int(lifetime * 1000)))
+            entries[id, default: [:]][session] = (user, now + .milliseconds(Int(lifetime * 1000)))
         }
         return user
     }
 
-    /// Drops the account `id`, which this instance just changed.
+    /// Drops the account `id` in every session, which this instance just changed.
     public func forget(_ id: UUID) {
         _ = entries.withLock { $0.removeValue(forKey: id) }
     }

@@ -90,6 +90,7 @@ public struct SessionService<Storage: AuthStorage>: Sendable {
         try Self.validatePresented(refreshToken)
         let now = clock.now
         if let userID = try await storage.refreshTokens.revokeFamily(ofTokenHash: RefreshToken.hash(of: refreshToken), now: now) {
+            accounts.forget(userID)
             try await storage.audit.record(SecurityEvent(kind: .loggedOut, at: now, userID: userID, origin: origin))
         }
     }
@@ -159,17 +160,25 @@ public struct SessionService<Storage: AuthStorage>: Sendable {
     /// The account and session of a verified access token.
     /// Only a token issued to authd's own login routes names a user: a relying party's
     /// `client_credentials` token is refused by its `client_id`, whatever its `sub` looks like.
+    /// The session is checked too: a token issued in a session that has ended (a logout, a
+    /// session ended by its owner or an operator, a password set) is refused, here at once
+    /// and on another instance within ``accounts``' lifetime.
     private func bearer(_ accessToken: String, recent: Bool = false) async throws -> (user: User, session: UUID?) {
         let claims = try issuer.verify(accessToken)
         guard let id = claims.userID else { throw AuthError.invalidToken }
-        let read = { try await storage.users.user(withID: id) }
-        guard let user = try await (recent ? accounts.user(id, read: read) : read()), !user.isDisabled else {
+        let session = claims.sid.flatMap(UUID.init(uuidString:))
+        let read = { () async throws -> User? in
+            guard let session else { return try await storage.users.user(withID: id) }
+            return try await storage.user(withID: id, inSession: session, now: clock.now)
+        }
+        guard let user = try await (recent ? accounts.user(id, session: session, read: read) : read()), !user.isDisabled else {
             throw AuthError.invalidToken
         }
-        return (user, claims.sid.flatMap(UUID.init(uuidString:)))
+        return (user, session)
     }
 
     private func recordEnded(_ count: Int, of user: User, origin: RequestOrigin) async throws {
+        accounts.forget(user.id)
         try await storage.audit.record(
             SecurityEvent(
                 kind: .sessionsRevoked, at: clock.now, userID: user.id, usernameKey: user.usernameKey, origin: origin,

@@ -81,6 +81,12 @@ public protocol AuthStorage: Sendable {
     /// one transaction); the default asks the stores.
     func recordLoginSuccess(_ success: LoginSuccess) async throws -> Bool
 
+    /// The account `id` while its session `session` is live at `now` (the account's, not
+    /// ended, not past its end): what an access token issued in that session may act as; nil
+    /// otherwise. Storage that can answer in one round trip does (PostgreSQL: one prepared
+    /// statement); the default asks the two stores.
+    func user(withID id: UUID, inSession session: UUID, now: Date) async throws -> User?
+
     /// A refresh: the rotation (``RefreshTokenRepository/rotate(presentedHash:successor:now:)``)
     /// and its audit event, `events.rotated` or `events.reused` with the token's owner as
     /// `userID` (nothing for another outcome). Storage that can do both in one round trip
@@ -95,6 +101,11 @@ extension AuthStorage {
         guard let user else { return LoginLookup(refusal: refusal, user: nil) }
         let secondFactor = try await secondFactors.totpFactor(userID: user.id)?.isConfirmed == true
         return LoginLookup(refusal: refusal, user: user, secondFactorRequired: secondFactor)
+    }
+
+    public func user(withID id: UUID, inSession session: UUID, now: Date) async throws -> User? {
+        guard let user = try await users.user(withID: id), try await refreshTokens.isSessionLive(session, now: now) else { return nil }
+        return user
     }
 
     public func recordLoginSuccess(_ success: LoginSuccess) async throws -> Bool {

@@ -75,6 +75,7 @@ public struct AccountController<Storage: AuthStorage>: Sendable {
         }
         let checked = try await login.confirmPassword(of: user, password: body.currentPassword.value, origin: context.origin)
         let changed = try await accounts.changePassword(of: checked, username: user.username, to: body.newPassword.value, origin: context.origin)
+        sessions.accounts.forget(user.id)
         return JSONResponse.make(status: .ok, body: TokenResponse(try await login.issueGrant(for: changed, origin: context.origin(of: request))))
     }
 
