@@ -40,6 +40,7 @@ extension Migration {
         Migration(version: "0017_refresh_tokens_owner_key", bytes: PackageResources._017_refresh_tokens_owner_key_sql),
         Migration(version: "0018_rotation_by_row", bytes: PackageResources._018_rotation_by_row_sql),
         Migration(version: "0019_username_width_mapping", bytes: PackageResources._019_username_width_mapping_sql),
+        Migration(version: "0020_trusted_introspectors", bytes: PackageResources._020_trusted_introspectors_sql),
     ]
 
     private init(version: String, bytes: [UInt8]) {

@@ -17,27 +17,27 @@ public struct PostgresOAuthClientRepository: OAuthClientRepository {
         self.database = database
     }
 
-    private typealias Row = (String, String, [String], Date)
+    private typealias Row = (String, String, [String], Date, Bool)
 
     public func add(_ client: OAuthClient) async throws -> Bool {
         try await database.countingChanges(
             """
-            INSERT INTO oauth_clients (id, secret_hash, audiences, created_at)
-            VALUES (\(client.id), \(client.secretHash), \(client.audiences), \(client.createdAt))
+            INSERT INTO oauth_clients (id, secret_hash, audiences, created_at, trusted_introspector)
+            VALUES (\(client.id), \(client.secretHash), \(client.audiences), \(client.createdAt), \(client.trustedIntrospector))
             ON CONFLICT (id) DO NOTHING
             """
         ) == 1
     }
 
     public func client(id: String) async throws -> OAuthClient? {
-        try await database.query("SELECT id, secret_hash, audiences, created_at FROM oauth_clients WHERE id = \(id)") { rows in
+        try await database.query("SELECT \(Self.columns) FROM oauth_clients WHERE id = \(id)") { rows in
             for try await row in rows.decode(Row.self) { return Self.client(row) }
             return nil
         }
     }
 
     public func all() async throws -> [OAuthClient] {
-        try await database.query("SELECT id, secret_hash, audiences, created_at FROM oauth_clients ORDER BY id") { rows in
+        try await database.query("SELECT \(Self.columns) FROM oauth_clients ORDER BY id") { rows in
             var clients: [OAuthClient] = []
             for try await row in rows.decode(Row.self) { clients.append(Self.client(row)) }
             return clients
@@ -48,7 +48,9 @@ public struct PostgresOAuthClientRepository: OAuthClientRepository {
         try await database.countingChanges("DELETE FROM oauth_clients WHERE id = \(id)") == 1
     }
 
+    private static let columns: SQL = "id, secret_hash, audiences, created_at, trusted_introspector"
+
     private static func client(_ row: Row) -> OAuthClient {
-        OAuthClient(id: row.0, secretHash: row.1, audiences: row.2, createdAt: row.3)
+        OAuthClient(id: row.0, secretHash: row.1, audiences: row.2, createdAt: row.3, trustedIntrospector: row.4)
     }
 }

@@ -44,12 +44,20 @@ extension Authd.ClientCommand {
         @Flag(name: .customLong("replace"), help: "Replace a client of this name (its old secret stops working).")
         var replace = false
 
+        @Flag(
+            name: .customLong("trusted-introspector"),
+            help: "Let it introspect and revoke every token (a gateway), not only those whose aud names one of its audiences and its own."
+        )
+        var trustedIntrospector = false
+
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var logging: LoggingOptions
 
         func run() async throws {
             let chosen = secretFromStandardInput ? try Authd.UserCommand.Add.readPassword() : nil
-            let (client, secret) = try OAuthClient.register(id: name, audiences: audiences, secret: chosen, now: Date())
+            let (client, secret) = try OAuthClient.register(
+                id: name, audiences: audiences, secret: chosen, trustedIntrospector: trustedIntrospector, now: Date()
+            )
             let replace = self.replace
             let added = try await database.withMigratedStorage(logger: logging.makeLogger()) { storage in
                 if replace, try await storage.clients.remove(id: client.id) {
@@ -80,7 +88,7 @@ extension Authd.ClientCommand {
             for client in clients {
                 print(
                     "\(client.id.padding(toLength: 32, withPad: " ", startingAt: 0))  \(formatter.string(from: client.createdAt))  "
-                        + client.tokenAudiences.joined(separator: " ")
+                        + client.tokenAudiences.joined(separator: " ") + (client.trustedIntrospector ? "  (trusted introspector)" : "")
                 )
             }
         }

@@ -9,6 +9,8 @@ import Testing
     let storage = InMemoryStorage()
     let clock = TestClock(now: Date(timeIntervalSince1970: 1_800_000_000))
     let keyEncryptionKey = KeyEncryptionKey.generate()
+    /// A relying party the operator trusts with every token.
+    static let gateway = OAuthClient(id: "gateway", secretHash: "", audiences: [], createdAt: Date(), trustedIntrospector: true)
 
     func services(issuerName: String = "authd") async throws -> (LoginService<InMemoryStorage>, RelyingPartyService<InMemoryStorage>) {
         let issuer = AccessTokenIssuer(issuer: issuerName, lifetime: 900, clock: clock)
@@ -29,13 +31,13 @@ import Testing
     @Test func anAccessTokenIsLiveUntilItExpires() async throws {
         let (login, parties) = try await services()
         let tokens = try await grant(login)
-        #expect(try await parties.introspect(tokens.accessToken).active)
+        #expect(try await parties.introspect(tokens.accessToken, by: Self.gateway).active)
         clock.advance(by: 901)
-        #expect(try await parties.introspect(tokens.accessToken) == .inactive)
+        #expect(try await parties.introspect(tokens.accessToken, by: Self.gateway) == .inactive)
         // The refresh token outlives it; once rotated it is used up.
-        #expect(try await parties.introspect(tokens.refreshToken).active)
+        #expect(try await parties.introspect(tokens.refreshToken, by: Self.gateway).active)
         _ = try await parties.refresh(refreshToken: tokens.refreshToken, origin: RequestOrigin())
-        #expect(try await parties.introspect(tokens.refreshToken) == .inactive)
+        #expect(try await parties.introspect(tokens.refreshToken, by: Self.gateway) == .inactive)
         await #expect(throws: AuthError.invalidGrant) { try await parties.refresh(refreshToken: tokens.refreshToken, origin: RequestOrigin()) }
     }
 
@@ -44,7 +46,7 @@ import Testing
         let (otherLogin, _) = try await services(issuerName: "someone-else")
         let foreign = try await grant(otherLogin)
         let (_, parties) = try await services()
-        #expect(try await parties.introspect(foreign.accessToken) == .inactive)
+        #expect(try await parties.introspect(foreign.accessToken, by: Self.gateway) == .inactive)
     }
 
     @Test func aClientsTokenLivesWhileTheClientIsRegistered() async throws {
@@ -57,12 +59,12 @@ import Testing
         await #expect(throws: AuthError.invalidClient) { try await parties.authenticate(clientID: "unknown", secret: secret, origin: RequestOrigin()) }
 
         let token = try await parties.clientToken(for: client, origin: RequestOrigin())
-        let answer = try await parties.introspect(token.value)
+        let answer = try await parties.introspect(token.value, by: client)
         #expect(answer.active && answer.sub == "orders-api" && answer.clientID == "orders-api" && answer.username == nil)
         #expect(answer.aud == ["orders-api"])
         #expect(storage.audit.events.map(\.kind) == [.clientTokenIssued])
         #expect(try await storage.clients.remove(id: "orders-api"))
-        #expect(try await parties.introspect(token.value) == .inactive)
+        #expect(try await parties.introspect(token.value, by: client) == .inactive)
     }
 
     @Test(arguments: [
@@ -90,11 +92,38 @@ import Testing
         await #expect(throws: AuthError.invalidToken) { try await parties.sessions.profile(accessToken: forged.value) }
         // Introspected as the client's own token (its sub is not the client's id: inactive),
         // never with the user's name.
-        #expect(try await parties.introspect(forged.value) == .inactive)
+        #expect(try await parties.introspect(forged.value, by: Self.gateway) == .inactive)
         // The user's own token still names the user.
         let own = try await login.issueGrant(for: user)
         #expect(try await parties.sessions.profile(accessToken: own.accessToken) == user)
-        #expect(try await parties.introspect(own.accessToken).username == "alice")
+        #expect(try await parties.introspect(own.accessToken, by: Self.gateway).username == "alice")
+    }
+
+    /// A client introspects and revokes only the tokens meant for it: those whose `aud` names
+    /// one of its audiences, and its own. A user's token without an audience, and any refresh
+    /// token, only a trusted introspector; to anyone else they are inactive, and revoking
+    /// them changes nothing.
+    @Test func introspectionAndRevocationAreForTheTokensMeantForTheClient() async throws {
+        let (login, parties) = try await services()
+        let user = try await login.storage.users.create(username: try Username("alice"), passwordHash: "unused", at: clock.now)
+        let orders = OAuthClient(id: "orders-api", secretHash: "", audiences: ["https://orders.example.com"], createdAt: clock.now)
+        let stock = OAuthClient(id: "stock-api", secretHash: "", audiences: [], createdAt: clock.now)
+        let grant = try await login.issueGrant(for: user)
+        let session = try #require(try await storage.refreshTokens.sessions(ofUser: user.id, now: clock.now).first).id
+        let forOrders = try login.issuer.issue(subject: user.id.uuidString.lowercased(), sessionID: session, audiences: ["https://orders.example.com"])
+
+        #expect(try await parties.introspect(forOrders.value, by: orders).active)
+        #expect(try await parties.introspect(forOrders.value, by: stock) == .inactive)
+        #expect(try await parties.introspect(grant.accessToken, by: orders) == .inactive)
+        #expect(try await parties.introspect(grant.refreshToken, by: orders) == .inactive)
+        #expect(try await parties.introspect(grant.refreshToken, by: Self.gateway).active)
+
+        for token in [grant.refreshToken, grant.accessToken, forOrders.value] {
+            try await parties.revoke(token, by: stock, origin: RequestOrigin())
+        }
+        #expect(try await storage.refreshTokens.isSessionLive(session, now: clock.now))
+        try await parties.revoke(forOrders.value, by: orders, origin: RequestOrigin())
+        #expect(try await !storage.refreshTokens.isSessionLive(session, now: clock.now))
     }
 
     /// Wrong secrets are throttled as wrong passwords are: ten from one address for one client

@@ -17,12 +17,15 @@ import WebForms
 @Suite struct OAuthRoutesTests {
     static let password = "correct horse battery staple"
 
-    /// A fixture with `alice` and the client `orders-api`; returns its secret.
-    static func fixture(_ configure: (inout AppConfiguration) -> Void = { _ in }) async throws -> (ServerFixture, String) {
+    /// A fixture with `alice` and the client `orders-api` (trusted with every token when
+    /// `trusted`); returns its secret.
+    static func fixture(trusted: Bool = false, _ configure: (inout AppConfiguration) -> Void = { _ in }) async throws -> (ServerFixture, String) {
         var fixture = try await ServerFixture()
         configure(&fixture.configuration)
         try await fixture.addUser("alice", password: password)
-        let (client, secret) = try OAuthClient.register(id: "orders-api", audiences: ["https://orders.example.com"], now: Date())
+        let (client, secret) = try OAuthClient.register(
+            id: "orders-api", audiences: ["https://orders.example.com"], trustedIntrospector: trusted, now: Date()
+        )
         #expect(try await fixture.withDatabase { try await PostgresOAuthClientRepository(database: $0).add(client) })
         return (fixture, secret)
     }
@@ -86,7 +89,7 @@ import WebForms
     }
 
     @Test func introspectionVouchesOnlyForLiveTokens() async throws {
-        let (fixture, secret) = try await Self.fixture()
+        let (fixture, secret) = try await Self.fixture(trusted: true)
         try await fixture.test { client in
             let tokens = try await client.login("alice", Self.password).json()
             let access = try #require(tokens["access_token"] as? String)
@@ -166,7 +169,7 @@ import WebForms
     }
 
     @Test func revocationEndsTheSessionOfARefreshOrAnAccessToken() async throws {
-        let (fixture, secret) = try await Self.fixture()
+        let (fixture, secret) = try await Self.fixture(trusted: true)
         try await fixture.test { client in
             let basic = ("orders-api", secret)
             let first = try await client.login("alice", Self.password).json()

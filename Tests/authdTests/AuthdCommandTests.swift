@@ -1,3 +1,4 @@
+import AuthCore
 import AuthPostgres
 import AuthTestSupport
 import Foundation
@@ -100,8 +101,13 @@ import FoundationNetworking
         let database = try await TestCluster.newMigratedDatabase()
         let url = ["--database-url", database.url]
         let sly = "eve\u{202E}gnp\u{200B}.exe"
-        let added = try await AuthdBinary.run(["user", "add", sly, "--password-stdin"] + url, input: "correct horse battery staple")
-        #expect(added.status == 0, "\(added.stderr)")
+        // Such a name can no longer be registered (Username.validateNew); one registered before can be there.
+        let refused = try await AuthdBinary.run(["user", "add", sly, "--password-stdin"] + url, input: "correct horse battery staple")
+        #expect(refused.status != 0 && refused.stderr.contains("U+202E"), "\(refused.stderr)")
+        try await TestCluster.withDatabase(database.configuration) { storage in
+            let phc = try Argon2idHasher(parameters: .testLight).hash("correct horse battery staple")
+            _ = try await PostgresUserRepository(database: storage).create(username: try Username(sly), passwordHash: phc, at: Date())
+        }
         let (server, base) = try await AuthdBinary.serve(url)
         #expect(try await AuthdBinary.login(base, sly, "wrong password").0 == 401)
         #expect(try await AuthdBinary.login(base, "hunter2-typed-as-a-name", "wrong password").0 == 401)

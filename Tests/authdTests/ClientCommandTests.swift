@@ -24,8 +24,11 @@ import WebForms
         #expect(reserved.status != 0 && reserved.stderr.contains("authd's own login routes"))
         #expect(try await AuthdBinary.run(["client", "add", "no spaces"] + url).stderr.contains("letters, digits"))
 
+        #expect(try await AuthdBinary.run(["client", "add", "gateway", "--trusted-introspector"] + url).status == 0)
+
         let listed = try await AuthdBinary.run(["client", "list"] + url).stdout
         #expect(listed.contains("orders-api") && listed.contains("https://orders.example.com"))
+        #expect(listed.split(separator: "\n").contains { $0.hasPrefix("gateway ") && $0.hasSuffix("(trusted introspector)") })
         #expect(!listed.contains(secret))
 
         let served = try await AuthdBinary.withServer(url) { base async throws in

@@ -56,6 +56,10 @@ import FoundationNetworking
         #expect(throttledB.status == 429)
 
         // A key rotated by the CLI signs and is published on both within the reload interval.
+        // (A token of a live session: the sessions above ended with their replays.)
+        let keptAccess = try #require(
+            try await HTTP.json(baseA, "POST", "/login", ["username": "alice", "password": Self.password]).body["access_token"] as? String
+        )
         let before = try await HTTP.json(baseA, "GET", "/.well-known/jwks.json")
         let oldKid = try #require(((before.body["keys"] as? [[String: Any]])?.first)?["kid"] as? String)
         let rotated = try await AuthdBinary.run(["keys", "rotate"] + url)
@@ -78,7 +82,7 @@ import FoundationNetworking
         let freshAccess = try #require(fresh.body["access_token"] as? String)
         #expect(Self.kid(of: freshAccess) == newKid)
         // Tokens of the previous key still verify; the new key's tokens verify on the other instance.
-        #expect(try await HTTP.json(baseB, "GET", "/me", bearer: oldAccess).status == 200)
+        #expect(try await HTTP.json(baseB, "GET", "/me", bearer: keptAccess).status == 200)
         #expect(try await HTTP.json(baseA, "GET", "/me", bearer: freshAccess).status == 200)
         let listed = try await AuthdBinary.run(["keys", "list"] + url)
         #expect(listed.stdout.contains("\(newKid)"))

@@ -19,13 +19,17 @@ public struct OAuthClient: Sendable, Equatable {
     public var audiences: [String]
     /// When it was registered.
     public var createdAt: Date
+    /// Whether it may introspect and revoke every token, not only those meant for it
+    /// (``isMeant(for:)``): an operator's choice (`--trusted-introspector`), for a gateway.
+    public var trustedIntrospector: Bool
 
     /// Creates a client record.
-    public init(id: String, secretHash: String, audiences: [String], createdAt: Date) {
+    public init(id: String, secretHash: String, audiences: [String], createdAt: Date, trustedIntrospector: Bool = false) {
         self.id = id
         self.secretHash = secretHash
         self.audiences = audiences
         self.createdAt = createdAt
+        self.trustedIntrospector = trustedIntrospector
     }
 
     /// The `client_id` of the access tokens authd's own routes issue (`POST /login` and the
@@ -37,7 +41,9 @@ public struct OAuthClient: Sendable, Equatable {
     /// never stored.
     /// - Throws: `invalid_request` when `id` is not a valid client id, is authd's own or a
     ///   UUID (the form of user ids), an audience is empty, or a given secret is shorter than 32 characters (or over 512).
-    public static func register(id: String, audiences: [String], secret: String? = nil, now: Date) throws -> (client: OAuthClient, secret: String) {
+    public static func register(
+        id: String, audiences: [String], secret: String? = nil, trustedIntrospector: Bool = false, now: Date
+    ) throws -> (client: OAuthClient, secret: String) {
         try validate(id: id)
         guard id != firstPartyID else { throw AuthError.invalidRequest("'\(firstPartyID)' is the client id of authd's own login routes") }
         // A client's token names it as its `sub`, where a user's names the user's id: a client
@@ -49,10 +55,10 @@ public struct OAuthClient: Sendable, Equatable {
         if let secret {
             // A chosen secret is hashed as a random one is: it must be as hard to guess.
             guard (32...512).contains(secret.count) else { throw AuthError.invalidRequest("a client secret must be 32 to 512 characters") }
-            return (OAuthClient(id: id, secretHash: OpaqueToken.hash(of: secret), audiences: audiences, createdAt: now), secret)
+            return (OAuthClient(id: id, secretHash: OpaqueToken.hash(of: secret), audiences: audiences, createdAt: now, trustedIntrospector: trustedIntrospector), secret)
         }
         let secret = OpaqueToken.generate()
-        return (OAuthClient(id: id, secretHash: secret.hash, audiences: audiences, createdAt: now), secret.token)
+        return (OAuthClient(id: id, secretHash: secret.hash, audiences: audiences, createdAt: now, trustedIntrospector: trustedIntrospector), secret.token)
     }
 
     /// Checks a client id's form.
@@ -74,6 +80,15 @@ public struct OAuthClient: Sendable, Equatable {
 
     /// The `aud` of its `client_credentials` tokens.
     public var tokenAudiences: [String] { audiences.isEmpty ? [id] : audiences }
+
+    /// Whether the access token with `claims` is meant for this client, so that it may
+    /// introspect or revoke it (RFC 7662 §4, RFC 7009 §2.1): one of its own (issued to it by
+    /// `client_credentials`), or one whose `aud` names one of its audiences — or any token,
+    /// for a trusted introspector. A user's token without an audience (authd serving no
+    /// `--audience`) is meant for no relying party in particular, so only a trusted one.
+    public func isMeant(for claims: AccessTokenClaims) -> Bool {
+        trustedIntrospector || claims.clientID == id || !Set(claims.aud ?? []).isDisjoint(with: tokenAudiences)
+    }
 }
 
 extension UInt8 {

@@ -13,7 +13,7 @@ import Foundation
 /// ```swift
 /// let parties = RelyingPartyService(sessions: sessions)
 /// let client = try await parties.authenticate(clientID: "orders-api", secret: secret)
-/// let answer = try await parties.introspect(accessToken)
+/// let answer = try await parties.introspect(accessToken, by: client)
 /// try await parties.revoke(refreshToken, by: client, origin: origin)
 /// ```
 public struct RelyingPartyService<Storage: AuthStorage>: Sendable {
@@ -53,13 +53,17 @@ public struct RelyingPartyService<Storage: AuthStorage>: Sendable {
         return client
     }
 
-    /// What `token` is: an access token (a compact JWS) or a refresh token, whatever a
-    /// `token_type_hint` said (RFC 7662 §2.1 lets the server look further).
-    public func introspect(_ token: String) async throws -> TokenIntrospection {
+    /// What `token` is, asked by `client`: an access token (a compact JWS) or a refresh
+    /// token, whatever a `token_type_hint` said (RFC 7662 §2.1 lets the server look further).
+    /// Only a token meant for the client (``OAuthClient/isMeant(for:)``) is vouched for; any
+    /// other, and a refresh token (meant for authd alone) unless the client is a trusted
+    /// introspector, is `{"active": false}`, as an unknown one is (RFC 7662 §4: no token
+    /// scanning).
+    public func introspect(_ token: String, by client: OAuthClient) async throws -> TokenIntrospection {
         switch Presented(token) {
-        case .accessToken?: try await introspectAccessToken(token)
-        case .refreshToken?: try await introspectRefreshToken(token)
-        case nil: .inactive
+        case .accessToken?: try await introspectAccessToken(token, by: client)
+        case .refreshToken? where client.trustedIntrospector: try await introspectRefreshToken(token)
+        case .refreshToken?, nil: .inactive
         }
     }
 
@@ -74,8 +78,8 @@ public struct RelyingPartyService<Storage: AuthStorage>: Sendable {
         }
     }
 
-    private func introspectAccessToken(_ token: String) async throws -> TokenIntrospection {
-        guard let claims = try? issuer.verify(token, anyAudience: true) else { return .inactive }
+    private func introspectAccessToken(_ token: String, by client: OAuthClient) async throws -> TokenIntrospection {
+        guard let claims = try? issuer.verify(token, anyAudience: true), client.isMeant(for: claims) else { return .inactive }
         var answer = TokenIntrospection(
             active: true, sub: claims.sub, exp: claims.exp, iat: claims.iat, iss: claims.iss, aud: claims.aud, tokenType: "Bearer",
             clientID: claims.clientID, jti: claims.jti, sid: claims.sid
@@ -112,8 +116,10 @@ public struct RelyingPartyService<Storage: AuthStorage>: Sendable {
     }
 
     /// Ends the session `token` belongs to: a refresh token's family, or the session an
-    /// access token was issued in (its `sid`). Unknown, expired and foreign tokens change
-    /// nothing and are not an error (RFC 7009 §2.2); a relying party's own
+    /// access token was issued in (its `sid`), if the token is meant for `client` (as for
+    /// ``introspect(_:by:)``: a refresh token only for a trusted introspector). Unknown,
+    /// expired, foreign and other clients' tokens change nothing and are not an error
+    /// (RFC 7009 §2.2: the answer tells no one which tokens exist); a relying party's own
     /// `client_credentials` token runs out within its lifetime.
     public func revoke(_ token: String, by client: OAuthClient, origin: RequestOrigin) async throws {
         guard let presented = Presented(token) else { return }
@@ -121,12 +127,13 @@ public struct RelyingPartyService<Storage: AuthStorage>: Sendable {
         let owner: UUID?
         switch presented {
         case .accessToken:
-            guard let claims = try? issuer.verify(token, anyAudience: true),
+            guard let claims = try? issuer.verify(token, anyAudience: true), client.isMeant(for: claims),
                   let userID = claims.userID, let session = claims.sid.flatMap(UUID.init(uuidString:)),
                   try await storage.refreshTokens.revokeSession(session, ofUser: userID, now: now)
             else { return }
             owner = userID
         case .refreshToken:
+            guard client.trustedIntrospector else { return }
             owner = try await storage.refreshTokens.revokeFamily(ofTokenHash: RefreshToken.hash(of: token), now: now)
         }
         if let owner {

@@ -54,8 +54,8 @@ public struct OAuthController<Storage: AuthStorage>: Sendable {
 
     @Sendable func introspect(_ request: Request, context: AuthRequestContext) async throws -> Response {
         let (form, credentials) = try await read(request)
-        _ = try await authenticate(credentials, origin: context.origin)
-        let answer = try await parties.introspect(try form.required("token"))
+        let client = try await authenticate(credentials, origin: context.origin)
+        let answer = try await parties.introspect(try form.required("token"), by: client)
         return JSONResponse.make(status: .ok, body: IntrospectionResponse(answer))
     }
 
