@@ -27,8 +27,9 @@ public struct RecoveryLifetimes: Sendable, Equatable {
 /// Password reset and email verification by tokens sent out of band: each request issues a
 /// single-use token (stored as its digest) and queues its message in the outbox in one
 /// write; ``DeliveryService`` sends it. A reset request answers the same way, in the same
-/// time, whether or not the account exists: the work is one statement either way, and
-/// only the message reveals anything — to the address the account holds.
+/// time, whether or not the account exists: the answer waits only for the checks and the
+/// limits, the same for any name, and the token's work comes after it; only the message
+/// reveals anything — to the address the account holds.
 ///
 /// ```swift
 /// let recovery = AccountRecoveryService(storage: storage, hashing: hashing, passwords: screen, throttle: policy,
@@ -75,12 +76,27 @@ public struct AccountRecoveryService<Storage: AuthStorage>: Sendable {
     }
 
     /// Asks for a password reset of the account named by `username` or by `email` (exactly
-    /// one): when an enabled account answers to it, a reset token is issued and its message
-    /// queued. Says nothing about whether one did.
+    /// one): ``acceptPasswordReset(username:email:origin:)``, then ``issue(_:)``.
+    /// - Throws: as those do.
+    public func requestPasswordReset(username: String?, email: String?, origin: RequestOrigin) async throws {
+        try await issue(try await acceptPasswordReset(username: username, email: email, origin: origin))
+    }
+
+    /// A reset request accepted: checked and counted, its work still to do.
+    public struct AcceptedReset: Sendable {
+        let account: AccountSelector
+        let origin: RequestOrigin
+    }
+
+    /// What a reset request's answer waits for, the same whether or not an account answers to
+    /// the name: the request checked and reserved against the address's and the target's
+    /// limits. The rest — the token, its message, the audit event — is ``issue(_:)``, which
+    /// the route runs after answering, so that neither its time nor its writes can tell an
+    /// existing account from another name.
     /// - Throws: `invalid_request` (neither or both given, or malformed), `too_many_attempts`
     ///   (past the address's or the target's limit, whether or not the account exists),
     ///   `service_unavailable`.
-    public func requestPasswordReset(username: String?, email: String?, origin: RequestOrigin) async throws {
+    public func acceptPasswordReset(username: String?, email: String?, origin: RequestOrigin) async throws -> AcceptedReset {
         let account: AccountSelector
         let target: String
         switch (username, email) {
@@ -94,15 +110,20 @@ public struct AccountRecoveryService<Storage: AuthStorage>: Sendable {
             throw AuthError.invalidRequest("give either username or email")
         }
         try await reserve([throttle.recoveryKey(address: origin.clientAddress), throttle.recoveryTargetKey(target)].compactMap { $0 })
-        let user = try await issue(.passwordReset, for: account)
-        // Recorded whether or not an account answered, so both take the same writes; it
-        // names the account only when there is one (what was typed for none is not kept).
+        return AcceptedReset(account: account, origin: origin)
+    }
+
+    /// The work of an accepted reset request: when an enabled account answers to it, a reset
+    /// token is issued and its message queued; either way one audit event (naming the account
+    /// only when there is one), and the sender woken once both are written.
+    public func issue(_ accepted: AcceptedReset) async throws {
+        let user = try await issue(.passwordReset, for: accepted.account, wake: false)
+        // Recorded whether or not an account answered; it names the account only when there
+        // is one (what was typed for none is not kept).
         try await storage.audit.record(
-            SecurityEvent(
-                kind: .passwordResetRequested, at: clock.now, userID: user?.id, usernameKey: try user.map { try Username($0.username).key },
-                origin: origin
-            )
+            SecurityEvent(kind: .passwordResetRequested, at: clock.now, userID: user?.id, usernameKey: user?.usernameKey, origin: accepted.origin)
         )
+        if user != nil { wake.signal() }
         metrics.recovery(result: "reset_requested")
     }
 
@@ -161,9 +182,10 @@ public struct AccountRecoveryService<Storage: AuthStorage>: Sendable {
         return user
     }
 
-    /// Issues a token for `account` with its message, and wakes the sender.
+    /// Issues a token for `account` with its message, and wakes the sender (unless `wake` is
+    /// false: the caller does once it has written what goes with it).
     @discardableResult
-    private func issue(_ purpose: AccountTokenPurpose, for account: AccountSelector) async throws -> User? {
+    private func issue(_ purpose: AccountTokenPurpose, for account: AccountSelector, wake: Bool = true) async throws -> User? {
         let fresh = OpaqueToken.generate()
         let now = clock.now
         let issued = try await storage.accountTokens.issue(
@@ -172,7 +194,7 @@ public struct AccountRecoveryService<Storage: AuthStorage>: Sendable {
                 createdAt: now, expiresAt: now.addingTimeInterval(lifetimes.lifetime(of: purpose))
             )
         )
-        if issued != nil { wake.signal() }
+        if wake, issued != nil { self.wake.signal() }
         return issued
     }
 

@@ -30,10 +30,19 @@ public struct RecoveryController<Storage: AuthStorage>: Sendable {
         return routes
     }
 
-    /// 202 with the same body whether or not an account answers to the name.
+    /// 202 with the same body, after the same work, whether or not an account answers to the
+    /// name: the token and its message are made after the answer, in a task of their own
+    /// (a failure there is logged; the client was told only that the request was accepted).
     @Sendable func requestReset(_ request: Request, context: AuthRequestContext) async throws -> Response {
         let body = try await JSONRequestBody.decode(PasswordResetRequest.self, from: request, limit: maxBodySize)
-        try await recovery.requestPasswordReset(username: body.username?.value, email: body.email?.value, origin: context.origin)
+        let accepted = try await recovery.acceptPasswordReset(username: body.username?.value, email: body.email?.value, origin: context.origin)
+        Task { [recovery, logger = context.logger] in
+            do {
+                try await recovery.issue(accepted)
+            } catch {
+                logger.warning("password reset not issued", metadata: ["reason": "\(type(of: error))"])
+            }
+        }
         return JSONResponse.make(status: .accepted, body: ResetAccepted())
     }
 
