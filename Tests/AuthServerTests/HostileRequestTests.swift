@@ -3,12 +3,7 @@ import AuthServer
 import AuthTestSupport
 import Foundation
 import HummingbirdTesting
-import ProcessKit
 import Testing
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Requests the HTTP parser rejects never reach the router; they must still get the one
 /// JSON error shape, over a real socket.
@@ -44,54 +39,22 @@ import Glibc
     }
 }
 
-/// One request written as raw bytes to 127.0.0.1, the answer read until the server closes.
+/// One request written as raw bytes to 127.0.0.1, the answer read until it is whole or the
+/// server closes; ``Connection`` writes one in parts.
 enum RawHTTP {
     struct SocketError: Error {
         var step = "socket"
         var code: Int32 = 0
     }
 
-    /// ``exchange(_:port:)`` on a thread of its own (``ProcessKit/OwnThread``): blocking I/O
-    /// on the Swift concurrency pool would starve the server it talks to (two threads on two cores).
+    /// Writes `request` at once and reads the answer, on threads of their own
+    /// (``ProcessKit/OwnThread``): blocking I/O on the Swift concurrency pool would starve
+    /// the server it talks to (two threads on two cores). The server may answer and stop
+    /// reading before it has read everything: a short write is fine.
     static func exchangeOffPool(_ request: [UInt8], port: Int) async throws -> String {
-        try await OwnThread.run { try exchange(request, port: port) }
-    }
-
-    static func exchange(_ request: [UInt8], port: Int) throws -> String {
-        #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard fd >= 0 else { throw SocketError() }
-        defer { close(fd) }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw SocketError(step: "connect", code: errno) }
-        // The server may answer and stop reading before it has read everything: a short write is fine.
-        _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        var answer: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count < 0 { throw SocketError(step: "recv", code: errno) }
-            if count == 0 { break }
-            answer += buffer[0..<count]
-            if let text = String(bytes: answer, encoding: .utf8), let (head, body) = split(text),
-                let length = head.lowercased().components(separatedBy: "\r\n").first(where: { $0.hasPrefix("content-length: ") })
-                    .flatMap({ Int($0.dropFirst("content-length: ".count)) }), body.utf8.count >= length
-            {
-                break
-            }
-        }
-        return String(decoding: answer, as: UTF8.self)
+        let connection = try await Connection.open(port: port)
+        try await connection.send(request)
+        return try await connection.answer()
     }
 
     /// The head (status line and headers) and the body.
