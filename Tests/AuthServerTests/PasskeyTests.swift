@@ -284,6 +284,36 @@ import WebAuthn
         }
     }
 
+    /// Adding or removing a passkey needs a recent login (RFC 9470): a token whose login is
+    /// over 5 minutes old, or one from a refresh (no `auth_time`), is answered 401
+    /// `insufficient_user_authentication` with `max_age`; the token of a new login may.
+    @Test func registeringOrRemovingAPasskeyNeedsARecentLogin() async throws {
+        var fixture = try await Self.fixture()
+        let clock = TestClock()
+        fixture.configuration.clock = clock
+        try await fixture.addUser("hal", password: Self.password)
+        try await fixture.test { client async throws in
+            var phone = SoftwareAuthenticator(origin: Self.origin)
+            let stale = try await Self.register(client, "hal", &phone)
+            let id = Base64URL.encode(try #require(phone.credentialID))
+            clock.advance(by: 301)
+            let tokens = try await client.login("hal", Self.password).json()
+            let refresh = try #require(tokens["refresh_token"] as? String)
+            let refreshed = try #require(try await client.postJSON("/token/refresh", #"{"refresh_token":"\#(refresh)"}"#).json()["access_token"] as? String)
+            for token in [stale, refreshed] {
+                for (method, path) in [(HTTPRequest.Method.post, "/webauthn/register/options"), (.delete, "/webauthn/credentials/\(id)")] {
+                    let refused = try await client.execute(uri: path, method: method, headers: [.authorization: "Bearer \(token)"])
+                    #expect(refused.status == .unauthorized, "\(path)")
+                    #expect(try refused.error().code == "insufficient_user_authentication")
+                    #expect(refused.headers[.wwwAuthenticate] == #"Bearer realm="authd", error="insufficient_user_authentication", max_age=300"#)
+                }
+                #expect(try await client.execute(uri: "/webauthn/credentials", method: .get, headers: [.authorization: "Bearer \(token)"]).status == .ok)
+            }
+            let recent = try #require(tokens["access_token"] as? String)
+            #expect(try await client.execute(uri: "/webauthn/credentials/\(id)", method: .delete, headers: [.authorization: "Bearer \(recent)"]).status == .noContent)
+        }
+    }
+
     @Test func theOwnerListsAndRemovesPasskeys() async throws {
         let fixture = try await Self.fixture()
         try await fixture.addUser("fay", password: Self.password)

@@ -215,6 +215,29 @@ import Testing
         }
     }
 
+    /// Turning an authenticator app on needs a recent login (RFC 9470): with a token whose
+    /// login is over 5 minutes old, enrolment and its confirmation are 401
+    /// `insufficient_user_authentication`.
+    @Test func enrollingAnAppNeedsARecentLogin() async throws {
+        let (fixture, clock) = try await Self.fixture()
+        try await fixture.addUser("hugo", password: Self.password)
+        try await fixture.test { client async throws in
+            let stale = try #require(try await client.login("hugo", Self.password).json()["access_token"] as? String)
+            let fresh = try #require(try await client.login("hugo", Self.password).json()["access_token"] as? String)
+            let enrolled = try await client.sendJSON(.post, "/mfa/totp", [:], bearer: fresh)
+            let key = try TOTP(secret: try #require(try enrolled.json()["secret"] as? String))
+            clock.advance(by: 301)
+            for (path, body) in [("/mfa/totp", [String: String]()), ("/mfa/totp/confirm", ["code": key.code(at: clock.now)])] {
+                let refused = try await client.sendJSON(.post, path, body, bearer: stale)
+                #expect(refused.status == .unauthorized)
+                #expect(try refused.error().code == "insufficient_user_authentication")
+                #expect(refused.headers[.wwwAuthenticate]?.contains("max_age=300") == true)
+            }
+            let again = try #require(try await client.login("hugo", Self.password).json()["access_token"] as? String)
+            #expect(try await client.sendJSON(.post, "/mfa/totp/confirm", ["code": key.code(at: clock.now)], bearer: again).status == .ok)
+        }
+    }
+
     /// Ten wrong codes sent at once on one `mfa_token`: only its five attempts are checked,
     /// the rest find the token worn out.
     @Test func wrongCodesSentAtOnceOnOneTokenGetNoMoreChecksThanItsAttempts() async throws {

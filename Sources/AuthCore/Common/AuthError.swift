@@ -43,6 +43,7 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
             case invalidClient = "invalid_client"
             case invalidGrant = "invalid_grant"
             case unsupportedGrantType = "unsupported_grant_type"
+            case insufficientUserAuthentication = "insufficient_user_authentication"
         }
 
         private let base: Base
@@ -94,6 +95,8 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let invalidGrant = Code(base: .invalidGrant)
         /// `POST /oauth/token` does not offer this `grant_type` (RFC 6749 §5.2).
         public static let unsupportedGrantType = Code(base: .unsupportedGrantType)
+        /// The token's authentication is too old for what it asks (RFC 9470 §3): log in again.
+        public static let insufficientUserAuthentication = Code(base: .insufficientUserAuthentication)
 
         /// The snake_case code sent as `error`.
         public var rawValue: String { base.rawValue }
@@ -110,12 +113,16 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
     /// With ``Code/mfaRequired``: the short-lived, single-use token of the second step
     /// (sent as `mfa_token`, never part of ``description``).
     public let mfaToken: String?
+    /// With ``Code/insufficientUserAuthentication``: how recent, in seconds, the
+    /// authentication must be (RFC 9470's `max_age`).
+    public let maxAge: Int?
 
-    private init(_ code: Code, _ description: String, retryAfter: Int? = nil, mfaToken: String? = nil) {
+    private init(_ code: Code, _ description: String, retryAfter: Int? = nil, mfaToken: String? = nil, maxAge: Int? = nil) {
         self.code = code
         self.description = description
         self.retryAfter = retryAfter
         self.mfaToken = mfaToken
+        self.maxAge = maxAge
     }
 
     /// The request is malformed; `description` names the field at fault.
@@ -205,6 +212,16 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The refresh token presented as a grant is unknown, expired, revoked or replayed
     /// (`POST /oauth/token`'s form of ``invalidToken``).
     public static let invalidGrant = AuthError(.invalidGrant, "The grant is invalid or has expired.")
+
+    /// The token was issued by an authentication older than `maxAge` seconds (or by a
+    /// refresh), and what it asks (a second factor, a passkey) needs a recent one: the client
+    /// logs in again and retries with the new token (RFC 9470 step-up).
+    public static func insufficientUserAuthentication(maxAge: Int) -> AuthError {
+        AuthError(
+            .insufficientUserAuthentication,
+            "This needs a login within the last \(maxAge / 60) minutes: log in again and retry with the new access token.", maxAge: maxAge
+        )
+    }
 
     /// `grant_type` names a grant authd does not offer.
     public static func unsupportedGrantType(_ description: String) -> AuthError {

@@ -33,11 +33,14 @@ public struct AccessTokenClaims: Codable, Sendable, Equatable {
     /// The client the token was issued to (RFC 9068 §2.2); tokens signed before authd
     /// wrote it have none.
     public var clientID: String?
+    /// When the user last authenticated (a password, a code, a passkey), seconds since 1970
+    /// (RFC 9068 §2.2.1); tokens of a refresh carry none.
+    public var authTime: Int?
 
     /// Creates claims.
     public init(
         iss: String, sub: String, iat: Int, exp: Int, jti: String, aud: [String]? = nil, nbf: Int? = nil, sid: String? = nil,
-        clientID: String? = nil
+        clientID: String? = nil, authTime: Int? = nil
     ) {
         self.iss = iss
         self.sub = sub
@@ -48,11 +51,13 @@ public struct AccessTokenClaims: Codable, Sendable, Equatable {
         self.nbf = nbf
         self.sid = sid
         self.clientID = clientID
+        self.authTime = authTime
     }
 
     private enum CodingKeys: String, CodingKey {
         case iss, sub, iat, exp, jti, aud, nbf, sid
         case clientID = "client_id"
+        case authTime = "auth_time"
     }
 
     /// The user the token was issued to: its `sub`, when it was issued by authd's own login
@@ -138,16 +143,17 @@ public final class AccessTokenIssuer: Sendable {
 
     /// Signs a token for `subject`, in the session `sessionID` when given, issued to
     /// `clientID` (authd's own login routes by default) for `audiences` (the configured ones
-    /// by default).
+    /// by default), with `auth_time` when the token comes of an authentication at `authenticatedAt`.
     public func issue(
-        subject: String, sessionID: UUID? = nil, clientID: String = OAuthClient.firstPartyID, audiences: [String]? = nil
+        subject: String, sessionID: UUID? = nil, clientID: String = OAuthClient.firstPartyID, audiences: [String]? = nil,
+        authenticatedAt: Date? = nil
     ) throws -> Issued {
         guard let current = keys.withLock({ $0.current }) else { throw AuthError.serviceUnavailable("No signing key is loaded yet.") }
         let now = Int(clock.now.timeIntervalSince1970)
         let audiences = audiences ?? self.audiences
         let claims = AccessTokenClaims(
             iss: issuer, sub: subject, iat: now, exp: now + lifetime, jti: UUID().uuidString.lowercased(), aud: audiences.isEmpty ? nil : audiences,
-            sid: sessionID?.uuidString.lowercased(), clientID: clientID
+            sid: sessionID?.uuidString.lowercased(), clientID: clientID, authTime: authenticatedAt.map { Int($0.timeIntervalSince1970) }
         )
         let token = try CompactJWS.serialize(encodedHeader: current.encodedHeader, payload: try JSONEncoder().encode(claims)) {
             try current.key.signature(for: $0)

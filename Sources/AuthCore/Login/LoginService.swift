@@ -308,9 +308,10 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
     /// A new token pair for `user` and the refresh token's record, not yet stored.
     private func makeGrant(for user: User, origin: RequestOrigin) async throws -> (TokenGrant, RefreshTokenRecord) {
         let session = UUID()
-        let access = try issuer.issue(subject: user.id.uuidString.lowercased(), sessionID: session)
-        let refresh = RefreshToken.generate()
         let now = clock.now
+        // Every grant made here follows an authentication (a password, a code, a passkey).
+        let access = try issuer.issue(subject: user.id.uuidString.lowercased(), sessionID: session, authenticatedAt: now)
+        let refresh = RefreshToken.generate()
         let record = RefreshTokenRecord(
             tokenHash: refresh.hash,
             familyID: session,

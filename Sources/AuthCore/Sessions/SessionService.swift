@@ -102,6 +102,22 @@ public struct SessionService<Storage: AuthStorage>: Sendable {
         try await bearer(accessToken).user
     }
 
+    /// How recent, in seconds, the authentication behind an access token must be to add or
+    /// remove a way to sign in (an authenticator app, a passkey): RFC 9470's `max_age`.
+    public static var recentAuthentication: Int { 300 }
+
+    /// ``profile(accessToken:)`` for what needs a recent authentication: the token's
+    /// `auth_time` (a login by password, code or passkey, or a password change) within
+    /// `maxAge` seconds. A token of a refresh carries none: the client logs in again.
+    /// - Throws: ``AuthError/invalidToken``, then ``AuthError/insufficientUserAuthentication(maxAge:)``.
+    public func recentlyAuthenticatedProfile(accessToken: String, within maxAge: Int = recentAuthentication) async throws -> User {
+        let (user, _, authTime) = try await bearer(accessToken)
+        guard let authTime, clock.now.timeIntervalSince1970 - TimeInterval(authTime) <= TimeInterval(maxAge) else {
+            throw AuthError.insufficientUserAuthentication(maxAge: maxAge)
+        }
+        return user
+    }
+
     /// Checks an access token as ``profile(accessToken:)`` does, without reading storage:
     /// it verifies and names a user. What a route checks before it reads a request's body,
     /// reading the account only once the body is in.
@@ -126,7 +142,7 @@ public struct SessionService<Storage: AuthStorage>: Sendable {
     /// let (sessions, current) = try await service.sessions(accessToken: token)
     /// ```
     public func sessions(accessToken: String) async throws -> (sessions: [Session], current: UUID?) {
-        let (user, current) = try await bearer(accessToken)
+        let (user, current, _) = try await bearer(accessToken)
         return (try await storage.refreshTokens.sessions(ofUser: user.id, now: clock.now), current)
     }
 
@@ -134,7 +150,7 @@ public struct SessionService<Storage: AuthStorage>: Sendable {
     /// (access tokens already issued in it run out within their lifetime).
     /// - Throws: `not_found` when the account has no such live session, ``AuthError/invalidToken``.
     public func endSession(_ id: UUID, accessToken: String, origin: RequestOrigin) async throws {
-        let (user, _) = try await bearer(accessToken)
+        let (user, _, _) = try await bearer(accessToken)
         guard try await storage.refreshTokens.revokeSession(id, ofUser: user.id, now: clock.now) else {
             throw AuthError.notFound("no session \(id.uuidString.lowercased())")
         }
@@ -146,7 +162,7 @@ public struct SessionService<Storage: AuthStorage>: Sendable {
     /// - Throws: ``AuthError/invalidToken``, `service_unavailable`.
     @discardableResult
     public func endSessions(accessToken: String, all: Bool, origin: RequestOrigin) async throws -> Int {
-        let (user, current) = try await bearer(accessToken)
+        let (user, current, _) = try await bearer(accessToken)
         let ended: Int
         if !all, let current {
             ended = try await storage.refreshTokens.revokeAll(ofUser: user.id, except: current, now: clock.now)
@@ -163,7 +179,7 @@ public struct SessionService<Storage: AuthStorage>: Sendable {
     /// The session is checked too: a token issued in a session that has ended (a logout, a
     /// session ended by its owner or an operator, a password set) is refused, here at once
     /// and on another instance within ``accounts``' lifetime.
-    private func bearer(_ accessToken: String, recent: Bool = false) async throws -> (user: User, session: UUID?) {
+    private func bearer(_ accessToken: String, recent: Bool = false) async throws -> (user: User, session: UUID?, authTime: Int?) {
         let claims = try issuer.verify(accessToken)
         guard let id = claims.userID else { throw AuthError.invalidToken }
         let session = claims.sid.flatMap(UUID.init(uuidString:))
@@ -174,7 +190,7 @@ public struct SessionService<Storage: AuthStorage>: Sendable {
         guard let user = try await (recent ? accounts.user(id, session: session, read: read) : read()), !user.isDisabled else {
             throw AuthError.invalidToken
         }
-        return (user, session)
+        return (user, session, claims.authTime)
     }
 
     private func recordEnded(_ count: Int, of user: User, origin: RequestOrigin) async throws {

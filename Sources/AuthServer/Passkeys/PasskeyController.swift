@@ -39,12 +39,14 @@ public struct PasskeyController<Storage: AuthStorage>: Sendable {
     }
 
     @Sendable func registrationOptions(_ request: Request, context: AuthRequestContext) async throws -> Response {
-        let (user, _) = try await sessions.account(of: request) { try await JSONRequestBody.expectNoFields(in: request, limit: maxBodySize) }
+        let (user, _) = try await sessions.account(of: request, recentlyAuthenticated: true) {
+            try await JSONRequestBody.expectNoFields(in: request, limit: maxBodySize)
+        }
         return JSONResponse.make(status: .ok, body: try await passkeys.registrationOptions(for: user))
     }
 
     @Sendable func register(_ request: Request, context: AuthRequestContext) async throws -> Response {
-        let (user, body) = try await sessions.account(of: request) {
+        let (user, body) = try await sessions.account(of: request, recentlyAuthenticated: true) {
             try await JSONRequestBody.decode(PasskeyRegistrationRequest.self, from: request, limit: maxBodySize)
         }
         let passkey = try await passkeys.register(body.credential, name: body.name?.value, for: user, origin: context.origin)
@@ -68,7 +70,7 @@ public struct PasskeyController<Storage: AuthStorage>: Sendable {
     }
 
     @Sendable func remove(_ request: Request, context: AuthRequestContext) async throws -> Response {
-        let user = try await sessions.account(of: request)
+        let (user, _) = try await sessions.account(of: request, recentlyAuthenticated: true) {}
         try await passkeys.remove(id: try context.parameters.require("id"), of: user, origin: context.origin)
         return JSONResponse.noContent()
     }

@@ -39,7 +39,9 @@ public struct SecondFactorController<Storage: AuthStorage>: Sendable {
     }
 
     @Sendable func enrol(_ request: Request, context: AuthRequestContext) async throws -> Response {
-        let (user, _) = try await sessions.account(of: request) { try await JSONRequestBody.expectNoFields(in: request, limit: maxBodySize) }
+        let (user, _) = try await sessions.account(of: request, recentlyAuthenticated: true) {
+            try await JSONRequestBody.expectNoFields(in: request, limit: maxBodySize)
+        }
         let secret = try await factors.beginTOTP(for: user)
         return JSONResponse.make(
             status: .ok,
@@ -51,7 +53,7 @@ public struct SecondFactorController<Storage: AuthStorage>: Sendable {
     }
 
     @Sendable func confirm(_ request: Request, context: AuthRequestContext) async throws -> Response {
-        let (user, body) = try await sessions.account(of: request) {
+        let (user, body) = try await sessions.account(of: request, recentlyAuthenticated: true) {
             try await JSONRequestBody.decode(TOTPConfirmation.self, from: request, limit: maxBodySize)
         }
         let codes = try await factors.confirmTOTP(for: user, code: body.code.value, origin: context.origin)

@@ -24,11 +24,16 @@ extension SessionService {
     ///     try await JSONRequestBody.decode(AccountDeletionRequest.self, from: request, limit: maxBodySize)
     /// }
     /// ```
-    func account<Body: Sendable>(of request: Request, readingFirst readBody: () async throws -> Body) async throws -> (user: User, body: Body) {
+    /// With `recentlyAuthenticated`, the token must come of an authentication within
+    /// ``AuthCore/SessionService/recentAuthentication`` seconds (RFC 9470), else 401
+    /// `insufficient_user_authentication`: what adds or removes a way to sign in asks it.
+    func account<Body: Sendable>(
+        of request: Request, recentlyAuthenticated: Bool = false, readingFirst readBody: () async throws -> Body
+    ) async throws -> (user: User, body: Body) {
         let token = try BearerToken(request.headers[.authorization]).value
         try checkAccessToken(token)
         let body = try await readBody()
-        return (try await profile(accessToken: token), body)
+        return (try await recentlyAuthenticated ? recentlyAuthenticatedProfile(accessToken: token) : profile(accessToken: token), body)
     }
 
     /// ``account(of:)`` read at most once per ``AuthCore/RecentAccounts``' lifetime, for
