@@ -78,13 +78,18 @@ except OAuthError as error:
 expect(call("/orders/introspected", refreshed["access_token"]).status_code == 401,
        "the replay revoked the family: its access token introspects inactive")
 
-# Revocation (RFC 7009) by the registered client: the session ends at once for introspection.
+# Revocation (RFC 7009) by the registered client, of a token meant for it (its aud): the
+# session ends at once for introspection. A refresh token is meant for authd alone: a client
+# not trusted with every token (--trusted-introspector) learns nothing of it and cannot end it.
 client = OAuth2Session(env["CLIENT_ID"], env["CLIENT_SECRET"])
 tokens = login()
 inspect = client.introspect_token(metadata["introspection_endpoint"], token=tokens["refresh_token"], token_type_hint="refresh_token").json()
-expect(inspect["active"] and inspect["token_type"] == "refresh_token", "a live refresh token introspects active")
-revoked = client.revoke_token(metadata["revocation_endpoint"], token=tokens["refresh_token"], token_type_hint="refresh_token")
-expect(revoked.status_code == 200, "revoking a refresh token answers 200")
+expect(inspect == {"active": False}, "a refresh token is not shown to a client that is not trusted with every token")
+ignored = client.revoke_token(metadata["revocation_endpoint"], token=tokens["refresh_token"], token_type_hint="refresh_token")
+expect(ignored.status_code == 200 and call("/orders/introspected", tokens["access_token"]).status_code == 200,
+       "nor revoked by it (200, as for an unknown token)")
+revoked = client.revoke_token(metadata["revocation_endpoint"], token=tokens["access_token"], token_type_hint="access_token")
+expect(revoked.status_code == 200, "revoking an access token meant for the client answers 200")
 expect(call("/orders/introspected", tokens["access_token"]).status_code == 401, "after revocation the access token introspects inactive")
 expect(call("/orders/jwt", tokens["access_token"]).status_code == 200,
        "a self-contained JWT still validates locally until it expires (introspect to cut it off)")
