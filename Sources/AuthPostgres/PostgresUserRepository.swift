@@ -41,7 +41,7 @@ public struct PostgresUserRepository: UserRepository {
     /// The account `id` if it still has `passwordHash` and is enabled, share-locked until
     /// the statement's transaction ends (a concurrent password change waits for it).
     static func lockUnchanged(id: UUID, passwordHash: String) -> SQL {
-        "SELECT id FROM users WHERE id = \(id) AND password_hash = \(passwordHash) AND disabled_at IS NULL FOR SHARE"
+        "SELECT id FROM users WHERE \(unchanged(CheckedAccount(userID: id, passwordHash: passwordHash))) FOR SHARE"
     }
 
     public func user(withKey key: String) async throws -> User? {

@@ -199,7 +199,7 @@ public struct AccountService<Storage: AuthStorage>: Sendable {
     }
 
     /// Writes `change` and audits it; nil when it changed nothing. The sessions end in the
-    /// same statement as the hash is stored, so a login racing the change with the old
+    /// same transaction as the hash is stored, so a login racing the change with the old
     /// password either finished before (and its session is ended here) or fails.
     private func write(_ change: PasswordChange, username: Username, reason: String, origin: RequestOrigin) async throws -> User? {
         guard let (user, revoked) = try await storage.accountTokens.setPassword(change) else { return nil }
