@@ -21,7 +21,7 @@ public struct PostgresAccountTokenRepository: AccountTokenRepository {
     }
 
     /// The condition on `users` that picks the account `selector` names.
-    private static func matching(_ selector: AccountSelector) -> SQL {
+    static func matching(_ selector: AccountSelector) -> SQL {
         switch selector {
         case .username(let name): "username_key = \(name.key)"
         case .email(let address): "email_key = \(address.key)"

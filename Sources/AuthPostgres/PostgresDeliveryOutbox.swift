@@ -41,16 +41,26 @@ public struct PostgresDeliveryOutbox: DeliveryOutbox {
             var messages: [OutboxMessage] = []
             for try await (id, kind, userID, username, email, sealed, expiresAt, attempts)
                 in rows.decode((Int64, String, UUID, String, String?, ByteBuffer?, Date, Int32).self) {
-                guard let purpose = AccountTokenPurpose(rawValue: kind) else { continue }
+                guard let kind = DeliveryKind(rawValue: kind) else { continue }
                 messages.append(
                     OutboxMessage(
-                        id: id, kind: purpose, userID: userID, username: username, email: email,
-                        sealedToken: sealed.map { Data(buffer: $0) } ?? Data(), expiresAt: expiresAt, attempts: Int(attempts)
+                        id: id, kind: kind, userID: userID, username: username, email: email,
+                        sealedToken: sealed.map { Data(buffer: $0) }, expiresAt: expiresAt, attempts: Int(attempts)
                     )
                 )
             }
             return messages
         }
+    }
+
+    public func enqueue(_ notice: DeliveryNotice) async throws -> Int {
+        try await database.countingChanges(
+            """
+            INSERT INTO deliveries (kind, user_id, email, created_at, expires_at, next_attempt_at)
+            SELECT \(notice.kind.rawValue), id, email, \(notice.createdAt), \(notice.expiresAt), \(notice.createdAt)
+            FROM users WHERE \(PostgresAccountTokenRepository.matching(notice.account)) AND disabled_at IS NULL
+            """
+        )
     }
 
     public func markDelivered(_ id: Int64, at: Date) async throws {

@@ -101,7 +101,7 @@ import Testing
         let queued = try #require(try await storage.outbox.claim(limit: 10, now: now, leaseUntil: now.addingTimeInterval(30)).first)
         #expect(queued.userID == alice.id)
         #expect(queued.email == "alice@example.com")
-        let token = try DeliverySealer(keyEncryptionKey: kek).open(queued.sealedToken, purpose: .passwordReset)
+        let token = try DeliverySealer(keyEncryptionKey: kek).open(try #require(queued.sealedToken), purpose: .passwordReset)
 
         let user = try await recovery.resetPassword(token: token, newPassword: "a whole new passphrase", origin: origin)
         #expect(Argon2idHasher().verify("a whole new passphrase", against: user.passwordHash))

@@ -20,13 +20,19 @@ public struct AccountService<Storage: AuthStorage>: Sendable {
     public let passwords: PasswordScreen
     /// The time source of creation, disabling and audit times.
     public let clock: any WallClock
+    /// Tells the holder of an address someone signed up with (nil without a delivery URL).
+    public let notices: OwnerNotices<Storage>?
 
     /// Creates the service; `passwords` defaults to the built-in rules without a breached list.
-    public init(storage: Storage, hashing: PasswordHashing, passwords: PasswordScreen = PasswordScreen(), clock: any WallClock = SystemClock()) {
+    public init(
+        storage: Storage, hashing: PasswordHashing, passwords: PasswordScreen = PasswordScreen(), clock: any WallClock = SystemClock(),
+        notices: OwnerNotices<Storage>? = nil
+    ) {
         self.storage = storage
         self.hashing = hashing
         self.passwords = passwords
         self.clock = clock
+        self.notices = notices
     }
 
     /// Creates an account, with an (unverified) email address if `email` is given. The name
@@ -44,8 +50,12 @@ public struct AccountService<Storage: AuthStorage>: Sendable {
 
     /// Creates an account for someone signing up: as ``create(username:password:origin:)``,
     /// after reserving a sign-up against the client's address (`throttle`'s
-    /// ``ThrottlePolicy/signupKey(address:)``) before any hashing.
-    /// - Throws: as `create`, and `too_many_attempts` past the address's sign-ups.
+    /// ``ThrottlePolicy/signupKey(address:)``) before any hashing. An address another account
+    /// holds is not refused, which would tell anyone which addresses are registered: the
+    /// account is made without it, answered the same, and the holder is sent an
+    /// `account_already_exists` notice instead of the verification a new address gets.
+    /// - Throws: as `create` (never `email_taken`), and `too_many_attempts` past the
+    ///   address's sign-ups.
     ///
     /// ```swift
     /// let user = try await accounts.signUp(username: "alice", password: "…", email: nil, origin: origin, throttle: ThrottlePolicy())
@@ -53,11 +63,20 @@ public struct AccountService<Storage: AuthStorage>: Sendable {
     public func signUp(username raw: String, password: String, email: String? = nil, origin: RequestOrigin, throttle: ThrottlePolicy) async throws -> User {
         // A malformed name or address is refused before it takes a sign-up of the address.
         try Username(raw).validateNew()
-        _ = try email.map(EmailAddress.init)
+        let address = try email.map(EmailAddress.init)
         if let key = throttle.signupKey(address: origin.clientAddress), let refusal = try await storage.loginAttempts.reserve([key], now: clock.now) {
             throw AuthError.tooManySignUps(retryAfter: refusal.retryAfter)
         }
-        return try await create(username: raw, password: password, email: email, origin: origin)
+        let (username, phc) = try await prepare(username: raw, password: password)
+        do {
+            return try await insert(username, phc, email: address, origin: origin)
+        } catch let error as AuthError where error.code == .emailTaken {
+            // Made again without the address (a name taken as well is username_taken, as it
+            // would have been with a free address); its holder hears of it, the caller does not.
+            let user = try await insert(username, phc, email: nil, origin: origin)
+            if let address { try await notices?.notify(.accountAlreadyExists, account: .email(address)) }
+            return user
+        }
     }
 
     /// Sets an account's password (an operator's reset), ends every session of the account

@@ -4,7 +4,8 @@ import Foundation
 /// `{"delivery_id", "kind", "user_id", "username", "email", "token", "expires_at"}` — what
 /// the app's mailer needs to write the email (a link with the token), and the message's id,
 /// the same on every attempt, inside the signed body so that a receiver's de-duplication
-/// rests on what the signature covers.
+/// rests on what the signature covers. A notice (``DeliveryKind/tokenPurpose`` nil) has
+/// `token` and `expires_at` null.
 ///
 /// ```swift
 /// let body = try DeliveryMessage(deliveryID: 42, kind: .passwordReset, userID: id, username: "alice",
@@ -13,7 +14,7 @@ import Foundation
 public struct DeliveryMessage: Sendable, Equatable, Codable {
     /// The message's id in the outbox, as a decimal string (also sent as `Authd-Delivery-Id`).
     public var deliveryID: String
-    /// `password_reset` or `email_verification`.
+    /// A ``DeliveryKind``'s raw value.
     public var kind: String
     /// The account's id.
     public var userID: UUID
@@ -21,13 +22,13 @@ public struct DeliveryMessage: Sendable, Equatable, Codable {
     public var username: String
     /// Where to send it (null when the account has no address: a reset asked by username).
     public var email: String?
-    /// The single-use token. Never log it.
-    public var token: String
-    /// When the token stops working (RFC 3339, UTC).
-    public var expiresAt: Date
+    /// The single-use token (nil in a notice). Never log it.
+    public var token: String?
+    /// When the token stops working (RFC 3339, UTC; nil in a notice).
+    public var expiresAt: Date?
 
     /// Creates a message.
-    public init(deliveryID: Int64, kind: AccountTokenPurpose, userID: UUID, username: String, email: String?, token: String, expiresAt: Date) {
+    public init(deliveryID: Int64, kind: DeliveryKind, userID: UUID, username: String, email: String?, token: String?, expiresAt: Date?) {
         self.deliveryID = String(deliveryID)
         self.kind = kind.rawValue
         self.userID = userID
@@ -44,7 +45,7 @@ public struct DeliveryMessage: Sendable, Equatable, Codable {
         case expiresAt = "expires_at"
     }
 
-    /// The body's bytes: keys sorted, `email` written as null when absent, dates in RFC 3339.
+    /// The body's bytes: keys sorted, absent values written as null, dates in RFC 3339.
     public func encoded() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

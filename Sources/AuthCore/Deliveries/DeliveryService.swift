@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 
-/// Sends what the outbox holds: claims due messages, opens each token, posts the body
+/// Sends what the outbox holds: claims due messages, opens each token (a notice has none), posts the body
 /// signed with ``DeliverySignature``, and records the outcome — delivered on a 2xx answer,
 /// tried again after ``DeliveryPolicy/backoff(afterAttempts:)`` otherwise, given up once
 /// the token has expired. Every authd instance runs one (`DeliveryRunner`); their claims
@@ -80,14 +80,18 @@ public struct DeliveryService<Storage: AuthStorage>: Sendable {
 
     private func send(_ message: OutboxMessage) async throws -> Outcome {
         guard message.expiresAt > clock.now else {
-            return try await abandon(message, reason: "the token expired before the message was delivered")
+            return try await abandon(message, reason: "the message expired before it was delivered")
         }
         let body: Data
         do {
-            let token = try sealer.open(message.sealedToken, purpose: message.kind)
+            var token: String?
+            if let purpose = message.kind.tokenPurpose {
+                guard let sealed = message.sealedToken else { throw DeliverySealerError() }
+                token = try sealer.open(sealed, purpose: purpose)
+            }
             body = try DeliveryMessage(
                 deliveryID: message.id, kind: message.kind, userID: message.userID, username: message.username, email: message.email, token: token,
-                expiresAt: message.expiresAt
+                expiresAt: token == nil ? nil : message.expiresAt
             ).encoded()
         } catch {
             return try await abandon(message, reason: "\(error)")

@@ -25,14 +25,17 @@ public struct PasskeyService<Storage: AuthStorage>: Sendable {
     public let relyingParty: WebAuthnRelyingParty
     /// How many passkeys one account may register.
     public let limit: Int
+    /// Tells the owner when a passkey is registered (nil without a delivery URL).
+    public let notices: OwnerNotices<Storage>?
     /// The decoys' shape, read at most every ten minutes.
     private let decoyShape = PasskeyShapeCache(lifetime: 600)
 
     /// Creates the service.
-    public init(login: LoginService<Storage>, relyingParty: WebAuthnRelyingParty, limit: Int = 20) {
+    public init(login: LoginService<Storage>, relyingParty: WebAuthnRelyingParty, limit: Int = 20, notices: OwnerNotices<Storage>? = nil) {
         self.login = login
         self.relyingParty = relyingParty
         self.limit = limit
+        self.notices = notices
     }
 
     private var storage: Storage { login.storage }
@@ -52,7 +55,7 @@ public struct PasskeyService<Storage: AuthStorage>: Sendable {
     }
 
     /// Registers the credential `response` made for the options ``registrationOptions(for:)``
-    /// answered `user`.
+    /// answered `user`, and sends the owner a `passkey_added` notice.
     /// - Throws: ``AuthError`` — `invalid_request` (malformed, a name too long, a credential
     ///   registered already, too many passkeys), `invalid_credentials` (the response does not
     ///   verify, or answers no challenge of this account's).
@@ -76,6 +79,7 @@ public struct PasskeyService<Storage: AuthStorage>: Sendable {
             throw AuthError.invalidRequest("this passkey is registered already, or the account has \(limit) passkeys")
         }
         try await login.audit(.passkeyRegistered, user: user, usernameKey: user.usernameKey, origin: origin, detail: Base64URL.encode(passkey.id))
+        try await notices?.notify(.passkeyAdded, account: .id(user.id))
         return passkey
     }
 

@@ -20,12 +20,15 @@ public struct SecondFactorService<Storage: AuthStorage>: Sendable {
     public let login: LoginService<Storage>
     /// What computes codes.
     public let algorithm: any TOTPAlgorithm
+    /// Tells the owner when TOTP is turned on (nil without a delivery URL).
+    public let notices: OwnerNotices<Storage>?
     private let sealer: SecretSealer
 
     /// Creates the service; keys are sealed under `keyEncryptionKey`'s `totp-secrets` key.
-    public init(login: LoginService<Storage>, algorithm: any TOTPAlgorithm, keyEncryptionKey: KeyEncryptionKey) {
+    public init(login: LoginService<Storage>, algorithm: any TOTPAlgorithm, keyEncryptionKey: KeyEncryptionKey, notices: OwnerNotices<Storage>? = nil) {
         self.login = login
         self.algorithm = algorithm
+        self.notices = notices
         self.sealer = SecretSealer(keyEncryptionKey: keyEncryptionKey, purpose: "totp-secrets")
     }
 
@@ -44,7 +47,7 @@ public struct SecondFactorService<Storage: AuthStorage>: Sendable {
     }
 
     /// Turns TOTP on with the enrolment's first code, and issues the recovery codes (shown
-    /// once; only their digests are kept).
+    /// once; only their digests are kept); the owner is sent a `totp_enabled` notice.
     /// - Throws: ``AuthError`` — `invalid_request` (not 6 digits), `not_found` (no
     ///   enrolment), `totp_already_enabled`, `invalid_credentials` (wrong code),
     ///   `too_many_attempts`.
@@ -64,6 +67,7 @@ public struct SecondFactorService<Storage: AuthStorage>: Sendable {
         }
         try await storage.loginAttempts.release([], clearing: [key])
         try await login.audit(.totpEnabled, user: user, usernameKey: user.usernameKey, origin: origin)
+        try await notices?.notify(.totpEnabled, account: .id(user.id))
         return codes.map(\.code)
     }
 

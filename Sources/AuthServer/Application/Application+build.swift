@@ -51,9 +51,10 @@ public func buildApplication(
         storage: storage, issuer: issuer, refreshLifetime: configuration.refreshTokenLifetime,
         clock: configuration.clock, metrics: configuration.metrics, accounts: RecentAccounts(lifetime: configuration.accountReadLifetime)
     )
-    let accounts = AccountService(storage: storage, hashing: hashing, passwords: configuration.passwords, clock: configuration.clock)
-    // Reset and verification exist only with somewhere to deliver their messages.
+    // Reset, verification and the owner's notices exist only with somewhere to deliver them.
     let wake = DeliveryWake(), started = DeliveryWake()
+    let notices = configuration.delivery.map { _ in OwnerNotices(storage: storage, wake: wake, clock: configuration.clock) }
+    let accounts = AccountService(storage: storage, hashing: hashing, passwords: configuration.passwords, clock: configuration.clock, notices: notices)
     let recovery = configuration.delivery.map { delivery in
         AccountRecoveryService(
             storage: storage, hashing: hashing, passwords: configuration.passwords, throttle: throttle,
@@ -61,9 +62,9 @@ public func buildApplication(
             clock: configuration.clock, metrics: configuration.metrics
         )
     }
-    let factors = SecondFactorService(login: login, algorithm: HummingbirdTOTP(), keyEncryptionKey: keyEncryptionKey)
+    let factors = SecondFactorService(login: login, algorithm: HummingbirdTOTP(), keyEncryptionKey: keyEncryptionKey, notices: notices)
     // Passkeys exist only with a relying party to be (`serve --rp-id`).
-    let passkeys = configuration.passkeys.map { PasskeyService(login: login, relyingParty: $0) }
+    let passkeys = configuration.passkeys.map { PasskeyService(login: login, relyingParty: $0, notices: notices) }
     let router = buildRouter(
         login: login, sessions: sessions, accounts: accounts, recovery: recovery, factors: factors, passkeys: passkeys,
         issuer: issuer, readiness: storage.readiness, pool: pool, configuration: configuration

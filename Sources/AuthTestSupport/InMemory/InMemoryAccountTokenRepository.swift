@@ -21,7 +21,7 @@ public final class InMemoryAccountTokenRepository: AccountTokenRepository {
 
     struct Message {
         var id: Int64
-        var kind: AccountTokenPurpose
+        var kind: DeliveryKind
         var userID: UUID
         var email: String?
         var sealedToken: Data?
@@ -52,24 +52,28 @@ public final class InMemoryAccountTokenRepository: AccountTokenRepository {
 
     public func issue(_ issue: AccountTokenIssue) async throws -> User? {
         guard let user = users.first(where: { user in
-            guard !user.isDisabled else { return false }
-            switch issue.account {
-            case .username(let name): return user.username.lowercased() == name.key
-            case .email(let address): return user.email?.lowercased() == address.key
-            case .id(let id): return user.id == id && user.email != nil
-            }
+            !user.isDisabled && Self.names(issue.account, user) && (issue.purpose != .emailVerification || user.email != nil)
         }) else { return nil }
         state.withLock { state in
             state.tokens[issue.tokenHash] = Token(purpose: issue.purpose, userID: user.id, email: user.email, expiresAt: issue.expiresAt)
             state.messages.append(
                 Message(
-                    id: state.nextID, kind: issue.purpose, userID: user.id, email: user.email, sealedToken: issue.sealedToken,
+                    id: state.nextID, kind: DeliveryKind(issue.purpose), userID: user.id, email: user.email, sealedToken: issue.sealedToken,
                     createdAt: issue.createdAt, expiresAt: issue.expiresAt, nextAttemptAt: issue.createdAt
                 )
             )
             state.nextID += 1
         }
         return user
+    }
+
+    /// Whether `selector` names `user`, as the SQL's condition does.
+    static func names(_ selector: AccountSelector, _ user: User) -> Bool {
+        switch selector {
+        case .username(let name): user.usernameKey == name.key
+        case .email(let address): user.email?.lowercased() == address.key
+        case .id(let id): user.id == id
+        }
     }
 
     public func owner(ofTokenHash tokenHash: String, purpose: AccountTokenPurpose, now: Date) async throws -> UUID? {

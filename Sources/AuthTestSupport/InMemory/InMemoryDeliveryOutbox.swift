@@ -23,12 +23,28 @@ public struct InMemoryDeliveryOutbox: DeliveryOutbox {
             return claimed
         }
         return claimed.compactMap { message in
-            guard let user = tokens.users.first(where: { $0.id == message.userID }), let sealed = message.sealedToken else { return nil }
+            guard let user = tokens.users.first(where: { $0.id == message.userID }) else { return nil }
             return OutboxMessage(
-                id: message.id, kind: message.kind, userID: user.id, username: user.username, email: message.email, sealedToken: sealed,
+                id: message.id, kind: message.kind, userID: user.id, username: user.username, email: message.email, sealedToken: message.sealedToken,
                 expiresAt: message.expiresAt, attempts: message.attempts
             )
         }
+    }
+
+    public func enqueue(_ notice: DeliveryNotice) async throws -> Int {
+        let accounts = try await tokens.users.all().filter { !$0.isDisabled && InMemoryAccountTokenRepository.names(notice.account, $0) }
+        tokens.state.withLock { state in
+            for user in accounts {
+                state.messages.append(
+                    InMemoryAccountTokenRepository.Message(
+                        id: state.nextID, kind: notice.kind, userID: user.id, email: user.email, sealedToken: nil,
+                        createdAt: notice.createdAt, expiresAt: notice.expiresAt, nextAttemptAt: notice.createdAt
+                    )
+                )
+                state.nextID += 1
+            }
+        }
+        return accounts.count
     }
 
     public func markDelivered(_ id: Int64, at: Date) async throws {
