@@ -2,7 +2,8 @@ import AuthCore
 import Foundation
 import PostgresNIO
 
-/// The writes of a successful login in one statement, so one round trip and one
+/// The writes of a successful login (the address remembered among the username's known
+/// ones with the rest) in one statement, so one round trip and one
 /// transaction: data-modifying CTEs always run, whether or not the outer query reads them.
 /// Each part is the statement its store runs alone. The session, its token and the event
 /// are written only if the account still has the hash the password was checked against and
@@ -26,7 +27,8 @@ struct LoginSuccessStatement: PreparedSQL {
                  released AS (\(PostgresLoginAttemptStore.giveBack(success.throttle.releasedBySuccess))),
                  family AS (\(PostgresRefreshTokenRepository.insertFamily(success.refreshToken, when: unchanged))),
                  token AS (\(PostgresRefreshTokenRepository.insert(success.refreshToken, when: unchanged))),
-                 event AS (\(PostgresAuditLog.insert(success.event, when: unchanged)))
+                 event AS (\(PostgresAuditLog.insert(success.event, when: unchanged))),
+                 known AS (\(PostgresLoginAttemptStore.remember([success.throttle.pair].compactMap { $0 }, at: success.event.at, when: unchanged)))
             SELECT count(*)::int8 FROM account
             """
     }

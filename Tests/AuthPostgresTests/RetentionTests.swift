@@ -63,6 +63,12 @@ import Testing
         let recent = ThrottleKey(scope: .account, subject: "recent", limit: 1, window: 7_200)
         _ = try await storage.loginAttempts.reserve([stale], now: now.addingTimeInterval(-3 * day))
         _ = try await storage.loginAttempts.reserve([recent], now: now.addingTimeInterval(-3_600))
+        // Known login addresses: one last used 31 days ago, one yesterday.
+        let month = TimeInterval(ThrottlePolicy.knownAddressLifetime)
+        let forgotten = ThrottleKey(scope: .pair, subject: "ret\u{0}192.0.2.1", limit: 1, window: 900)
+        let remembered = ThrottleKey(scope: .pair, subject: "ret\u{0}192.0.2.2", limit: 10, window: 900)
+        try await storage.loginAttempts.remember(forgotten, at: now.addingTimeInterval(-month - day))
+        try await storage.loginAttempts.remember(remembered, at: now.addingTimeInterval(-day))
         // Sessions: one that ended ten days ago with three rotations; one revoked ten days
         // ago; a live one with a token that expired ten days ago and a live token.
         let ended = try await session(storage, user: user, started: now.addingTimeInterval(-100 * day), ends: now.addingTimeInterval(-10 * day), rotations: 3)
@@ -77,7 +83,13 @@ import Testing
 
         let deleted = try await RetentionService(storage: storage, policy: policy, clock: TestClock(now: now)).run()
         #expect(deleted.auditEvents == 5)
-        #expect(deleted.loginCounters == 1)
+        #expect(deleted.loginCounters == 2)
+        // Asked as far back as it was remembered, only the recent address is still known.
+        let longAgo = now.addingTimeInterval(-10 * month)
+        #expect(try await storage.loginAttempts.reserve([forgotten], ifKnown: forgotten, since: longAgo, now: now) == .unknown)
+        // … and that counted nothing (its one attempt is still there to take).
+        #expect(try await storage.loginAttempts.reserve([forgotten], now: now) == nil)
+        #expect(try await storage.loginAttempts.reserve([remembered], ifKnown: remembered, since: longAgo, now: now) == .reserved)
         // Four tokens and the family of the ended session, the revoked one's token and family,
         // the expired token (its family lives on: it is not ended).
         #expect(deleted.sessionRows == 8)

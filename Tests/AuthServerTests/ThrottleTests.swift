@@ -128,6 +128,43 @@ import Testing
     }
 }
 
+extension ThrottleTests {
+    /// Attackers at two addresses use up the username's attempts from every address; the
+    /// owner still logs in where they logged in within 30 days, and only there, under that
+    /// address's own limit.
+    @Test func aDistributedAttackerCannotLockTheOwnerOutWhereTheyLoggedInBefore() async throws {
+        var fixture = try await ServerFixture()
+        fixture.configuration.port = 0
+        fixture.configuration.trustedProxies = try TrustedProxies(["127.0.0.0/8", "::1/128"])
+        let clock = TestClock(now: Date(timeIntervalSince1970: 1_800_000_000))
+        fixture.configuration.clock = clock
+        fixture.configuration.throttle = ThrottlePolicy(pairLimit: 3, accountLimit: 6, addressLimit: 100, window: 600)
+        try await fixture.addUser("victim", password: Self.password)
+        let app = try await fixture.application()
+        try await app.test(.live) { client async throws in
+            let home = "198.51.100.7", lastYear = "198.51.100.8", elsewhere = "192.0.2.9"
+            #expect(try await client.login("victim", Self.password, from: lastYear).status == .ok)
+            clock.advance(by: TimeInterval(ThrottlePolicy.knownAddressLifetime) + 60)
+            #expect(try await client.login("victim", Self.password, from: home).status == .ok)
+
+            for attacker in ["203.0.113.1", "203.0.113.2"] {
+                for _ in 0..<3 { #expect(try await client.login("victim", "a guess", from: attacker).status == .unauthorized) }
+            }
+            #expect(try await client.login("victim", Self.password, from: "203.0.113.3").status == .tooManyRequests)
+            #expect(try await client.login("victim", Self.password, from: elsewhere).status == .tooManyRequests)
+            #expect(try await client.login("victim", Self.password, from: lastYear).status == .tooManyRequests)
+            #expect(try await client.login("victim", Self.password, from: home).status == .ok)
+
+            // Locked out again: from home, wrong passwords still meet home's own limit.
+            for attacker in ["203.0.113.4", "203.0.113.5"] {
+                for _ in 0..<3 { _ = try await client.login("victim", "a guess", from: attacker) }
+            }
+            for _ in 0..<3 { #expect(try await client.login("victim", "a guess", from: home).status == .unauthorized) }
+            #expect(try await client.login("victim", Self.password, from: home).status == .tooManyRequests)
+        }
+    }
+}
+
 @Suite struct LiveThrottleTests {
     @Test func throttlesByClientAddress() async throws {
         var fixture = try await ServerFixture()

@@ -20,6 +20,28 @@ public protocol LoginAttemptStore: Sendable {
     /// Deletes at most `limit` counters whose window started before `date`; returns how
     /// many it deleted.
     func deleteCounters(startedBefore date: Date, limit: Int) async throws -> Int
+    /// Reserves as ``reserve(_:now:)`` does, but only when `known` (a username from one
+    /// address, ``ThrottleKeys/pair``) had a successful login at or after `since`;
+    /// ``KnownAddressReservation/unknown``, counting nothing, otherwise.
+    func reserve(_ keys: [ThrottleKey], ifKnown known: ThrottleKey, since: Date, now: Date) async throws -> KnownAddressReservation
+    /// Remembers that `pair` (a username from one address) logged in at `date`.
+    func remember(_ pair: ThrottleKey, at date: Date) async throws
+    /// Forgets at most `limit` addresses whose last login was before `date`; returns how many.
+    func forgetKnownAddresses(before date: Date, limit: Int) async throws -> Int
+}
+
+/// What ``LoginAttemptStore/reserve(_:ifKnown:since:now:)`` did.
+///
+/// ```swift
+/// if case .reserved = try await attempts.reserve([pair, address], ifKnown: pair, since: monthAgo, now: now) { … }
+/// ```
+public enum KnownAddressReservation: Sendable, Equatable {
+    /// The address had no successful login of the username since then: nothing reserved.
+    case unknown
+    /// Known, and the attempt was counted.
+    case reserved
+    /// Known, but a key was at its limit.
+    case refused(ThrottleRefusal)
 }
 
 /// Why an attempt was not reserved.

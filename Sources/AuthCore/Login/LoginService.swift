@@ -230,7 +230,7 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
         let keys = throttle.keys(usernameKey: username.key, address: origin.clientAddress)
         let lookup = try await storage.loginLookup(usernameKey: username.key, throttle: keys.all, now: clock.now)
         if let refusal = lookup.refusal {
-            try await refuse(refusal, user: lookup.user, usernameKey: username.key, origin: origin)
+            try await refuseUnlessKnown(refusal, keys: keys, user: lookup.user, usernameKey: username.key, origin: origin)
         }
 
         let user = lookup.user
@@ -286,6 +286,24 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
     func reserve(_ keys: [ThrottleKey], for user: User?, origin: RequestOrigin, detail: String) async throws {
         guard !keys.isEmpty, let refusal = try await storage.loginAttempts.reserve(keys, now: clock.now) else { return }
         try await refuse(refusal, user: user, usernameKey: user?.usernameKey ?? "", origin: origin, detail: detail)
+    }
+
+    /// A login the username's counters refused, tried again without the username's lockout
+    /// from every address when the username logged in from this address before (within
+    /// ``ThrottlePolicy/knownAddressLifetime``): a distributed attacker who runs that lockout
+    /// up does not lock the owner out where they sign in. The pair's and the address's own
+    /// limits still hold. Refuses as ``refuse(_:user:usernameKey:origin:detail:)`` otherwise.
+    private func refuseUnlessKnown(_ refusal: ThrottleRefusal, keys: ThrottleKeys, user: User?, usernameKey: String, origin: RequestOrigin) async throws {
+        guard let pair = keys.pair else { try await refuse(refusal, user: user, usernameKey: usernameKey, origin: origin) }
+        let now = clock.now
+        let since = now.addingTimeInterval(-TimeInterval(ThrottlePolicy.knownAddressLifetime))
+        switch try await storage.loginAttempts.reserve([pair] + [keys.address].compactMap { $0 }, ifKnown: pair, since: since, now: now) {
+        case .reserved: return
+        case .unknown: try await refuse(refusal, user: user, usernameKey: usernameKey, origin: origin)
+        case .refused(var own):
+            own.isFirst = own.isFirst || refusal.isFirst
+            try await refuse(own, user: user, usernameKey: usernameKey, origin: origin)
+        }
     }
 
     /// Answers an attempt throttling refused: counted in the metrics, audited once per

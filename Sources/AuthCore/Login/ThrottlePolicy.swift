@@ -107,6 +107,9 @@ public struct ThrottleKeys: Sendable, Equatable {
 ///   whose attempts were all used doubles the next one, up to `maxAccountWindow`: a
 ///   distributed attacker gets a bounded number of guesses per username.
 /// - From one address, `addressLimit` attempts per window over every username.
+/// - An address the username logged in from within ``knownAddressLifetime`` is not refused
+///   by the username's lockout from every address (the one a distributed attacker runs up),
+///   only by its own pair and address limits.
 ///
 /// ```swift
 /// let policy = ThrottlePolicy(pairLimit: 10, accountLimit: 50, addressLimit: 100, window: 900)
@@ -134,6 +137,10 @@ public struct ThrottlePolicy: Sendable, Equatable {
     public var recoveryTargetLimit = 5
     /// The window of the recovery limits, seconds.
     public var recoveryWindow = 3_600
+    /// How long after a username's last successful login from an address a login from there
+    /// is exempt from the username's lockout from every address, seconds (30 days); also
+    /// how long retention keeps the address.
+    public static let knownAddressLifetime = 2_592_000
     /// The secret the counters' subjects are digested under (HMAC-SHA256); nil for plain
     /// SHA-256. `buildApplication` derives it from the key-encryption key.
     public var digestKey: SymmetricKey?

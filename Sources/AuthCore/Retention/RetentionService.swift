@@ -32,7 +32,7 @@ public struct RetentionService<Storage: AuthStorage>: Sendable {
     public struct Deleted: Sendable, Equatable {
         /// Audit events.
         public var auditEvents = 0
-        /// Login-attempt counters.
+        /// Login-attempt counters and known login addresses.
         public var loginCounters = 0
         /// Refresh tokens and sessions together.
         public var sessionRows = 0
@@ -54,6 +54,12 @@ public struct RetentionService<Storage: AuthStorage>: Sendable {
         }
         deleted.loginCounters = try await batches(counted: "login_failures") { limit in
             try await storage.loginAttempts.deleteCounters(startedBefore: now.addingTimeInterval(-TimeInterval(policy.loginCounters)), limit: limit)
+        }
+        // A known address is kept as long as it exempts a login.
+        deleted.loginCounters += try await batches(counted: "known_login_addresses") { limit in
+            try await storage.loginAttempts.forgetKnownAddresses(
+                before: now.addingTimeInterval(-TimeInterval(ThrottlePolicy.knownAddressLifetime)), limit: limit
+            )
         }
         deleted.sessionRows = try await batches(counted: "sessions") { limit in
             try await storage.refreshTokens.deleteEnded(before: now.addingTimeInterval(-TimeInterval(policy.endedSessions)), limit: limit)

@@ -74,7 +74,8 @@ public protocol AuthStorage: Sendable {
     func loginLookup(usernameKey: String, throttle keys: [ThrottleKey], now: Date) async throws -> LoginLookup
 
     /// What a successful login writes: the username's counters cleared and the address's
-    /// attempt given back, the new refresh token, the audit event; the token and the event
+    /// attempt given back, the new refresh token, the audit event, the address remembered
+    /// as one the username logs in from; the token, the event and the address
     /// only if the account still has the password hash that was checked and is enabled
     /// (returns false, writing no session, when a password set or a disabling came between).
     /// Storage that can do all of it in one round trip does (PostgreSQL: one statement, so
@@ -114,6 +115,7 @@ extension AuthStorage {
               account.passwordHash == success.verifiedPasswordHash, !account.isDisabled else { return false }
         try await refreshTokens.store(success.refreshToken)
         try await audit.record(success.event)
+        if let pair = success.throttle.pair { try await loginAttempts.remember(pair, at: success.event.at) }
         return true
     }
 

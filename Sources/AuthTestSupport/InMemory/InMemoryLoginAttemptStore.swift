@@ -33,6 +33,7 @@ public final class InMemoryLoginAttemptStore: LoginAttemptStore {
     }
 
     private let counters = Mutex<[Subject: Counter]>([:])
+    private let known = Mutex<[String: Date]>([:])
 
     /// No attempts counted.
     public init() {}
@@ -80,6 +81,23 @@ public final class InMemoryLoginAttemptStore: LoginAttemptStore {
         counters.withLock { counters in
             let old = counters.filter { $0.value.windowStart < date }.keys.prefix(limit)
             for subject in old { counters.removeValue(forKey: subject) }
+            return old.count
+        }
+    }
+
+    public func reserve(_ keys: [ThrottleKey], ifKnown pair: ThrottleKey, since: Date, now: Date) async throws -> KnownAddressReservation {
+        guard let last = known.withLock({ $0[pair.subjectDigest] }), last >= since else { return .unknown }
+        return try await reserve(keys, now: now).map { .refused($0) } ?? .reserved
+    }
+
+    public func remember(_ pair: ThrottleKey, at date: Date) async throws {
+        known.withLock { $0[pair.subjectDigest] = date }
+    }
+
+    public func forgetKnownAddresses(before date: Date, limit: Int) async throws -> Int {
+        known.withLock { known in
+            let old = known.filter { $0.value < date }.keys.prefix(limit)
+            for digest in old { known.removeValue(forKey: digest) }
             return old.count
         }
     }
