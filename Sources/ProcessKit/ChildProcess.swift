@@ -9,7 +9,9 @@ import Darwin
 /// A program started with `posix_spawn`, its standard output and error going to files.
 ///
 /// Files rather than pipes, because `pg_ctl start` leaves a server behind that inherits
-/// them; `waitpid` rather than Foundation's `Process`, so waiting needs no run loop.
+/// them; `waitpid` rather than Foundation's `Process`, so waiting needs no run loop. The
+/// child inherits no other descriptor: sockets accepted without close-on-exec (SwiftNIO's
+/// are) would stay open in it, so a connection the server closes would not end.
 ///
 /// ```swift
 /// let child = try ChildProcess(executable: "/bin/echo", arguments: ["hi"])
@@ -65,6 +67,10 @@ public final class ChildProcess: Sendable {
             posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         }
 
+        #if canImport(Glibc)
+        _ = Self.addCloseFrom?(&actions, 3)
+        #endif
+
         let argv = ([executable] + arguments).map { strdup($0) }
         defer { argv.forEach { free($0) } }
         let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } }
@@ -85,6 +91,15 @@ public final class ChildProcess: Sendable {
         }
         self.pid = pid
     }
+
+    #if canImport(Glibc)
+    private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), found at run
+    /// time: Swift's Glibc module does not declare it.
+    private static let addCloseFrom: AddCloseFrom? = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map {
+        unsafeBitCast($0, to: AddCloseFrom.self)
+    }
+    #endif
 
     deinit {
         for path in Set([outputPath, errorPath] + (inputPath.map { [$0] } ?? [])) {

@@ -102,18 +102,23 @@ extension RawHTTP {
             }
         }
 
-        /// Whether the server has closed its side (a read finds the end) within `within`.
+        /// Whether the server has closed its side (a read finds the end) within `within`; what
+        /// it wrote before closing is read and dropped (its end may come in a later segment).
         func isClosed(within: Duration) async throws -> Bool {
             let fd = fd
-            let milliseconds = Int32(within.components.seconds * 1_000)
+            let deadline = ContinuousClock.now + within
             return await OwnThread.run {
-                var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                guard poll(&poller, 1, milliseconds) > 0 else { return false }
                 var buffer = [UInt8](repeating: 0, count: 4_096)
                 while true {
+                    let left = deadline - ContinuousClock.now
+                    guard left > .zero else { return false }
+                    var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                    let milliseconds = Int32(left.components.seconds * 1_000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+                    guard poll(&poller, 1, milliseconds) > 0 else { continue }
                     let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
                     if count == 0 { return true }
-                    if count < 0 { return errno == ECONNRESET }
+                    if count < 0, errno == ECONNRESET { return true }
+                    if count < 0, errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR { return false }
                 }
             }
         }
