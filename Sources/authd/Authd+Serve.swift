@@ -85,7 +85,10 @@ extension Authd {
         @Option(name: .customLong("body-timeout"), help: "Seconds a request body may take to arrive whole, however steadily it comes; 408 after.")
         var bodyTimeout = Int(Serve.defaults.bodyTimeout.components.seconds)
 
-        @Option(name: .customLong("max-connections"), help: "Connections served at once; more wait in the listen queue.")
+        @Option(
+            name: .customLong("max-connections"),
+            help: "Connections served at once; at the cap a new one closes the connection waiting longest (1 s or more) for a request head, else waits in the listen queue."
+        )
         var maxConnections = Serve.defaults.maxConnections
 
         @Option(

@@ -197,29 +197,32 @@ import FoundationNetworking
         #expect(try await AuthdBinary.stop(server) == 0)
     }
 
-    /// Beyond --max-connections a new connection waits, unanswered, until one closes.
-    @Test func connectionsBeyondTheCapWaitForASlot() async throws {
+    /// At --max-connections, held by connections that have sent nothing for a second, a new
+    /// connection is answered: one of the silent ones is closed for it (the in-process
+    /// ConnectionCapTests say which, and that a connection inside a request is never closed).
+    @Test func atTheCapASilentConnectionMakesRoomForANewOne() async throws {
         let database = try await TestCluster.newMigratedDatabase()
         let (server, base) = try await AuthdBinary.serve(["--database-url", database.url, "--max-connections", "2", "--request-head-timeout", "60"])
         let script = """
-            import socket, sys, time
+            import select, socket, sys, time
             port = int(sys.argv[1])
             held = [socket.create_connection(("127.0.0.1", port)) for _ in range(2)]
-            time.sleep(0.5)
+            time.sleep(1.1)
             late = socket.create_connection(("127.0.0.1", port))
             late.sendall(b"GET /health/live HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n")
-            late.settimeout(2)
-            try:
-                late.recv(1)
-                first = "answered"
-            except socket.timeout:
-                first = "waiting"
-            held[0].close()
-            late.settimeout(10)
-            second = "answered" if late.recv(12).startswith(b"HTTP/1.1 200") else "nothing"
-            print(first, second)
+            late.settimeout(20)
+            first = "answered" if late.recv(12).startswith(b"HTTP/1.1 200") else "nothing"
+            readable, _, _ = select.select(held, [], [], 20)
+            closed = 0
+            for connection in readable:
+                try:
+                    closed += connection.recv(1) == b""
+                except ConnectionResetError:
+                    closed += 1
+            print(first, closed)
             """
-        #expect(try await Self.sockets(script, port: base.port ?? 0) == "waiting answered")
+        let printed = try await Self.sockets(script, port: base.port ?? 0)
+        #expect(printed == "answered 1", "\(printed)")
         #expect(try await AuthdBinary.stop(server) == 0)
     }
 

@@ -77,6 +77,17 @@ public struct AuthMetrics: Sendable {
         Counter(label: "authd_database_errors_total", dimensions: [("kind", kind)], factory: factory).increment()
     }
 
+    /// Connections open to the API, and those of them waiting for a request head.
+    public func connections(open: Int, waitingForHead: Int) {
+        Gauge(label: "authd_connections_open", factory: factory).record(open)
+        Gauge(label: "authd_connections_waiting_for_head", factory: factory).record(waitingForHead)
+    }
+
+    /// A connection waiting for its request head was closed to admit a new one at the cap.
+    public func connectionEvicted() {
+        Counter(label: "authd_connections_evicted_total", factory: factory).increment()
+    }
+
     /// An HTTP request was answered; `route` is the matched pattern (never the raw path).
     public func httpRequest(method: String, route: String, status: Int) {
         Counter(

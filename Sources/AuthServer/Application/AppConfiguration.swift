@@ -104,8 +104,9 @@ public struct AppConfiguration: Sendable {
     /// How long a request's body may take to arrive whole, from when its head has arrived,
     /// however steadily it comes (``BodyDeadline``): 408 `request_timeout` after.
     public var bodyTimeout: Duration = .seconds(10)
-    /// Connections served at once; beyond it new ones wait in the listen queue until one
-    /// closes.
+    /// Connections served at once. At the cap a new connection closes the one that has
+    /// waited longest for a request head (``ConnectionCap``); when every connection is
+    /// inside a request, new ones wait in the listen queue until one closes.
     public var maxConnections = 1000
     /// Connections one client address may hold open at once (trusted proxies are not
     /// limited); beyond them a new connection is closed at once.

@@ -69,15 +69,21 @@ public func buildApplication(
         login: login, sessions: sessions, accounts: accounts, recovery: recovery, factors: factors, passkeys: passkeys,
         issuer: issuer, readiness: storage.readiness, pool: pool, configuration: configuration
     )
+    let connections = ConnectionsPerAddress(limit: configuration.maxConnectionsPerAddress, exempt: configuration.trustedProxies)
     let http1 = HTTPServerBuilder.http1WithJSONErrors(
-        requestHeadTimeout: configuration.requestHeadTimeout, idleTimeout: configuration.idleTimeout,
-        connections: ConnectionsPerAddress(limit: configuration.maxConnectionsPerAddress, exempt: configuration.trustedProxies)
+        requestHeadTimeout: configuration.requestHeadTimeout, idleTimeout: configuration.idleTimeout, connections: connections
+    )
+    // The API's connections under the cap: at it, the one waiting longest for a request head
+    // makes room for a new one.
+    let cap = ConnectionCap(limit: configuration.maxConnections, metrics: configuration.metrics)
+    let capped = HTTPServerBuilder.http1WithJSONErrors(
+        requestHeadTimeout: configuration.requestHeadTimeout, idleTimeout: configuration.idleTimeout, connections: connections, cap: cap
     )
     let server: HTTPServerBuilder =
         if let tls = configuration.tls {
-            try .tls(http1, tlsConfiguration: tls)
+            try .tls(capped, tlsConfiguration: tls)
         } else {
-            http1
+            capped
         }
 
     var services: [any Service] = [
@@ -122,10 +128,11 @@ public func buildApplication(
         server: server,
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port), serverName: nil,
-            availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections)
+            availableConnectionsDelegate: cap.delegate
         ),
         services: services,
         onServerRunning: { channel in
+            cap.listens(on: channel)
             await configuration.onListening(configuration.host, channel.localAddress?.port ?? configuration.port)
         },
         logger: logger

@@ -69,19 +69,20 @@ extension HTTPServerBuilder {
     /// whose connections must deliver each request head within `requestHeadTimeout`
     /// (``RequestHeadTimeoutHandler``) and may not go silent for longer than `idleTimeout`,
     /// and of which one client address may hold no more than `connections` allows
-    /// (``ConnectionsPerAddressHandler``).
+    /// (``ConnectionsPerAddressHandler``); a connection waiting for its request head is one
+    /// `cap` may close to admit a new one.
     ///
     /// ```swift
     /// Application(router: router, server: .http1WithJSONErrors())
     /// ```
     static func http1WithJSONErrors(
-        requestHeadTimeout: Duration? = nil, idleTimeout: Duration? = nil, connections: ConnectionsPerAddress? = nil
+        requestHeadTimeout: Duration? = nil, idleTimeout: Duration? = nil, connections: ConnectionsPerAddress? = nil, cap: ConnectionCap? = nil
     ) -> HTTPServerBuilder {
         .http1(
             configuration: .init(
                 additionalChannelHandlers: (connections.map { [ConnectionsPerAddressHandler(connections: $0)] } ?? [])
                     + [ParserErrorResponseHandler()]
-                    + (requestHeadTimeout.map { [RequestHeadTimeoutHandler(timeout: TimeAmount($0))] } ?? []),
+                    + (requestHeadTimeout.map { [RequestHeadTimeoutHandler(timeout: TimeAmount($0), cap: cap)] } ?? []),
                 idleTimeout: idleTimeout.map(TimeAmount.init)
             )
         )

@@ -7,10 +7,11 @@ import NIOHTTPTypes
 /// opens connections and trickles header bytes (slowloris), or holds an idle keep-alive
 /// connection, gives its slot back after `timeout`; a request being answered is never cut.
 ///
-/// It sits after the HTTP decoder, which hands on a head only once it is complete.
+/// It sits after the HTTP decoder, which hands on a head only once it is complete. While
+/// its timer runs, the connection is one ``ConnectionCap`` may close for a new one.
 ///
 /// ```swift
-/// .http1(configuration: .init(additionalChannelHandlers: [RequestHeadTimeoutHandler(timeout: .seconds(10))]))
+/// .http1(configuration: .init(additionalChannelHandlers: [RequestHeadTimeoutHandler(timeout: .seconds(10), cap: cap)]))
 /// ```
 final class RequestHeadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
@@ -19,12 +20,14 @@ final class RequestHeadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
     typealias OutboundOut = HTTPResponsePart
 
     private let timeout: TimeAmount
+    private let cap: ConnectionCap?
     private var timer: Scheduled<Void>?
     /// Requests whose head came and whose answer has not ended yet.
     private var outstanding = 0
 
-    init(timeout: TimeAmount) {
+    init(timeout: TimeAmount, cap: ConnectionCap? = nil) {
         self.timeout = timeout
+        self.cap = cap
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -39,8 +42,7 @@ final class RequestHeadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if case .head = unwrapInboundIn(data) {
             outstanding += 1
-            timer?.cancel()
-            timer = nil
+            disarm(context)
         }
         context.fireChannelRead(data)
     }
@@ -55,14 +57,12 @@ final class RequestHeadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        timer?.cancel()
-        timer = nil
+        disarm(context)
         context.fireChannelInactive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        timer?.cancel()
-        timer = nil
+        disarm(context)
     }
 
     private func arm(_ context: ChannelHandlerContext) {
@@ -71,6 +71,13 @@ final class RequestHeadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
         timer = context.eventLoop.scheduleTask(in: timeout) {
             loopBound.value.close(promise: nil)
         }
+        cap?.waits(context.channel)
+    }
+
+    private func disarm(_ context: ChannelHandlerContext) {
+        timer?.cancel()
+        timer = nil
+        cap?.stopsWaiting(context.channel)
     }
 }
 

@@ -1,0 +1,106 @@
+import AuthServer
+import Foundation
+import Hummingbird
+import Testing
+
+/// `--max-connections` under slow clients, over real sockets: at the cap, the connection that
+/// has waited longest for a request head (at least a second) is closed for a new one, which
+/// is answered instead of waiting in the listen queue for a head timeout.
+@Suite struct ConnectionCapTests {
+    static let health = Array("GET /health/live HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+
+    /// Runs the fixture's application (no test client holding a connection of its own) and
+    /// `body` with its port.
+    static func serving(_ fixture: ServerFixture, _ body: (Int) async throws -> Void) async throws {
+        var fixture = fixture
+        let (ports, listening) = AsyncStream.makeStream(of: Int.self)
+        fixture.configuration.port = 0
+        fixture.configuration.onListening = { _, port in listening.yield(port) }
+        let app = try await fixture.application()
+        let server = Task { try await app.runService(gracefulShutdownSignals: []) }
+        defer { server.cancel() }
+        var iterator = ports.makeAsyncIterator()
+        try await body(try #require(await iterator.next()))
+    }
+
+    /// The value of `name` in the fixture's metrics (nil before it is recorded).
+    static func metric(_ name: String, of fixture: ServerFixture) -> Double? {
+        var text: [UInt8] = []
+        fixture.configuration.metricsRegistry.emit(into: &text)
+        return String(decoding: text, as: UTF8.self).split(separator: "\n")
+            .first { $0.hasPrefix(name + " ") }.flatMap { Double($0.dropFirst(name.count + 1)) }
+    }
+
+    @Test func atTheCapTheConnectionWaitingLongestForAHeadMakesRoom() async throws {
+        var fixture = try await ServerFixture()
+        fixture.configuration.maxConnections = 3
+        fixture.configuration.requestHeadTimeout = .seconds(120)
+        fixture.configuration.idleTimeout = .seconds(120)
+        try await Self.serving(fixture) { port in
+            // Three slow clients, in order: each asks once, then trickles half of its next head.
+            var slow: [RawHTTP.Connection] = []
+            for _ in 0..<3 {
+                let connection = try await RawHTTP.Connection.open(port: port)
+                try await connection.send(Self.health)
+                #expect(try await connection.answer().hasPrefix("HTTP/1.1 200"))
+                try await connection.send(Array(Self.health.prefix(20)))
+                slow.append(connection)
+            }
+            try await Task.sleep(for: .milliseconds(1_100))
+            // Each has waited its grace (a second) for its head; a fourth is answered (its socket gives up after 30 s; the slow ones' heads would
+            // hold the cap for 120 s).
+            let fresh = try await RawHTTP.Connection.open(port: port)
+            try await fresh.send(Self.health)
+            #expect(try await fresh.answer().hasPrefix("HTTP/1.1 200"))
+            // The first slow one made room; the later ones are still served when they finish.
+            #expect(try await slow[0].isClosed(within: .seconds(10)))
+            #expect(Self.metric("authd_connections_evicted_total", of: fixture) == 1)
+            for connection in slow.dropFirst() {
+                try await connection.send(Array(Self.health.dropFirst(20)))
+                #expect(try await connection.answer().hasPrefix("HTTP/1.1 200"))
+            }
+        }
+    }
+
+    /// A connection inside a request is never the one closed: with every connection waiting
+    /// for a body, a new one waits, until a connection that finished its request begins to
+    /// wait for its next head, and is closed for it.
+    @Test func aConnectionInsideARequestIsNotClosedForANewOne() async throws {
+        var fixture = try await ServerFixture()
+        fixture.configuration.maxConnections = 2
+        fixture.configuration.requestHeadTimeout = .seconds(120)
+        fixture.configuration.idleTimeout = .seconds(120)
+        fixture.configuration.bodyTimeout = .seconds(120)
+        try await Self.serving(fixture) { port in
+            let (head, body) = RawHTTP.request("POST", "/login", bearer: nil, json: #"{"username":"nobody","password":"correct horse battery staple"}"#)
+            var inside: [RawHTTP.Connection] = []
+            for _ in 0..<2 {
+                let connection = try await RawHTTP.Connection.open(port: port)
+                // A request answered first, so the head below comes on a connection the server holds.
+                try await connection.send(Self.health)
+                #expect(try await connection.answer().hasPrefix("HTTP/1.1 200"))
+                try await connection.send(head + Array(body.prefix(5)))
+                inside.append(connection)
+            }
+            // Both heads read: no connection waits for one.
+            let start = ContinuousClock.now
+            while Self.metric("authd_connections_waiting_for_head", of: fixture) != 0, ContinuousClock.now - start < .seconds(30) {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(Self.metric("authd_connections_waiting_for_head", of: fixture) == 0)
+            let fresh = try await RawHTTP.Connection.open(port: port)
+            try await fresh.send(Self.health)
+            #expect(try await inside[0].isClosed(within: .seconds(2)) == false)
+            #expect(Self.metric("authd_connections_evicted_total", of: fixture) == nil)
+            // The first finishes its request and, kept alive, waits for its next head: the
+            // new connection is taken, and the first closed for it.
+            try await inside[0].send(Array(body.dropFirst(5)))
+            #expect(try await inside[0].answer().hasPrefix("HTTP/1.1 401"))
+            #expect(try await fresh.answer().hasPrefix("HTTP/1.1 200"))
+            #expect(try await inside[0].isClosed(within: .seconds(10)))
+            #expect(Self.metric("authd_connections_evicted_total", of: fixture) == 1)
+            try await inside[1].send(Array(body.dropFirst(5)))
+            #expect(try await inside[1].answer().hasPrefix("HTTP/1.1 401"))
+        }
+    }
+}
