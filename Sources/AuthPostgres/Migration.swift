@@ -42,6 +42,7 @@ extension Migration {
         Migration(version: "0019_username_width_mapping", bytes: PackageResources._019_username_width_mapping_sql),
         Migration(version: "0020_trusted_introspectors", bytes: PackageResources._020_trusted_introspectors_sql),
         Migration(version: "0021_known_login_addresses", bytes: PackageResources._021_known_login_addresses_sql),
+        Migration(version: "0022_email_change", bytes: PackageResources._022_email_change_sql),
     ]
 
     private init(version: String, bytes: [UInt8]) {

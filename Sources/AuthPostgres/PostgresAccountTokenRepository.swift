@@ -31,15 +31,19 @@ public struct PostgresAccountTokenRepository: AccountTokenRepository {
 
     public func issue(_ issue: AccountTokenIssue) async throws -> User? {
         let needsEmail: Bool = issue.purpose == .emailVerification
+        // An address of the token's own (an email change's) is used only while no account has it.
         return try await firstUser(
             """
             WITH account AS (
-                     SELECT id, email FROM users
+                     SELECT id, coalesce(\(issue.address?.value), email) AS email FROM users
                      WHERE \(Self.matching(issue.account)) AND disabled_at IS NULL AND (email IS NOT NULL OR NOT \(needsEmail))
+                       AND NOT EXISTS (SELECT 1 FROM users WHERE email_key = \(issue.address?.key))
                  ),
                  token AS (
-                     INSERT INTO account_tokens (token_hash, purpose, user_id, email, created_at, expires_at)
-                     SELECT \(issue.tokenHash), \(issue.purpose.rawValue), id, email, \(issue.createdAt), \(issue.expiresAt) FROM account
+                     INSERT INTO account_tokens (token_hash, purpose, user_id, email, email_key, created_at, expires_at)
+                     SELECT \(issue.tokenHash), \(issue.purpose.rawValue), id, email, \(issue.address?.key), \(issue.createdAt),
+                            \(issue.expiresAt)
+                     FROM account
                  ),
                  message AS (
                      INSERT INTO deliveries (kind, user_id, email, sealed_token, created_at, expires_at, next_attempt_at)
@@ -106,7 +110,7 @@ public struct PostgresAccountTokenRepository: AccountTokenRepository {
                 let ended: SQL = """
                     WITH links AS (
                              UPDATE account_tokens SET used_at = \(now)
-                             WHERE user_id = \(account.id) AND purpose = 'password_reset' AND used_at IS NULL
+                             WHERE user_id = \(account.id) AND purpose IN ('password_reset', 'email_change') AND used_at IS NULL
                          ),
                          \(PostgresRefreshTokenRepository.revokeFamilies(where: "user_id = \(account.id)", now: now))
                     SELECT count(*)::int8 FROM families
@@ -118,22 +122,46 @@ public struct PostgresAccountTokenRepository: AccountTokenRepository {
         }
     }
 
-    public func verifyEmail(tokenHash: String, now: Date) async throws -> User? {
-        try await firstUser(
-            """
-            WITH token AS (
-                     UPDATE account_tokens t SET used_at = \(now)
-                     WHERE token_hash = \(tokenHash) AND purpose = 'email_verification' AND used_at IS NULL AND expires_at > \(now)
-                       AND EXISTS (SELECT 1 FROM users u WHERE u.id = t.user_id AND u.email = t.email)
-                     RETURNING user_id
-                 ),
-                 account AS (
-                     UPDATE users SET email_verified_at = coalesce(email_verified_at, \(now)) WHERE id IN (SELECT user_id FROM token)
-                     RETURNING \(PostgresUserRepository.columns)
-                 )
-            SELECT * FROM account
-            """
-        )
+    public func verifyEmail(tokenHash: String, now: Date) async throws -> (user: User, changed: Bool)? {
+        // A change's token sets its address (and uses up the account's other changes); a
+        // verification's proves the address only while it is still the account's.
+        do {
+            return try await database.query(
+                """
+                WITH token AS (
+                         UPDATE account_tokens t SET used_at = \(now)
+                         WHERE token_hash = \(tokenHash) AND used_at IS NULL AND expires_at > \(now)
+                           AND (t.purpose = 'email_change'
+                                OR (t.purpose = 'email_verification' AND EXISTS (SELECT 1 FROM users u WHERE u.id = t.user_id AND u.email = t.email)))
+                         RETURNING t.user_id, t.purpose = 'email_change' AS changes, t.email AS new_email, t.email_key AS new_email_key
+                     ),
+                     others AS (
+                         UPDATE account_tokens SET used_at = \(now)
+                         WHERE user_id IN (SELECT user_id FROM token WHERE changes) AND purpose = 'email_change' AND used_at IS NULL
+                           AND token_hash <> \(tokenHash)
+                     ),
+                     account AS (
+                         UPDATE users u SET
+                             email = CASE WHEN token.changes THEN token.new_email ELSE u.email END,
+                             email_key = CASE WHEN token.changes THEN token.new_email_key ELSE u.email_key END,
+                             email_verified_at = CASE WHEN token.changes THEN \(now) ELSE coalesce(u.email_verified_at, \(now)) END
+                         FROM token WHERE u.id = token.user_id
+                         RETURNING u.id, u.username, u.password_hash, u.disabled_at, u.created_at, u.email, u.email_verified_at, token.changes
+                     )
+                SELECT * FROM account
+                """
+            ) { rows in
+                for try await (id, username, hash, disabledAt, createdAt, email, verifiedAt, changed)
+                    in rows.decode((UUID?, String?, String?, Date?, Date?, String?, Date?, Bool).self) {
+                    guard let user = PostgresUserRepository.user((id, username, hash, disabledAt, createdAt, email, verifiedAt)) else { continue }
+                    return (user, changed)
+                }
+                return nil
+            }
+        } catch where Database.sqlState(of: error) == "23505" {
+            // Another account took the new address meanwhile: the token stays unused.
+            return nil
+        }
     }
 
     public func deleteEnded(before date: Date, limit: Int) async throws -> Int {

@@ -9,7 +9,7 @@ import Foundation
 public struct RecoveryLifetimes: Sendable, Equatable {
     /// A password-reset token, seconds (30 minutes).
     public var passwordReset: TimeInterval = 1_800
-    /// An email-verification token, seconds (24 hours).
+    /// An email-verification token (and an email change's), seconds (24 hours).
     public var emailVerification: TimeInterval = 86_400
 
     /// The defaults.
@@ -19,7 +19,7 @@ public struct RecoveryLifetimes: Sendable, Equatable {
     public func lifetime(of purpose: AccountTokenPurpose) -> TimeInterval {
         switch purpose {
         case .passwordReset: passwordReset
-        case .emailVerification: emailVerification
+        case .emailVerification, .emailChange: emailVerification
         }
     }
 }
@@ -167,31 +167,62 @@ public struct AccountRecoveryService<Storage: AuthStorage>: Sendable {
         metrics.recovery(result: "verification_requested")
     }
 
-    /// Marks the address a verification token was sent to as the account's own.
+    /// Marks the address a verification token was sent to as the account's own, or, with an
+    /// email-change token, makes the new address it was sent to the account's (verified).
     /// - Returns: the account.
-    /// - Throws: `invalid_token` (unknown, used, expired, or the account's address has
-    ///   changed since), `too_many_attempts`, `service_unavailable`.
+    /// - Throws: `invalid_token` (unknown, used, expired, the account's address has changed
+    ///   since a verification was sent, or another account has a change's address),
+    ///   `too_many_attempts`, `service_unavailable`.
     @discardableResult
     public func verifyEmail(token: String, origin: RequestOrigin) async throws -> User {
         try await reserve([throttle.recoveryKey(address: origin.clientAddress)].compactMap { $0 })
-        guard let user = try await storage.accountTokens.verifyEmail(tokenHash: OpaqueToken.hash(of: token), now: clock.now) else {
+        guard let (user, changed) = try await storage.accountTokens.verifyEmail(tokenHash: OpaqueToken.hash(of: token), now: clock.now) else {
             throw invalidToken()
         }
-        try await storage.audit.record(SecurityEvent(kind: .emailVerified, at: clock.now, userID: user.id, origin: origin))
-        metrics.recovery(result: "verified")
+        try await storage.audit.record(SecurityEvent(kind: changed ? .emailChanged : .emailVerified, at: clock.now, userID: user.id, origin: origin))
+        metrics.recovery(result: changed ? "email_changed" : "verified")
         return user
     }
 
-    /// Issues a token for `account` with its message, and wakes the sender (unless `wake` is
-    /// false: the caller does once it has written what goes with it).
+    /// The owner asks to change the account's address to `email` (after a recent
+    /// authentication, which the route checks): a token that proves the new address is sent
+    /// to it, and the address the account has now is told (`email_change_requested`), so a
+    /// thief of a session cannot move the account's mail away unseen. The address changes
+    /// only when the token comes back (``verifyEmail(token:origin:)``); a password set
+    /// before that voids it. When another account has the address, its holder gets an
+    /// `account_already_exists` notice instead and the answer is the same. Counted against
+    /// the client address's and the new address's recovery limits.
+    /// - Throws: `invalid_request` (not an address), `too_many_attempts`, `service_unavailable`.
+    public func requestEmailChange(for user: User, to email: String, origin: RequestOrigin) async throws {
+        let address = try EmailAddress(email)
+        try await reserve([throttle.recoveryKey(address: origin.clientAddress), throttle.recoveryTargetKey("email:\(address.key)")].compactMap { $0 })
+        // Its own address again: nothing to change, and nothing to tell.
+        if let current = user.email, (try? EmailAddress(current))?.key == address.key { return }
+        let issued = try await issue(.emailChange, for: .id(user.id), address: address, wake: false) != nil
+        let notices = OwnerNotices(storage: storage, wake: wake, clock: clock)
+        if !issued { try await notices.notify(.accountAlreadyExists, account: .email(address)) }
+        if user.email != nil { try await notices.notify(.emailChangeRequested, account: .id(user.id)) }
+        try await storage.audit.record(
+            SecurityEvent(
+                kind: .emailChangeRequested, at: clock.now, userID: user.id, usernameKey: user.usernameKey, origin: origin,
+                detail: issued ? "token sent to the new address" : "the new address is another account's"
+            )
+        )
+        wake.signal()
+        metrics.recovery(result: "email_change_requested")
+    }
+
+    /// Issues a token for `account` (proving `address`, when given, instead of the account's
+    /// own) with its message, and wakes the sender (unless `wake` is false: the caller does
+    /// once it has written what goes with it).
     @discardableResult
-    private func issue(_ purpose: AccountTokenPurpose, for account: AccountSelector, wake: Bool = true) async throws -> User? {
+    private func issue(_ purpose: AccountTokenPurpose, for account: AccountSelector, address: EmailAddress? = nil, wake: Bool = true) async throws -> User? {
         let fresh = OpaqueToken.generate()
         let now = clock.now
         let issued = try await storage.accountTokens.issue(
             AccountTokenIssue(
                 purpose: purpose, account: account, tokenHash: fresh.hash, sealedToken: try sealer.seal(fresh.token, purpose: purpose),
-                createdAt: now, expiresAt: now.addingTimeInterval(lifetimes.lifetime(of: purpose))
+                createdAt: now, expiresAt: now.addingTimeInterval(lifetimes.lifetime(of: purpose)), address: address
             )
         )
         if wake, issued != nil { self.wake.signal() }

@@ -10,6 +10,8 @@ public enum AccountTokenPurpose: String, Sendable, CaseIterable {
     case passwordReset = "password_reset"
     /// `POST /email/verify` marks the address it was sent to as the owner's.
     case emailVerification = "email_verification"
+    /// `POST /email/verify` makes the new address it was sent to the account's, verified.
+    case emailChange = "email_change"
 }
 
 /// Which account a token is for: named by its owner (a reset asked by username or by
@@ -46,13 +48,20 @@ public struct AccountTokenIssue: Sendable {
     public var tokenHash: String
     /// The token sealed by ``DeliverySealer``.
     public var sealedToken: Data
+    /// The address the token proves and its message goes to (an email change's new
+    /// address; nothing is issued while another account holds it); nil: the account's own.
+    public var address: EmailAddress?
     /// When it was issued.
     public var createdAt: Date
     /// When it stops working (and its message is no longer worth sending).
     public var expiresAt: Date
 
     /// Creates the value.
-    public init(purpose: AccountTokenPurpose, account: AccountSelector, tokenHash: String, sealedToken: Data, createdAt: Date, expiresAt: Date) {
+    public init(
+        purpose: AccountTokenPurpose, account: AccountSelector, tokenHash: String, sealedToken: Data, createdAt: Date, expiresAt: Date,
+        address: EmailAddress? = nil
+    ) {
+        self.address = address
         self.purpose = purpose
         self.account = account
         self.tokenHash = tokenHash

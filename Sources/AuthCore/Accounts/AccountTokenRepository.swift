@@ -10,8 +10,8 @@ import Foundation
 /// ```
 public protocol AccountTokenRepository: Sendable {
     /// Stores the token and queues its message (due at once), when ``AccountTokenIssue/account``
-    /// names an enabled account (with an email address, for a verification); returns that
-    /// account, nil (writing nothing) when there is none.
+    /// names an enabled account (with an email address, for a verification) and no account
+    /// has ``AccountTokenIssue/address``; returns that account, nil (writing nothing) otherwise.
     func issue(_ issue: AccountTokenIssue) async throws -> User?
     /// The owner of a token that is unused and unexpired at `now`, nil otherwise.
     func owner(ofTokenHash tokenHash: String, purpose: AccountTokenPurpose, now: Date) async throws -> UUID?
@@ -22,13 +22,16 @@ public protocol AccountTokenRepository: Sendable {
     func resetPassword(tokenHash: String, passwordHash: String, now: Date) async throws -> (user: User, revoked: Int)?
     /// Sets a password without a reset token (``PasswordChange``): replaces the hash (only
     /// while the account still has ``PasswordChange/replacing`` and is enabled, when given;
-    /// never enabling or disabling it), uses up every reset token of the account and ends
+    /// never enabling or disabling it), uses up every reset and email-change token of the account and ends
     /// every session, in one step; returns the account and how many sessions ended. Nil,
     /// changing nothing, when there is no such account or it is not as the check saw it.
     func setPassword(_ change: PasswordChange) async throws -> (user: User, revoked: Int)?
-    /// Uses a verification token: if it is unused, unexpired, and its address is still the
-    /// account's, marks it used and the address verified; returns the account, nil otherwise.
-    func verifyEmail(tokenHash: String, now: Date) async throws -> User?
+    /// Uses a verification token — if it is unused, unexpired, and its address is still the
+    /// account's, marks it used and the address verified — or an email-change token: if it is
+    /// unused, unexpired and no other account has its address, makes that address the
+    /// account's, verified, and uses up the account's other changes. Returns the account and
+    /// whether its address changed; nil, changing nothing, otherwise.
+    func verifyEmail(tokenHash: String, now: Date) async throws -> (user: User, changed: Bool)?
     /// Deletes up to `limit` tokens that expired or were used before `date`; returns how many.
     func deleteEnded(before date: Date, limit: Int) async throws -> Int
 }

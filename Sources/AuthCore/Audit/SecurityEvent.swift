@@ -47,6 +47,11 @@ public struct SecurityEvent: Sendable, Equatable {
         case passwordReset = "password_reset"
         /// An email address was proved by its verification token.
         case emailVerified = "email_verified"
+        /// The owner asked to change the account's address (`detail`: whether a token went
+        /// to the new one; the address itself is not kept).
+        case emailChangeRequested = "email_change_requested"
+        /// A new address was proved by its email-change token and is now the account's.
+        case emailChanged = "email_changed"
         /// A message was given up on (its token expired before the delivery URL took it;
         /// `detail` says why it failed last).
         case deliveryAbandoned = "delivery_abandoned"

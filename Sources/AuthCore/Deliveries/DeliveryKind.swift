@@ -10,6 +10,10 @@ public enum DeliveryKind: String, Sendable, CaseIterable {
     case passwordReset = "password_reset"
     /// An email-verification token.
     case emailVerification = "email_verification"
+    /// A token that makes the new address it is sent to the account's.
+    case emailChange = "email_change"
+    /// A change of the account's address to another was asked (sent to the address it has).
+    case emailChangeRequested = "email_change_requested"
     /// Someone signed up with this account's address: the new account was made without it,
     /// and the sign-up's answer did not say so (the owner hears it here instead).
     case accountAlreadyExists = "account_already_exists"
@@ -23,6 +27,7 @@ public enum DeliveryKind: String, Sendable, CaseIterable {
         switch purpose {
         case .passwordReset: self = .passwordReset
         case .emailVerification: self = .emailVerification
+        case .emailChange: self = .emailChange
         }
     }
 
@@ -31,7 +36,8 @@ public enum DeliveryKind: String, Sendable, CaseIterable {
         switch self {
         case .passwordReset: .passwordReset
         case .emailVerification: .emailVerification
-        case .accountAlreadyExists, .totpEnabled, .passkeyAdded: nil
+        case .emailChange: .emailChange
+        case .accountAlreadyExists, .emailChangeRequested, .totpEnabled, .passkeyAdded: nil
         }
     }
 }

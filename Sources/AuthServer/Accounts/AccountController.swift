@@ -3,7 +3,8 @@ import Hummingbird
 
 /// The account: `GET /me`, and what its owner does over HTTP — sign up (`POST /users`,
 /// when ``signUpOpen``), change the password (`POST /password`) and delete it
-/// (`DELETE /me`), the last two re-authenticated with the password.
+/// (`DELETE /me`), the last two re-authenticated with the password, and, with a delivery
+/// URL, change its email address (`POST /email`, after a recent authentication).
 ///
 /// ```swift
 /// router.addRoutes(AccountController(login: login, sessions: sessions, accounts: accounts, throttle: policy,
@@ -49,6 +50,9 @@ public struct AccountController<Storage: AuthStorage>: Sendable {
         if signUpOpen {
             routes.post("/users", use: signUp)
         }
+        if recovery != nil {
+            routes.post("/email", use: changeEmail)
+        }
         return routes
     }
 
@@ -64,6 +68,17 @@ public struct AccountController<Storage: AuthStorage>: Sendable {
         )
         try await recovery?.requestEmailVerification(for: user, origin: context.origin)
         return JSONResponse.make(status: .created, body: ProfileResponse(user))
+    }
+
+    /// 202 with one body whether or not the address is free: the token goes to the new
+    /// address, or its holder is told; the address the account has now is told either way.
+    @Sendable func changeEmail(_ request: Request, context: AuthRequestContext) async throws -> Response {
+        guard let recovery else { throw HTTPError(.notFound) }
+        let (user, body) = try await sessions.account(of: request, recentlyAuthenticated: true) {
+            try await JSONRequestBody.decode(EmailChangeRequest.self, from: request, limit: maxBodySize)
+        }
+        try await recovery.requestEmailChange(for: user, to: body.email.value, origin: context.origin)
+        return JSONResponse.make(status: .accepted, body: EmailChangeAccepted())
     }
 
     /// A new token pair; every session of the account, this one included, ends, so the
@@ -88,4 +103,10 @@ public struct AccountController<Storage: AuthStorage>: Sendable {
         sessions.accounts.forget(user.id)
         return JSONResponse.noContent()
     }
+}
+
+/// The one answer of `POST /email`.
+struct EmailChangeAccepted: Encodable {
+    let status = "accepted"
+    let message = "A message to confirm the new address is on its way."
 }

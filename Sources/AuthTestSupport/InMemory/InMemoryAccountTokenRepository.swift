@@ -54,11 +54,13 @@ public final class InMemoryAccountTokenRepository: AccountTokenRepository {
         guard let user = users.first(where: { user in
             !user.isDisabled && Self.names(issue.account, user) && (issue.purpose != .emailVerification || user.email != nil)
         }) else { return nil }
+        if let address = issue.address, users.first(where: { $0.email?.lowercased() == address.key }) != nil { return nil }
+        let email = issue.address?.value ?? user.email
         state.withLock { state in
-            state.tokens[issue.tokenHash] = Token(purpose: issue.purpose, userID: user.id, email: user.email, expiresAt: issue.expiresAt)
+            state.tokens[issue.tokenHash] = Token(purpose: issue.purpose, userID: user.id, email: email, expiresAt: issue.expiresAt)
             state.messages.append(
                 Message(
-                    id: state.nextID, kind: DeliveryKind(issue.purpose), userID: user.id, email: user.email, sealedToken: issue.sealedToken,
+                    id: state.nextID, kind: DeliveryKind(issue.purpose), userID: user.id, email: email, sealedToken: issue.sealedToken,
                     createdAt: issue.createdAt, expiresAt: issue.expiresAt, nextAttemptAt: issue.createdAt
                 )
             )
@@ -86,7 +88,7 @@ public final class InMemoryAccountTokenRepository: AccountTokenRepository {
     public func resetPassword(tokenHash: String, passwordHash: String, now: Date) async throws -> (user: User, revoked: Int)? {
         let owner = state.withLock { state -> UUID? in
             guard let token = state.tokens[tokenHash], token.purpose == .passwordReset, token.usedAt == nil, token.expiresAt > now else { return nil }
-            for (hash, other) in state.tokens where other.userID == token.userID && other.purpose == .passwordReset && other.usedAt == nil {
+            for (hash, other) in state.tokens where other.userID == token.userID && Self.endedByPassword.contains(other.purpose) && other.usedAt == nil {
                 state.tokens[hash]?.usedAt = now
             }
             return token.userID
@@ -102,23 +104,46 @@ public final class InMemoryAccountTokenRepository: AccountTokenRepository {
         }
         guard let user, user.passwordHash == change.passwordHash else { return nil }
         state.withLock { state in
-            for (hash, token) in state.tokens where token.userID == change.userID && token.purpose == .passwordReset && token.usedAt == nil {
+            for (hash, token) in state.tokens where token.userID == change.userID && Self.endedByPassword.contains(token.purpose) && token.usedAt == nil {
                 state.tokens[hash]?.usedAt = change.now
             }
         }
         return (user, try await refreshTokens.revokeAll(ofUser: change.userID, now: change.now))
     }
 
-    public func verifyEmail(tokenHash: String, now: Date) async throws -> User? {
+    /// The tokens a password set uses up: a reset link, and a change of address asked
+    /// before it (by whoever held the session then).
+    static let endedByPassword: Set<AccountTokenPurpose> = [.passwordReset, .emailChange]
+
+    public func verifyEmail(tokenHash: String, now: Date) async throws -> (user: User, changed: Bool)? {
         let token = state.withLock { state -> Token? in
-            guard let token = state.tokens[tokenHash], token.purpose == .emailVerification, token.usedAt == nil, token.expiresAt > now,
-                  users.first(where: { $0.id == token.userID })?.email == token.email
-            else { return nil }
+            guard let token = state.tokens[tokenHash], token.usedAt == nil, token.expiresAt > now else { return nil }
+            switch token.purpose {
+            case .emailVerification:
+                guard users.first(where: { $0.id == token.userID })?.email == token.email else { return nil }
+            case .emailChange:
+                let key = token.email?.lowercased()
+                guard users.first(where: { $0.id != token.userID && $0.email?.lowercased() == key }) == nil else { return nil }
+                for (hash, other) in state.tokens where other.userID == token.userID && other.purpose == .emailChange && other.usedAt == nil {
+                    state.tokens[hash]?.usedAt = now
+                }
+            case .passwordReset:
+                return nil
+            }
             state.tokens[tokenHash]?.usedAt = now
             return token
         }
         guard let token else { return nil }
-        return users.update(id: token.userID) { $0.emailVerifiedAt = $0.emailVerifiedAt ?? now }
+        let changed = token.purpose == .emailChange
+        let user = users.update(id: token.userID) { user in
+            if changed {
+                user.email = token.email
+                user.emailVerifiedAt = now
+            } else {
+                user.emailVerifiedAt = user.emailVerifiedAt ?? now
+            }
+        }
+        return user.map { ($0, changed) }
     }
 
     public func deleteEnded(before date: Date, limit: Int) async throws -> Int {
