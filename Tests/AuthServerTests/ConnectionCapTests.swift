@@ -1,6 +1,7 @@
 import AuthServer
 import Foundation
 import Hummingbird
+import ServiceLifecycle
 import Testing
 
 /// `--max-connections` under slow clients, over real sockets: at the cap, the connection that
@@ -10,17 +11,24 @@ import Testing
     static let health = Array("GET /health/live HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
 
     /// Runs the fixture's application (no test client holding a connection of its own) and
-    /// `body` with its port.
+    /// `body` with its port, then shuts it down gracefully once `body`'s sockets are closed.
     static func serving(_ fixture: ServerFixture, _ body: (Int) async throws -> Void) async throws {
         var fixture = fixture
         let (ports, listening) = AsyncStream.makeStream(of: Int.self)
         fixture.configuration.port = 0
         fixture.configuration.onListening = { _, port in listening.yield(port) }
-        let app = try await fixture.application()
-        let server = Task { try await app.runService(gracefulShutdownSignals: []) }
-        defer { server.cancel() }
+        let group = ServiceGroup(configuration: .init(services: [try await fixture.application()], logger: fixture.configuration.logger))
+        let server = Task { try await group.run() }
         var iterator = ports.makeAsyncIterator()
-        try await body(try #require(await iterator.next()))
+        var failure: (any Error)?
+        do {
+            try await body(try #require(await iterator.next()))
+        } catch {
+            failure = error
+        }
+        await group.triggerGracefulShutdown()
+        try await server.value
+        if let failure { throw failure }
     }
 
     /// The value of `name` in the fixture's metrics (nil before it is recorded).

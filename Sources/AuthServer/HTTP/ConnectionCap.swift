@@ -86,7 +86,9 @@ public final class ConnectionCap: Sendable {
         }
         if let oldest {
             metrics.connectionEvicted()
-            oldest.close(promise: nil)
+            // On its loop's next turn, not inside the accept loop's call: its close would call
+            // back into the accept loop's handler while it is still in this one.
+            oldest.eventLoop.execute { oldest.close(promise: nil) }
         }
     }
 
