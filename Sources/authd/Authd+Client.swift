@@ -1,6 +1,5 @@
 import ArgumentParser
 import AuthCore
-import AuthPostgres
 import Foundation
 
 extension Authd {
@@ -55,19 +54,10 @@ extension Authd.ClientCommand {
 
         func run() async throws {
             let chosen = secretFromStandardInput ? try Authd.UserCommand.Add.readPassword() : nil
-            let (client, secret) = try OAuthClient.register(
-                id: name, audiences: audiences, secret: chosen, trustedIntrospector: trustedIntrospector, now: Date()
-            )
-            let replace = self.replace
-            let added = try await database.withMigratedStorage(logger: logging.makeLogger()) { storage in
-                if replace, try await storage.clients.remove(id: client.id) {
-                    try await storage.audit.record(SecurityEvent(kind: .clientRemoved, at: client.createdAt, detail: client.id))
-                }
-                guard try await storage.clients.add(client) else { return false }
-                try await storage.audit.record(SecurityEvent(kind: .clientRegistered, at: client.createdAt, detail: client.id))
-                return true
+            let (name, audiences, trusted, replace) = (self.name, self.audiences, trustedIntrospector, self.replace)
+            let (client, secret) = try await database.withClients(logger: logging.makeLogger()) { registry in
+                try await registry.register(id: name, audiences: audiences, secret: chosen, trustedIntrospector: trusted, replacing: replace)
             }
-            guard added else { throw CLIError("a client named \(name) exists already; replace it with --replace") }
             print("client_id: \(client.id)")
             // A secret the operator chose is not echoed.
             if chosen == nil { print("client_secret: \(secret)") }
@@ -82,7 +72,7 @@ extension Authd.ClientCommand {
         @OptionGroup var logging: LoggingOptions
 
         func run() async throws {
-            let clients = try await database.withMigratedStorage(logger: logging.makeLogger()) { try await $0.clients.all() }
+            let clients = try await database.withClients(logger: logging.makeLogger()) { try await $0.all() }
             let formatter = ISO8601DateFormatter()
             print("CLIENT ID                         CREATED               AUDIENCES")
             for client in clients {
@@ -108,12 +98,7 @@ extension Authd.ClientCommand {
 
         func run() async throws {
             let name = self.name
-            let removed = try await database.withMigratedStorage(logger: logging.makeLogger()) { storage in
-                guard try await storage.clients.remove(id: name) else { return false }
-                try await storage.audit.record(SecurityEvent(kind: .clientRemoved, at: Date(), detail: name))
-                return true
-            }
-            guard removed else { throw CLIError("no client named \(name)") }
+            try await database.withClients(logger: logging.makeLogger()) { try await $0.remove(id: name) }
             print("removed client \(name)")
         }
     }

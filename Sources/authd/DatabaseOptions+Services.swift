@@ -20,6 +20,14 @@ extension DatabaseOptions {
         }
     }
 
+    /// Runs `body` with the relying-party rules on the migrated database. An
+    /// ``AuthCore/AuthError`` becomes a one-line CLI error.
+    func withClients<T: Sendable>(logger: Logger, _ body: @escaping @Sendable (ClientRegistry<PostgresStorage>) async throws -> T) async throws -> T {
+        try await reportingAuthErrors {
+            try await withMigratedStorage(logger: logger) { try await body(ClientRegistry(storage: $0)) }
+        }
+    }
+
     private func reportingAuthErrors<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
