@@ -146,7 +146,7 @@ public struct PostgresAccountTokenRepository: AccountTokenRepository {
                              email_key = CASE WHEN token.changes THEN token.new_email_key ELSE u.email_key END,
                              email_verified_at = CASE WHEN token.changes THEN \(now) ELSE coalesce(u.email_verified_at, \(now)) END
                          FROM token WHERE u.id = token.user_id
-                         RETURNING u.id, u.username, u.password_hash, u.disabled_at, u.created_at, u.email, u.email_verified_at, token.changes
+                         RETURNING \(PostgresUserRepository.columns), token.changes
                      )
                 SELECT * FROM account
                 """

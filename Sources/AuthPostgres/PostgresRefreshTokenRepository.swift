@@ -126,10 +126,13 @@ public struct PostgresRefreshTokenRepository: RefreshTokenRepository {
         }
     }
 
+    /// The condition on `refresh_families` of a session live at `now`: not ended, not past its end.
+    static func live(at now: Date) -> SQL {
+        "revoked_at IS NULL AND expires_at > \(now)"
+    }
+
     public func isSessionLive(_ id: UUID, now: Date) async throws -> Bool {
-        try await database.query(
-            "SELECT EXISTS (SELECT 1 FROM refresh_families WHERE id = \(id) AND revoked_at IS NULL AND expires_at > \(now))"
-        ) { rows in
+        try await database.query("SELECT EXISTS (SELECT 1 FROM refresh_families WHERE id = \(id) AND \(Self.live(at: now)))") { rows in
             for try await live in rows.decode(Bool.self) { return live }
             return false
         }
@@ -139,7 +142,7 @@ public struct PostgresRefreshTokenRepository: RefreshTokenRepository {
         try await database.query(
             """
             SELECT id, created_at, last_used_at, client_address, user_agent FROM refresh_families
-            WHERE user_id = \(userID) AND revoked_at IS NULL AND expires_at > \(now)
+            WHERE user_id = \(userID) AND \(Self.live(at: now))
             ORDER BY created_at DESC, id
             """
         ) { rows in

@@ -67,7 +67,7 @@ public struct PostgresUserRepository: UserRepository {
             """
             SELECT \(PostgresUserRepository.columns) FROM users
             WHERE id = \(id) AND EXISTS (
-                SELECT 1 FROM refresh_families WHERE id = \(session) AND user_id = \(id) AND revoked_at IS NULL AND expires_at > \(now)
+                SELECT 1 FROM refresh_families WHERE id = \(session) AND user_id = \(id) AND \(PostgresRefreshTokenRepository.live(at: now))
             )
             """
         }
