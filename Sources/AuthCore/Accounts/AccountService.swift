@@ -42,9 +42,7 @@ public struct AccountService<Storage: AuthStorage>: Sendable {
     @discardableResult
     public func create(username raw: String, password: String, email: String? = nil, origin: RequestOrigin = RequestOrigin()) async throws -> User {
         let address = try email.map(EmailAddress.init)
-        // A name that cannot be registered is refused before its password is hashed.
-        try Username(raw).validateNew()
-        let (username, phc) = try await prepare(username: raw, password: password)
+        let (username, phc) = try await prepare(username: raw, password: password, new: true)
         return try await insert(username, phc, email: address, origin: origin)
     }
 
@@ -119,7 +117,7 @@ public struct AccountService<Storage: AuthStorage>: Sendable {
     public func createOrSetPassword(
         username raw: String, password: String, origin: RequestOrigin = RequestOrigin()
     ) async throws -> (user: User, created: Bool) {
-        let (username, phc) = try await prepare(username: raw, password: password)
+        let (username, phc) = try await prepare(username: raw, password: password, new: true)
         do {
             return (try await insert(username, phc, email: nil, origin: origin), true)
         } catch let error as AuthError where error.code == .usernameTaken {
@@ -187,14 +185,16 @@ public struct AccountService<Storage: AuthStorage>: Sendable {
         try await storage.users.all()
     }
 
-    /// The validated username and the hash of the password ``passwords`` passes.
-    private func prepare(username raw: String, password: String) async throws -> (Username, String) {
+    /// The validated username and the hash of the password ``passwords`` passes. A `new` name
+    /// (one to register) is held to ``Username/validateNew()`` too, before the password is hashed.
+    private func prepare(username raw: String, password: String, new: Bool = false) async throws -> (Username, String) {
         let username = try Username(raw)
+        if new { try username.validateNew() }
         return (username, try await hashing.hash(password, screenedBy: passwords))
     }
 
+    /// Stores a new account; `username` has passed ``Username/validateNew()``.
     private func insert(_ username: Username, _ phc: String, email: EmailAddress?, origin: RequestOrigin) async throws -> User {
-        try username.validateNew()
         let user: User
         do {
             user = try await storage.users.create(username: username, email: email, passwordHash: phc, at: clock.now)
