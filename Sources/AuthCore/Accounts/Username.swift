@@ -50,7 +50,7 @@ public struct Username: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: ``AuthError/invalidRequest(_:)`` naming the first character refused.
     public func validateNew() throws {
         for scalar in value.unicodeScalars {
-            let code = "U+" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
+            let code = String(format: "U+%04X", scalar.value)
             let properties = scalar.properties
             switch properties.generalCategory {
             case .format:
@@ -98,9 +98,3 @@ public struct Username: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-extension String {
-    /// The string with zeros before it up to `width` characters.
-    fileprivate func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
-    }
-}

@@ -103,7 +103,8 @@ public struct SessionService<Storage: AuthStorage>: Sendable {
     }
 
     /// How recent, in seconds, the authentication behind an access token must be to add or
-    /// remove a way to sign in (an authenticator app, a passkey): RFC 9470's `max_age`.
+    /// remove a way to sign in (an authenticator app, a passkey) or change the email address:
+    /// RFC 9470's `max_age`.
     public static var recentAuthentication: Int { 300 }
 
     /// ``profile(accessToken:)`` for what needs a recent authentication: the token's

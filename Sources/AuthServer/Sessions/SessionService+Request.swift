@@ -26,7 +26,8 @@ extension SessionService {
     /// ```
     /// With `recentlyAuthenticated`, the token must come of an authentication within
     /// ``AuthCore/SessionService/recentAuthentication`` seconds (RFC 9470), else 401
-    /// `insufficient_user_authentication`: what adds or removes a way to sign in asks it.
+    /// `insufficient_user_authentication`: what adds or removes a way to sign in, or changes
+    /// the email address, asks it.
     func account<Body: Sendable>(
         of request: Request, recentlyAuthenticated: Bool = false, readingFirst readBody: () async throws -> Body
     ) async throws -> (user: User, body: Body) {
