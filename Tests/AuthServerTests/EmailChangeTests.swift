@@ -30,9 +30,7 @@ import Testing
     }
 
     @Test func aChangeGoesToTheNewAddressTellsTheOldOneAndIsMadeByItsToken() async throws {
-        let mailbox = TestMailbox()
-        try await EphemeralServer.withRunning(mailbox.router()) { base in
-            let fixture = try await PasswordResetTests.fixture(deliveringTo: base)
+        try await PasswordResetTests.withMailbox { mailbox, fixture in
             try await fixture.test { client async throws in
                 let id = try await OwnerNoticeTests.signUp(client, "eve", email: "eve@example.com", mailbox: mailbox)
                 let access = try await Self.accessToken(client, "eve")
@@ -70,9 +68,7 @@ import Testing
     /// A change to an address another account has is answered the same; that account is
     /// told, no token is made, and the asking account is told as for any change.
     @Test func aChangeToATakenAddressAnswersTheSameAndTellsItsHolder() async throws {
-        let mailbox = TestMailbox()
-        try await EphemeralServer.withRunning(mailbox.router()) { base in
-            let fixture = try await PasswordResetTests.fixture(deliveringTo: base)
+        try await PasswordResetTests.withMailbox { mailbox, fixture in
             try await fixture.test { client async throws in
                 let halID = try await OwnerNoticeTests.signUp(client, "hal", email: "hal@example.com", mailbox: mailbox)
                 let eveID = try await OwnerNoticeTests.signUp(client, "eve", email: "eve@example.com", mailbox: mailbox)
@@ -100,9 +96,7 @@ import Testing
     /// A password set after a change was asked voids its token: a thief who asked for their
     /// own address loses it when the owner resets or changes the password.
     @Test func aPasswordSetVoidsAChangeAskedBeforeIt() async throws {
-        let mailbox = TestMailbox()
-        try await EphemeralServer.withRunning(mailbox.router()) { base in
-            let fixture = try await PasswordResetTests.fixture(deliveringTo: base)
+        try await PasswordResetTests.withMailbox { mailbox, fixture in
             try await fixture.test { client async throws in
                 _ = try await OwnerNoticeTests.signUp(client, "eve", email: "eve@example.com", mailbox: mailbox)
                 let access = try await Self.accessToken(client, "eve")
@@ -120,10 +114,8 @@ import Testing
 
     /// Changing the address needs an authentication within 5 minutes (RFC 9470).
     @Test func aChangeNeedsARecentLogin() async throws {
-        let mailbox = TestMailbox()
-        try await EphemeralServer.withRunning(mailbox.router()) { base in
-            let clock = TestClock(now: Date(timeIntervalSince1970: 1_800_000_000))
-            let fixture = try await PasswordResetTests.fixture(deliveringTo: base, clock: clock)
+        let clock = TestClock(now: Date(timeIntervalSince1970: 1_800_000_000))
+        try await PasswordResetTests.withMailbox(clock: clock) { _, fixture in
             try await fixture.addUser("eve", password: Self.password)
             try await fixture.test { client async throws in
                 let access = try await Self.accessToken(client, "eve")

@@ -39,10 +39,8 @@ import WebAuthn
     }
 
     @Test func turningOnTOTPTellsTheOwner() async throws {
-        let mailbox = TestMailbox()
-        try await EphemeralServer.withRunning(mailbox.router()) { base in
-            let clock = TestClock(now: Date(timeIntervalSince1970: 1_700_000_015))
-            let fixture = try await PasswordResetTests.fixture(deliveringTo: base, clock: clock)
+        let clock = TestClock(now: Date(timeIntervalSince1970: 1_700_000_015))
+        try await PasswordResetTests.withMailbox(clock: clock) { mailbox, fixture in
             try await fixture.test { client async throws in
                 let id = try await Self.signUp(client, "tia", email: "tia@example.com", mailbox: mailbox)
                 _ = try await SecondFactorTests.turnOn(client, "tia", clock: clock)
@@ -52,9 +50,8 @@ import WebAuthn
     }
 
     @Test func registeringAPasskeyTellsTheOwner() async throws {
-        let mailbox = TestMailbox()
-        try await EphemeralServer.withRunning(mailbox.router()) { base in
-            var fixture = try await PasswordResetTests.fixture(deliveringTo: base)
+        try await PasswordResetTests.withMailbox { mailbox, fixture in
+            var fixture = fixture
             fixture.configuration.passkeys = try await PasskeyTests.fixture().configuration.passkeys
             try await fixture.test { client async throws in
                 let id = try await Self.signUp(client, "pia", email: "pia@example.com", mailbox: mailbox)
@@ -68,9 +65,7 @@ import WebAuthn
     /// A sign-up with an address another account holds is answered as any sign-up; the
     /// account is made without the address, and the holder is told instead.
     @Test func aSignUpWithATakenAddressAnswersTheSameAndTellsItsHolder() async throws {
-        let mailbox = TestMailbox()
-        try await EphemeralServer.withRunning(mailbox.router()) { base in
-            let fixture = try await PasswordResetTests.fixture(deliveringTo: base)
+        try await PasswordResetTests.withMailbox { mailbox, fixture in
             try await fixture.test { client async throws in
                 let halID = try await Self.signUp(client, "hal", email: "hal@example.com", mailbox: mailbox)
                 let fresh = try await client.postJSON("/users", PasswordResetTests.json(["username": "gus", "password": Self.password, "email": "gus@example.com"]))

@@ -32,14 +32,21 @@ import Testing
         return fixture
     }
 
+    /// A receiver at a live delivery URL, and the fixture (sign-up open, ``fixture(deliveringTo:clock:)``)
+    /// delivering to it.
+    static func withMailbox(clock: TestClock? = nil, _ body: @Sendable (TestMailbox, ServerFixture) async throws -> Void) async throws {
+        let mailbox = TestMailbox()
+        try await EphemeralServer.withRunning(mailbox.router()) { base in
+            try await body(mailbox, try await fixture(deliveringTo: base, clock: clock))
+        }
+    }
+
     static func json(_ object: [String: String]) -> String {
         String(decoding: (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data(), as: UTF8.self)
     }
 
     @Test func aResetIsDeliveredSignedAndSetsANewPasswordOnce() async throws {
-        let mailbox = TestMailbox()
-        try await EphemeralServer.withRunning(mailbox.router()) { base in
-            let fixture = try await Self.fixture(deliveringTo: base)
+        try await Self.withMailbox { mailbox, fixture in
             try await fixture.test { client async throws in
                 let created = try await client.postJSON(
                     "/users", Self.json(["username": "alice", "password": Self.password, "email": "Alice@Example.com"])
@@ -117,9 +124,7 @@ import Testing
     /// The same answer, body and all, for an account that exists, one that does not, and a
     /// disabled one; only the first gets a message.
     @Test func unknownAndDisabledAccountsGetTheSameAnswerAndNoMessage() async throws {
-        let mailbox = TestMailbox()
-        try await EphemeralServer.withRunning(mailbox.router()) { base in
-            let fixture = try await Self.fixture(deliveringTo: base)
+        try await Self.withMailbox { mailbox, fixture in
             try await fixture.addUser("bob", password: Self.password)
             try await fixture.addUser("carol", password: Self.password, disabled: true)
             try await fixture.test { client async throws in
@@ -150,9 +155,8 @@ import Testing
     /// Requests for one name are limited whether or not it is an account's, and requests
     /// from one address over every name.
     @Test func resetRequestsAreThrottledPerTargetAndPerAddress() async throws {
-        let mailbox = TestMailbox()
-        try await EphemeralServer.withRunning(mailbox.router()) { base in
-            var fixture = try await Self.fixture(deliveringTo: base)
+        try await Self.withMailbox { mailbox, fixture in
+            var fixture = fixture
             fixture.configuration.port = 0
             fixture.configuration.trustedProxies = try TrustedProxies(["127.0.0.0/8", "::1/128"])
             fixture.configuration.throttle.recoveryTargetLimit = 2
@@ -183,9 +187,8 @@ import Testing
     /// the address the reset was confirmed from. A password change ends the reset links
     /// issued before it.
     @Test func aResetEndsTheLockoutAtItsAddressAndAChangeEndsOutstandingLinks() async throws {
-        let mailbox = TestMailbox()
-        try await EphemeralServer.withRunning(mailbox.router()) { base in
-            var fixture = try await Self.fixture(deliveringTo: base)
+        try await Self.withMailbox { mailbox, fixture in
+            var fixture = fixture
             fixture.configuration.port = 0
             fixture.configuration.trustedProxies = try TrustedProxies(["127.0.0.0/8", "::1/128"])
             fixture.configuration.throttle.pairLimit = 3
@@ -299,9 +302,7 @@ import Testing
 
     /// Sign-up refuses a malformed address (a taken one: OwnerNoticeTests).
     @Test func signUpRefusesAMalformedAddress() async throws {
-        let mailbox = TestMailbox()
-        try await EphemeralServer.withRunning(mailbox.router()) { base in
-            let fixture = try await Self.fixture(deliveringTo: base)
+        try await Self.withMailbox { mailbox, fixture in
             try await fixture.test { client async throws in
                 let first = try await client.postJSON("/users", Self.json(["username": "hal", "password": Self.password, "email": "hal@example.com"]))
                 #expect(first.status == .created)
