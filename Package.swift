@@ -46,6 +46,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         .package(url: "https://github.com/swift-extras/swift-extras-base64.git", from: "1.0.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
@@ -157,6 +158,8 @@ let package = Package(
                 server("Hummingbird", "hummingbird"),
                 server("HummingbirdCore", "hummingbird"),
                 server("HummingbirdTLS", "hummingbird"),
+                // The pages' templates (Web/Templates).
+                server("Mustache", "swift-mustache"),
                 // TOTP codes and key URIs (SecondFactors/HummingbirdTOTP).
                 server("HummingbirdOTP", "hummingbird-auth"),
                 server("ExtrasBase64", "swift-extras-base64"),
@@ -171,8 +174,8 @@ let package = Package(
                 server("Logging", "swift-log"),
             ],
             // The OpenAPI document exported from contracts/ by scripts/openapi, served at
-            // GET /openapi.json.
-            resources: [.embedInCode("Operations/openapi.json")]
+            // GET /openapi.json; the pages' templates and their words in each language.
+            resources: [.embedInCode("Operations/openapi.json"), .embedInCode("Web/Templates"), .embedInCode("Web/Messages")]
         ),
         .executableTarget(
             name: "authd",
@@ -378,6 +381,8 @@ let package = Package(
             name: "authdTests",
             dependencies: [
                 "JOSE", "authd", "AuthCore", "AuthPostgres", "AuthTestSupport", "ContractTestSupport", "PostgresEmbedded", "ProcessKit",
+                // BrowserPageTests fix authd's port (and so its public URL) beforehand.
+                "ContractRunner",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -160,6 +160,19 @@ public struct AccountRecoveryService<Storage: AuthStorage>: Sendable {
         return user
     }
 
+    /// The account a token of one of `purposes` acts on, nil when the token is unknown, used
+    /// or expired: what a page shows before the token is used. Nothing is used up or
+    /// counted (a token is 256 random bits: looking it up tells a guesser nothing).
+    public func holder(of token: String, purposes: Set<AccountTokenPurpose>) async throws -> User? {
+        let digest = OpaqueToken.hash(of: token)
+        for purpose in AccountTokenPurpose.allCases where purposes.contains(purpose) {
+            if let id = try await storage.accountTokens.owner(ofTokenHash: digest, purpose: purpose, now: clock.now) {
+                return try await storage.users.user(withID: id)
+            }
+        }
+        return nil
+    }
+
     /// Queues a verification message to `user`'s email address (after a sign-up with one);
     /// nothing when the account has none.
     public func requestEmailVerification(for user: User, origin: RequestOrigin) async throws {

@@ -1,11 +1,12 @@
 import Foundation
 
 /// The JSON body posted to the delivery URL:
-/// `{"delivery_id", "kind", "user_id", "username", "email", "token", "expires_at"}` — what
-/// the app's mailer needs to write the email (a link with the token), and the message's id,
+/// `{"delivery_id", "kind", "user_id", "username", "email", "token", "expires_at", "link"}` —
+/// what the app's mailer needs to write the email (a link with the token, or authd's own
+/// page's link when authd knows its public URL: ``DeliveryLinks``), and the message's id,
 /// the same on every attempt, inside the signed body so that a receiver's de-duplication
 /// rests on what the signature covers. A notice (``DeliveryKind/tokenPurpose`` nil) has
-/// `token` and `expires_at` null.
+/// `token`, `expires_at` and `link` null.
 ///
 /// ```swift
 /// let body = try DeliveryMessage(deliveryID: 42, kind: .passwordReset, userID: id, username: "alice",
@@ -26,9 +27,11 @@ public struct DeliveryMessage: Sendable, Equatable, Codable {
     public var token: String?
     /// When the token stops working (RFC 3339, UTC; nil in a notice).
     public var expiresAt: Date?
+    /// authd's page for the token (nil in a notice, or without a public URL). Never log it.
+    public var link: String?
 
     /// Creates a message.
-    public init(deliveryID: Int64, kind: DeliveryKind, userID: UUID, username: String, email: String?, token: String?, expiresAt: Date?) {
+    public init(deliveryID: Int64, kind: DeliveryKind, userID: UUID, username: String, email: String?, token: String?, expiresAt: Date?, link: String? = nil) {
         self.deliveryID = String(deliveryID)
         self.kind = kind.rawValue
         self.userID = userID
@@ -36,10 +39,11 @@ public struct DeliveryMessage: Sendable, Equatable, Codable {
         self.email = email
         self.token = token
         self.expiresAt = expiresAt
+        self.link = link
     }
 
     enum CodingKeys: String, CodingKey {
-        case kind, username, email, token
+        case kind, username, email, token, link
         case deliveryID = "delivery_id"
         case userID = "user_id"
         case expiresAt = "expires_at"
@@ -62,5 +66,6 @@ public struct DeliveryMessage: Sendable, Equatable, Codable {
         try container.encode(email, forKey: .email)
         try container.encode(token, forKey: .token)
         try container.encode(expiresAt, forKey: .expiresAt)
+        try container.encode(link, forKey: .link)
     }
 }

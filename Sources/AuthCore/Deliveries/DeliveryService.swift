@@ -28,11 +28,14 @@ public struct DeliveryService<Storage: AuthStorage>: Sendable {
     public let clock: any WallClock
     /// Where outcomes are counted.
     public let metrics: AuthMetrics
+    /// The pages tokens link to; nil: messages carry no link.
+    public let links: DeliveryLinks?
 
     /// Creates the sender.
     public init(
         storage: Storage, transport: any DeliveryTransport, secret: SymmetricKey, sealer: DeliverySealer,
-        policy: DeliveryPolicy = DeliveryPolicy(), clock: any WallClock = SystemClock(), metrics: AuthMetrics = AuthMetrics()
+        policy: DeliveryPolicy = DeliveryPolicy(), clock: any WallClock = SystemClock(), metrics: AuthMetrics = AuthMetrics(),
+        links: DeliveryLinks? = nil
     ) {
         self.storage = storage
         self.transport = transport
@@ -41,6 +44,7 @@ public struct DeliveryService<Storage: AuthStorage>: Sendable {
         self.policy = policy
         self.clock = clock
         self.metrics = metrics
+        self.links = links
     }
 
     /// What one pass did.
@@ -84,14 +88,15 @@ public struct DeliveryService<Storage: AuthStorage>: Sendable {
         }
         let body: Data
         do {
-            var token: String?
+            var token: String?, link: String?
             if let purpose = message.kind.tokenPurpose {
                 guard let sealed = message.sealedToken else { throw DeliverySealerError() }
                 token = try sealer.open(sealed, purpose: purpose)
+                link = token.flatMap { links?.link(for: purpose, token: $0) }
             }
             body = try DeliveryMessage(
                 deliveryID: message.id, kind: message.kind, userID: message.userID, username: message.username, email: message.email, token: token,
-                expiresAt: token == nil ? nil : message.expiresAt
+                expiresAt: token == nil ? nil : message.expiresAt, link: link
             ).encoded()
         } catch {
             return try await abandon(message, reason: "\(error)")

@@ -67,7 +67,12 @@ public func buildApplication(
     let passkeys = configuration.passkeys.map { PasskeyService(login: login, relyingParty: $0, notices: notices) }
     let router = buildRouter(
         login: login, sessions: sessions, accounts: accounts, recovery: recovery, factors: factors, passkeys: passkeys,
-        issuer: issuer, readiness: storage.readiness, pool: pool, configuration: configuration
+        issuer: issuer, readiness: storage.readiness, pool: pool,
+        browserSessions: BrowserSessions(
+            sealer: BrowserSessionSealer(keyEncryptionKey: keyEncryptionKey), publicURL: configuration.publicURL, tls: configuration.tls != nil,
+            clock: configuration.clock
+        ),
+        configuration: configuration
     )
     let connections = ConnectionsPerAddress(limit: configuration.maxConnectionsPerAddress, exempt: configuration.trustedProxies)
     let http1 = HTTPServerBuilder.http1WithJSONErrors(
@@ -105,7 +110,9 @@ public func buildApplication(
         let sender = DeliveryService(
             storage: storage, transport: HTTPDeliveryTransport(url: delivery.url, client: client), secret: delivery.secret,
             sealer: DeliverySealer(keyEncryptionKey: keyEncryptionKey), policy: delivery.policy, clock: configuration.clock,
-            metrics: configuration.metrics
+            metrics: configuration.metrics,
+            // With a public URL, a token's message links to authd's own page for it.
+            links: configuration.publicURL.map { DeliveryLinks(base: $0, paths: AccountPages.linkPaths) }
         )
         services.append(DeliveryRunner(sender: sender, client: client, wake: wake, started: started, logger: logger))
     }

@@ -6,7 +6,8 @@ import Hummingbird
 ///
 /// ```swift
 /// let router = buildRouter(login: login, sessions: sessions, accounts: accounts, recovery: nil, factors: factors,
-///                          passkeys: nil, issuer: issuer, readiness: storage.readiness, pool: pool, configuration: configuration)
+///                          passkeys: nil, issuer: issuer, readiness: storage.readiness, pool: pool,
+///                          browserSessions: browserSessions, configuration: configuration)
 /// ```
 public func buildRouter<Storage: AuthStorage>(
     login: LoginService<Storage>,
@@ -18,6 +19,7 @@ public func buildRouter<Storage: AuthStorage>(
     issuer: AccessTokenIssuer,
     readiness: some ReadinessProbe,
     pool: BlockingWorkPool,
+    browserSessions: BrowserSessions,
     configuration: AppConfiguration
 ) -> Router<AuthRequestContext> {
     let router = Router(context: AuthRequestContext.self)
@@ -45,6 +47,7 @@ public func buildRouter<Storage: AuthStorage>(
     )
     if let recovery {
         router.addRoutes(RecoveryController(recovery: recovery, maxBodySize: maxBodySize).routes)
+        router.addRoutes(AccountPagesController(recovery: recovery, sessions: browserSessions, pages: .builtIn, maxBodySize: maxBodySize).routes)
     }
     router.addRoutes(SecondFactorController(factors: factors, sessions: sessions, issuer: configuration.issuer, maxBodySize: maxBodySize).routes)
     if let passkeys {

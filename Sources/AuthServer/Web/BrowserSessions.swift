@@ -1,0 +1,72 @@
+import AuthCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The browser-session and anti-forgery layer of authd's pages: the ``AuthCore/BrowserSession``
+/// in a cookie (sealed; `HttpOnly`, `SameSite=Lax`, and over HTTPS `Secure` with the `__Host-`
+/// prefix, so no other host or path can set it), and the checks a form's POST passes before
+/// it acts: it comes from authd's own origin (`Origin`, RFC 6454, and `Sec-Fetch-Site`, when
+/// the browser sends them) and carries the session's anti-forgery token (OWASP's
+/// synchronizer token pattern).
+///
+/// ```swift
+/// var session = sessions.session(of: request) ?? BrowserSession.start(now: clock.now)
+/// guard sessions.acceptsForm(request, csrfToken: form["csrf"], session: session) else { … 403 page … }
+/// return PageResponse.seeOther("/account/password-reset", headers: try sessions.cookie(for: session))
+/// ```
+public struct BrowserSessions: Sendable {
+    /// Seals and opens the cookie.
+    public let sealer: BrowserSessionSealer
+    /// Whether pages are served over HTTPS (TLS here, or a public URL starting `https:`).
+    public let secure: Bool
+    /// The origin forms must come from (`scheme://host[:port]` of the public URL); nil: the
+    /// request's own scheme and `Host`.
+    public let origin: String?
+    /// The time of sessions.
+    public let clock: any WallClock
+
+    /// The layer; `publicURL` gives the expected origin and, when `https:`, secure cookies.
+    public init(sealer: BrowserSessionSealer, publicURL: String?, tls: Bool, clock: any WallClock) {
+        self.sealer = sealer
+        let components = publicURL.flatMap { URLComponents(string: $0) }
+        secure = tls || components?.scheme?.lowercased() == "https"
+        origin = components.flatMap { components in
+            guard let scheme = components.scheme?.lowercased(), let host = components.host?.lowercased() else { return nil }
+            return "\(scheme)://\(host)" + (components.port.map { ":\($0)" } ?? "")
+        }
+        self.clock = clock
+    }
+
+    /// The cookie's name: with the `__Host-` prefix over HTTPS (RFC 6265bis §4.1.3.2).
+    public var cookieName: String { secure ? "__Host-authd_browser" : "authd_browser" }
+
+    /// The browser's session, nil when it has none, or one that is not authd's or has ended.
+    public func session(of request: Request) -> BrowserSession? {
+        request.cookies[cookieName].flatMap { sealer.open($0.value, now: clock.now) }
+    }
+
+    /// The `Set-Cookie` field that keeps `session` in the browser until it ends.
+    public func cookie(for session: BrowserSession) throws -> HTTPFields {
+        let maxAge = max(0, Int(session.expiresAt.timeIntervalSince(clock.now)))
+        let cookie = Cookie(name: cookieName, value: try sealer.seal(session), maxAge: maxAge, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
+        return [.setCookie: cookie.description]
+    }
+
+    /// Whether a form's POST may act: sent from authd's own pages (its `Origin`, when sent, is
+    /// authd's; its `Sec-Fetch-Site`, when sent, is `same-origin`) with `session`'s
+    /// anti-forgery token.
+    public func acceptsForm(_ request: Request, csrfToken: String?, session: BrowserSession?) -> Bool {
+        if let site = request.headers[.secFetchSite], site != "same-origin" { return false }
+        if let sent = request.headers[.origin] {
+            guard let expected = origin ?? ownOrigin(of: request), sent.lowercased() == expected else { return false }
+        }
+        return session?.acceptsForm(csrfToken: csrfToken) ?? false
+    }
+
+    /// `scheme://host` of the request itself, from its `Host`.
+    private func ownOrigin(of request: Request) -> String? {
+        guard let host = request.head.authority else { return nil }
+        return "\(secure ? "https" : "http")://\(host.lowercased())"
+    }
+}

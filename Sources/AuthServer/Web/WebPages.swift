@@ -1,0 +1,84 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Mustache
+
+/// authd's pages: the Mustache templates of `Web/Templates` (embedded in the binary; each
+/// page fills the `layout` parent's blocks), rendered with the ``MessageCatalogue``'s words in
+/// the browser's language and answered with ``PageResponse``'s headers. Values are
+/// HTML-escaped by Mustache's `{{…}}`; no template uses the unescaped `{{{…}}}`.
+///
+/// ```swift
+/// let pages = WebPages.builtIn
+/// return pages.page("message", status: .gone, for: request, values: ["heading": "…", "message": "…"])
+/// ```
+public struct WebPages: Sendable {
+    /// The templates by name.
+    public let library: MustacheLibrary
+    /// The words.
+    public let catalogue: MessageCatalogue
+
+    /// The embedded templates and catalogue.
+    public static let builtIn: WebPages = {
+        do {
+            return try WebPages(
+                templates: [
+                    "layout": PackageResources.layout_mustache,
+                    "message": PackageResources.message_mustache,
+                    "password-reset": PackageResources.password_reset_mustache,
+                    "verify-email": PackageResources.verify_email_mustache,
+                ],
+                catalogue: .builtIn
+            )
+        } catch {
+            preconditionFailure("the embedded templates parse: \(error)")
+        }
+    }()
+
+    /// Pages from templates' text by name.
+    public init(templates: [String: [UInt8]], catalogue: MessageCatalogue) throws {
+        var library = MustacheLibrary()
+        for (name, bytes) in templates {
+            try library.register(String(decoding: bytes, as: UTF8.self), named: name)
+        }
+        self.library = library
+        self.catalogue = catalogue
+    }
+
+    /// The language `request` is answered in (its `Accept-Language`).
+    public func language(of request: Request) -> String {
+        catalogue.language(accepting: request.headers[.acceptLanguage])
+    }
+
+    /// The messages of `request`'s language, with `values` filled in.
+    public func messages(for request: Request, values: [String: String] = [:]) -> [String: String] {
+        catalogue.messages(in: language(of: request), values: values)
+    }
+
+    /// The page `template` in `request`'s language: `values` as the template names them, with
+    /// `lang`, `nonce` and the messages (`t`) beside them; `messageValues` fill the messages.
+    public func page(
+        _ template: String, status: HTTPResponse.Status, for request: Request, values: [String: Any] = [:],
+        messageValues: [String: String] = [:], headers: HTTPFields = [:]
+    ) -> Response {
+        let nonce = PageResponse.nonce()
+        let language = language(of: request)
+        var context = values
+        context["lang"] = language
+        context["nonce"] = nonce
+        context["t"] = catalogue.messages(in: language, values: messageValues)
+        guard let html = library.render(context, withTemplate: template) else {
+            preconditionFailure("the page \(template) is one of the embedded templates")
+        }
+        return PageResponse.make(status: status, html: html, nonce: nonce, headers: headers)
+    }
+
+    /// The page of one message: the catalogue's `<key>_title` and `<key>_message`.
+    public func message(_ key: String, status: HTTPResponse.Status, for request: Request, messageValues: [String: String] = [:], headers: HTTPFields = [:]) -> Response {
+        let words = messages(for: request, values: messageValues)
+        return page(
+            "message", status: status, for: request, values: ["heading": words["\(key)_title"] ?? key, "message": words["\(key)_message"] ?? ""],
+            headers: headers
+        )
+    }
+}
