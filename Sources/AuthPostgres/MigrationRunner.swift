@@ -2,8 +2,9 @@ import Logging
 import PostgresNIO
 
 /// Applies ``Migration``s in order, all in one transaction under an advisory lock, and
-/// records each in `schema_migrations`. Concurrent runners (several processes starting
-/// at once) serialise on the lock; the later ones find nothing left to do.
+/// records each in `schema_migrations`; then, in the same transaction, every
+/// ``SQLFunction``'s current body. Concurrent runners (several processes starting at once)
+/// serialise on the lock; the later ones find no migration left to do.
 ///
 /// ```swift
 /// let applied = try await MigrationRunner(database: database).migrate()
@@ -14,11 +15,14 @@ public struct MigrationRunner: Sendable {
     public let database: Database
     /// The migrations to apply.
     public let migrations: [Migration]
+    /// The functions whose bodies are applied after them.
+    public let functions: [SQLFunction]
 
-    /// Creates a runner for `migrations` (default: all of authd's).
-    public init(database: Database, migrations: [Migration] = Migration.all) {
+    /// Creates a runner for `migrations` and `functions` (default: all of authd's).
+    public init(database: Database, migrations: [Migration] = Migration.all, functions: [SQLFunction] = SQLFunction.all) {
         self.database = database
         self.migrations = migrations
+        self.functions = functions
     }
 
     /// How long applying the due migrations may take.
@@ -28,7 +32,7 @@ public struct MigrationRunner: Sendable {
     @discardableResult
     public func migrate() async throws -> [String] {
         let logger = database.logger
-        let migrations = self.migrations
+        let migrations = self.migrations, functions = self.functions
         // Schema changes may take longer than a request's statement (an index over a large
         // table; a machine under load): they get a deadline of their own.
         let applied = try await database.run(deadline: Self.deadline) { client in
@@ -58,6 +62,11 @@ public struct MigrationRunner: Sendable {
                         logger: logger
                     )
                     appliedNow.append(migration.version)
+                }
+                // The functions' bodies as their files have them: a change there reaches a
+                // database whose migrations were all applied before it.
+                for function in functions where done.contains(function.since) || appliedNow.contains(function.since) {
+                    try await connection.query(PostgresQuery(unsafeSQL: function.sql), logger: logger)
                 }
                 return appliedNow
             }

@@ -19,6 +19,42 @@ import Testing
         }
     }
 
+    /// Each function's body lives in migrations/functions/, embedded as it is there.
+    @Test func everyFunctionFileIsEmbedded() throws {
+        let folder = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("migrations/functions")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }.sorted()
+        #expect(SQLFunction.all.map { $0.name + ".sql" } == files)
+        for function in SQLFunction.all {
+            #expect(function.sql == (try String(contentsOf: folder.appendingPathComponent(function.name + ".sql"), encoding: .utf8)))
+            #expect(function.sql.contains("CREATE OR REPLACE FUNCTION \(function.name)("))
+            #expect(Migration.all.map(\.version).contains(function.since))
+        }
+    }
+
+    /// A function's file changed after every migration was applied: migrating again
+    /// replaces the body the database runs.
+    @Test func aFunctionsBodyReachesADatabaseMigratedBefore() async throws {
+        let testDatabase = try await TestCluster.newDatabase()
+        try await TestCluster.withDatabase(testDatabase.configuration) { database in
+            _ = try await MigrationRunner(database: database).migrate()
+            let rotation = try #require(SQLFunction.all.first { $0.name == "rotate_refresh_token" })
+            let changed = SQLFunction(
+                name: rotation.name, sql: rotation.sql.replacingOccurrences(of: "outcome := 'unknown';", with: "outcome := 'not found';"), since: rotation.since
+            )
+            #expect(try await MigrationRunner(database: database, functions: [changed]).migrate() == [])
+            let rows = try await database.client.query(
+                "SELECT outcome FROM rotate_refresh_token('no such token', 'successor', now() + interval '1 day', now())"
+            )
+            for try await outcome in rows.decode(String.self) { #expect(outcome == "not found") }
+            _ = try await MigrationRunner(database: database).migrate()
+            for try await outcome in try await database.client.query("SELECT outcome FROM rotate_refresh_token('no such token', 's', now(), now())").decode(String.self) {
+                #expect(outcome == "unknown")
+            }
+        }
+    }
+
     @Test func appliesEverythingOnceAndRecordsIt() async throws {
         let testDatabase = try await TestCluster.newDatabase()
         try await TestCluster.withDatabase(testDatabase.configuration) { database in
