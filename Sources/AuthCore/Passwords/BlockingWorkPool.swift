@@ -21,9 +21,17 @@ public final class BlockingWorkPool: Sendable {
     private let threads: WorkerThreads
     private let gate: Gate
 
+    /// Work waiting for a thread before more is refused, by default.
+    public static let defaultQueueLimit = 64
+    /// The threads' nice value by default: the lowest priority, so that requests needing no
+    /// hash are answered while every core hashes.
+    public static let defaultNiceness: Int32 = 19
+
     /// Creates a pool running `width` jobs at once (default: the number of cores) with up
     /// to `queueLimit` waiting, on `width` threads at nice value `niceness`.
-    public init(width: Int = ProcessInfo.processInfo.activeProcessorCount, queueLimit: Int = 64, niceness: Int32 = 19) {
+    public init(
+        width: Int = ProcessInfo.processInfo.activeProcessorCount, queueLimit: Int = defaultQueueLimit, niceness: Int32 = defaultNiceness
+    ) {
         self.width = max(1, width)
         self.queueLimit = max(0, queueLimit)
         self.niceness = min(max(niceness, 0), 19)

@@ -1,9 +1,9 @@
 import AuthCore
-import WebAuthn
 import Foundation
 import Logging
 import NIOSSL
 import Prometheus
+import WebAuthn
 
 /// Everything ``buildApplication(configuration:storage:keyEncryptionKey:)`` needs besides storage and the KEK, with
 /// production defaults.
@@ -28,26 +28,27 @@ public struct AppConfiguration: Sendable {
     public var publicURL: String?
     /// The `aud` claim of access tokens (the resource servers they are for); none by default.
     public var audiences: [String] = []
-    /// Access token lifetime, seconds.
-    public var accessTokenLifetime = 900
+    /// Access token lifetime, seconds (default: AuthCore's ``AuthCore/SessionLifetimes``, as
+    /// for the other lifetimes).
+    public var accessTokenLifetime = SessionLifetimes().accessToken
     /// Seconds an account read for `GET /me` is used again (``AuthCore/RecentAccounts``; the
     /// routes that act on the account read it afresh): a disabled or deleted account is
     /// refused by every instance within this time. 0 reads it for every request.
-    public var accountReadLifetime: TimeInterval = 1
+    public var accountReadLifetime: TimeInterval = SessionLifetimes().accountRead
     /// Refresh token lifetime, seconds.
-    public var refreshTokenLifetime = 30 * 24 * 3600
+    public var refreshTokenLifetime = SessionLifetimes().refreshToken
     /// A session's absolute lifetime, seconds: rotation never carries it further.
-    public var sessionMaxAge = 90 * 24 * 3600
+    public var sessionMaxAge = SessionLifetimes().sessionMaxAge
     /// Argon2id parameters for new hashes; stored hashes with others are re-hashed at login.
     public var hashParameters = Argon2idHasher.Parameters.owasp
     /// Hashes computed at once (default: the number of cores).
     public var hashingConcurrency = ProcessInfo.processInfo.activeProcessorCount
     /// Logins waiting for a hashing slot before further ones get 503.
-    public var hashingQueueLimit = 64
+    public var hashingQueueLimit = BlockingWorkPool.defaultQueueLimit
     /// The nice value (0–19) of the hashing threads: 19, the lowest priority, keeps requests
     /// that need no hash answered while every core hashes; 0 gives logins the CPU as soon as
     /// anything else on the machine (a test run's authd, whose logins wait behind the tests).
-    public var hashingNiceness: Int32 = 19
+    public var hashingNiceness = BlockingWorkPool.defaultNiceness
     /// The pool hashing runs on; nil builds one from ``hashingConcurrency``,
     /// ``hashingQueueLimit`` and ``hashingNiceness``. Pass one to share it or to observe its load.
     public var hashingPool: BlockingWorkPool?
