@@ -197,7 +197,9 @@ let package = Package(
         // for the TOTP codes of `totp` matchers, WebAuthn for the credentials of `webauthn_…` ones) ...
         .target(
             name: "ContractKit",
-            dependencies: ["JOSE", "WebAuthn", "WebForms", .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "JOSE", "WebAuthn", "WebForms", .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         // ... Pact and OpenAPI in and out ...
         .target(
@@ -303,7 +305,10 @@ let package = Package(
         .testTarget(name: "WebAuthnTests", dependencies: ["JOSE", "WebAuthn", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(
             name: "AuthCoreTests",
-            dependencies: ["JOSE", "AuthCore", "AuthTestSupport", "CArgon2", "CSodium", "ProcessKit", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "JOSE", "AuthCore", "AuthTestSupport", "CArgon2", "CSodium", "ProcessKit",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .testTarget(
             name: "AuthPostgresTests",
@@ -354,6 +359,9 @@ let package = Package(
             name: "ContractRecordingTests",
             dependencies: ["ContractKit", "ContractRecording", "ContractRunner", "ContractStub", "JOSE", "ProcessKit"]
         ),
+        // The code of ContractStub's DocC tutorial (ContractStub.docc/Resources links to it),
+        // compiled and run here.
+        .testTarget(name: "ContractStubTutorialTests", dependencies: ["ContractStub"]),
         .testTarget(
             name: "ContractStubTests",
             dependencies: [
