@@ -12,7 +12,9 @@ import NIOCore
 
 /// Answers every request at once with the same login-like body.
 struct InstantResponder: ContractTransport {
-    static let body = Data(#"{"access_token":"eyJhbGciOiJFZERTQSJ9.eyJzdWIiOiIxIn0.c2ln","token_type":"Bearer","expires_in":900,"refresh_token":"0123456789012345678901234567890123456789abc"}"#.utf8)
+    static let body = Data(
+        #"{"access_token":"eyJhbGciOiJFZERTQSJ9.eyJzdWIiOiIxIn0.c2ln","token_type":"Bearer","expires_in":900,"refresh_token":"0123456789012345678901234567890123456789abc"}"#
+            .utf8)
 
     func send(_ request: ContractRequest) async throws -> ContractResponse {
         ContractResponse(status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")], body: Self.body)
@@ -67,7 +69,10 @@ func measure(_ label: String, contracts: [Contract], transport: some ContractTra
         rates.append(Double(count) / report.duration)
     }
     rates.sort()
-    print(String(format: "%@: %d interactions, median %.0f interactions/s (min %.0f, max %.0f)", label, count, rates[rates.count / 2], rates[0], rates[rates.count - 1]))
+    print(
+        String(
+            format: "%@: %d interactions, median %.0f interactions/s (min %.0f, max %.0f)", label, count, rates[rates.count / 2], rates[0],
+            rates[rates.count - 1]))
 }
 
 let total = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 1000

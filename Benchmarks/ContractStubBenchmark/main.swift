@@ -16,7 +16,7 @@ import Crypto
 import Foundation
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 let count = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 2000
@@ -51,7 +51,10 @@ func measure(_ label: String, _ once: () async throws -> Void) async rethrows {
 /// Prints the median and p99 of `samples` under `label`.
 func report(_ label: String, _ samples: [Double]) {
     let sorted = samples.sorted()
-    print(String(format: "%@: median %.1f µs, p99 %.1f µs (%d requests)", label, sorted[sorted.count / 2], sorted[sorted.count * 99 / 100], sorted.count))
+    print(
+        String(
+            format: "%@: median %.1f µs, p99 %.1f µs (%d requests)", label, sorted[sorted.count / 2], sorted[sorted.count * 99 / 100],
+            sorted.count))
 }
 
 /// Times each of `variants` `count` times, taking them in turn `batch` at a time, and
@@ -110,7 +113,8 @@ await measure("stub.respond (no adapter)") {
 // The signature of a token like the login's (its header and claims), alone.
 let signingKey = Curve25519.Signing.PrivateKey()
 let signingInput = Data(
-    #"eyJhbGciOiJFZERTQSIsImtpZCI6InN0dWIiLCJ0eXAiOiJKV1QifQ.eyJleHAiOjE3OTU1NzcyODMsImlhdCI6MTc5NTU3NjM4MywiaXNzIjoiY29udHJhY3Qtc3R1YiIsImp0aSI6IjUzNmEyOTBlLTk0MzgtNDdmOS1hNjhlLTQ2MTJkMTkxYzUyNiIsInN1YiI6InN0dWItdXNlciJ9"#.utf8
+    #"eyJhbGciOiJFZERTQSIsImtpZCI6InN0dWIiLCJ0eXAiOiJKV1QifQ.eyJleHAiOjE3OTU1NzcyODMsImlhdCI6MTc5NTU3NjM4MywiaXNzIjoiY29udHJhY3Qtc3R1YiIsImp0aSI6IjUzNmEyOTBlLTk0MzgtNDdmOS1hNjhlLTQ2MTJkMTkxYzUyNiIsInN1YiI6InN0dWItdXNlciJ9"#
+        .utf8
 )
 try await measure("one Ed25519 signature") {
     let signature = try signingKey.signature(for: signingInput)
@@ -122,7 +126,9 @@ final class InstantProtocol: URLProtocol {
     override class func canInit(with request: URLRequest) -> Bool { true }
     override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
     override func startLoading() {
-        guard let url = request.url, let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: [:]) else { return }
+        guard let url = request.url, let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: [:]) else {
+            return
+        }
         client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
         client?.urlProtocol(self, didLoad: Data("{}".utf8))
         client?.urlProtocolDidFinishLoading(self)
@@ -135,7 +141,9 @@ enum Canned {
     static let answer: ContractResponse? = {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("contracts").path
-        let request = ContractRequest(method: "POST", target: "/login", headers: [("Content-Type", "application/json")], body: Data(#"{"username": "alice", "password": "correct horse battery staple"}"#.utf8))
+        let request = ContractRequest(
+            method: "POST", target: "/login", headers: [("Content-Type", "application/json")],
+            body: Data(#"{"username": "alice", "password": "correct horse battery staple"}"#.utf8))
         return try? ContractStub(directory: folder).respond(to: request)
     }()
 }
@@ -146,7 +154,9 @@ final class CannedProtocol: URLProtocol {
         guard let url = request.url, let answer = Canned.answer else { return }
         var headers: [String: String] = [:]
         for header in answer.headers { headers[header.name] = header.value }
-        guard let response = HTTPURLResponse(url: url, statusCode: answer.status, httpVersion: "HTTP/1.1", headerFields: headers) else { return }
+        guard let response = HTTPURLResponse(url: url, statusCode: answer.status, httpVersion: "HTTP/1.1", headerFields: headers) else {
+            return
+        }
         client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
         client?.urlProtocol(self, didLoad: answer.body)
         client?.urlProtocolDidFinishLoading(self)
@@ -165,17 +175,26 @@ let instantSession = URLSession(configuration: instantConfiguration)
 let session = stub.urlSession
 guard let anyHost = URL(string: "https://auth.example") else { exit(1) }
 try await measureInTurn([
-    ("URLProtocol adapter", {
-        let (_, response) = try await session.data(for: loginRequest(anyHost))
-        precondition((response as? HTTPURLResponse)?.statusCode == 200)
-    }),
-    ("URLSession with an empty URLProtocol (the platform's floor)", {
-        _ = try await instantSession.data(for: loginRequest(anyHost))
-    }),
-    ("URLSession with a URLProtocol giving the login's answer, made once", {
-        let (_, response) = try await cannedSession.data(for: loginRequest(anyHost))
-        precondition((response as? HTTPURLResponse)?.statusCode == 200)
-    }),
+    (
+        "URLProtocol adapter",
+        {
+            let (_, response) = try await session.data(for: loginRequest(anyHost))
+            precondition((response as? HTTPURLResponse)?.statusCode == 200)
+        }
+    ),
+    (
+        "URLSession with an empty URLProtocol (the platform's floor)",
+        {
+            _ = try await instantSession.data(for: loginRequest(anyHost))
+        }
+    ),
+    (
+        "URLSession with a URLProtocol giving the login's answer, made once",
+        {
+            let (_, response) = try await cannedSession.data(for: loginRequest(anyHost))
+            precondition((response as? HTTPURLResponse)?.statusCode == 200)
+        }
+    ),
 ])
 
 // Local server.

@@ -14,7 +14,8 @@ import Foundation
 import Synchronization
 
 let arguments = CommandLine.arguments.dropFirst().compactMap { UInt32($0) }
-let parameters = arguments.count >= 3
+let parameters =
+    arguments.count >= 3
     ? Argon2idHasher.Parameters(memoryKiB: arguments[0], iterations: arguments[1], parallelism: arguments[2])
     : .owasp
 let seconds = arguments.count >= 4 ? Double(arguments[3]) : 5
@@ -27,9 +28,12 @@ precondition(sodium_init() >= 0, "libsodium failed to initialise")
 let libraries: [(name: String, simd: argon2_simd, verify: @Sendable () -> Bool)] = [
     ("authd", ARGON2_SIMD_BEST, { hasher.verify(password, against: stored) }),
     ("portable", ARGON2_SIMD_NONE, { hasher.verify(password, against: stored) }),
-    ("libsodium", ARGON2_SIMD_BEST, {
-        crypto_pwhash_argon2id_str_verify(stored, password, UInt64(password.utf8.count)) == 0
-    }),
+    (
+        "libsodium", ARGON2_SIMD_BEST,
+        {
+            crypto_pwhash_argon2id_str_verify(stored, password, UInt64(password.utf8.count)) == 0
+        }
+    ),
 ]
 
 func milliseconds(_ duration: Duration) -> Double {

@@ -323,7 +323,9 @@ public final class Database: Sendable {
             return .unreachable("cannot set up TLS: \(error)")
         }
         if let socket = configuration.unixSocketPath {
-            probe = .init(unixSocketPath: socket, username: configuration.username, password: configuration.password, database: configuration.database)
+            probe = .init(
+                unixSocketPath: socket, username: configuration.username, password: configuration.password, database: configuration.database
+            )
         } else {
             probe = .init(
                 host: configuration.host ?? "localhost", port: configuration.port ?? 5432, username: configuration.username,
@@ -380,7 +382,8 @@ public final class Database: Sendable {
     }
 
     private static let unavailable = AuthError.serviceUnavailable("The database is unavailable. Try again shortly.", retryAfter: 1)
-    private static let unstorableText = AuthError.invalidRequest("A value holds a character that cannot be stored (a NUL or an invalid one).")
+    private static let unstorableText = AuthError.invalidRequest(
+        "A value holds a character that cannot be stored (a NUL or an invalid one).")
 
     /// Whether `error` is PostgreSQL refusing a value's characters (SQLSTATE 22021: a NUL,
     /// which JSON's `\u0000` and a form's `%00` can carry; 22P05): bad input, not a fault.

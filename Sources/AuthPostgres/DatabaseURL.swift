@@ -71,7 +71,8 @@ public enum DatabaseURL {
             throw Invalid(description: "unsupported sslmode '\(other)' (use disable, allow, prefer, require, verify-ca or verify-full)")
         }
         return try DatabaseTarget(
-            client: PostgresClient.Configuration(host: host, port: port, username: username, password: password, database: database, tls: tls.clientTLS),
+            client: PostgresClient.Configuration(
+                host: host, port: port, username: username, password: password, database: database, tls: tls.clientTLS),
             connectionTLS: tls
         ).withPool(query, remote: !isLoopback(host))
     }
@@ -115,7 +116,8 @@ extension DatabaseTarget {
         if let text = query["pool_min_conns"] {
             guard let minimum = Int(text), (0...options.maximumConnections).contains(minimum) else {
                 throw DatabaseURL.Invalid(
-                    description: "pool_min_conns must be a whole number from 0 to pool_max_conns (\(options.maximumConnections)), not '\(text)'"
+                    description:
+                        "pool_min_conns must be a whole number from 0 to pool_max_conns (\(options.maximumConnections)), not '\(text)'"
                 )
             }
             options.minimumConnections = minimum

@@ -11,11 +11,13 @@ import PostgresNIO
 /// waits for this login (and its revocation then ends the new session) or is seen by it
 /// (and nothing is written). Returns one row: 1 when written, 0 when not.
 struct LoginSuccessStatement: PreparedSQL {
-    static let sql = Self(success: LoginSuccess(
-        throttle: ThrottlePolicy().keys(usernameKey: "", address: nil), verifiedPasswordHash: "",
-        refreshToken: RefreshTokenRecord(tokenHash: "", familyID: UUID(), userID: UUID(), expiresAt: Date(), sessionExpiresAt: Date()),
-        event: SecurityEvent(kind: .loginSucceeded, at: Date())
-    )).statement.text
+    static let sql = Self(
+        success: LoginSuccess(
+            throttle: ThrottlePolicy().keys(usernameKey: "", address: nil), verifiedPasswordHash: "",
+            refreshToken: RefreshTokenRecord(tokenHash: "", familyID: UUID(), userID: UUID(), expiresAt: Date(), sessionExpiresAt: Date()),
+            event: SecurityEvent(kind: .loginSucceeded, at: Date())
+        )
+    ).statement.text
 
     var success: LoginSuccess
 

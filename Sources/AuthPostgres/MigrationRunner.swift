@@ -32,7 +32,8 @@ public struct MigrationRunner: Sendable {
     @discardableResult
     public func migrate() async throws -> [String] {
         let logger = database.logger
-        let migrations = self.migrations, functions = self.functions
+        let migrations = self.migrations
+        let functions = self.functions
         // Schema changes may take longer than a request's statement (an index over a large
         // table; a machine under load): they get a deadline of their own.
         let applied = try await database.run(deadline: Self.deadline) { client in
@@ -48,7 +49,9 @@ public struct MigrationRunner: Sendable {
                     logger: logger
                 )
                 var done = Set<String>()
-                for try await version in try await connection.query("SELECT version FROM schema_migrations", logger: logger).decode(String.self) {
+                for try await version in try await connection.query("SELECT version FROM schema_migrations", logger: logger).decode(
+                    String.self)
+                {
                     done.insert(version)
                 }
                 var appliedNow: [String] = []

@@ -85,7 +85,8 @@ public struct PostgresAccountTokenRepository: AccountTokenRepository {
     }
 
     public func setPassword(_ change: PasswordChange) async throws -> (user: User, revoked: Int)? {
-        let condition: SQL = change.replacing.map { PostgresUserRepository.unchanged(CheckedAccount(userID: change.userID, passwordHash: $0)) }
+        let condition: SQL =
+            change.replacing.map { PostgresUserRepository.unchanged(CheckedAccount(userID: change.userID, passwordHash: $0)) }
             ?? "id = \(change.userID)"
         return try await setPassword(
             "UPDATE users SET password_hash = \(change.passwordHash) WHERE \(condition) RETURNING \(PostgresUserRepository.columns)",
@@ -152,13 +153,16 @@ public struct PostgresAccountTokenRepository: AccountTokenRepository {
                 """
             ) { rows in
                 for try await (id, username, hash, disabledAt, createdAt, email, verifiedAt, changed)
-                    in rows.decode((UUID?, String?, String?, Date?, Date?, String?, Date?, Bool).self) {
-                    guard let user = PostgresUserRepository.user((id, username, hash, disabledAt, createdAt, email, verifiedAt)) else { continue }
+                    in rows.decode((UUID?, String?, String?, Date?, Date?, String?, Date?, Bool).self)
+                {
+                    guard let user = PostgresUserRepository.user((id, username, hash, disabledAt, createdAt, email, verifiedAt)) else {
+                        continue
+                    }
                     return (user, changed)
                 }
                 return nil
             }
-        } catch where Database.sqlState(of: error) == "23505" {
+        } catch  where Database.sqlState(of: error) == "23505" {
             // Another account took the new address meanwhile: the token stays unused.
             return nil
         }

@@ -40,7 +40,8 @@ public struct PostgresDeliveryOutbox: DeliveryOutbox {
         ) { rows in
             var messages: [OutboxMessage] = []
             for try await (id, kind, userID, username, email, sealed, expiresAt, attempts)
-                in rows.decode((Int64, String, UUID, String, String?, ByteBuffer?, Date, Int32).self) {
+                in rows.decode((Int64, String, UUID, String, String?, ByteBuffer?, Date, Int32).self)
+            {
                 guard let kind = DeliveryKind(rawValue: kind) else { continue }
                 messages.append(
                     OutboxMessage(
@@ -74,7 +75,8 @@ public struct PostgresDeliveryOutbox: DeliveryOutbox {
     }
 
     public func abandon(_ id: Int64, reason: String, at: Date) async throws {
-        try await database.execute("UPDATE deliveries SET abandoned_at = \(at), sealed_token = NULL, last_error = \(reason) WHERE id = \(id)")
+        try await database.execute(
+            "UPDATE deliveries SET abandoned_at = \(at), sealed_token = NULL, last_error = \(reason) WHERE id = \(id)")
     }
 
     public func pendingCount() async throws -> Int {

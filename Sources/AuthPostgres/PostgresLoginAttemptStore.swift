@@ -28,8 +28,11 @@ public struct PostgresLoginAttemptStore: LoginAttemptStore {
 
     /// `login_reserve` over `keys` at the time `time` (a value or a column) stands for.
     private static func reserve(_ keys: [ThrottleKey], at time: SQL) -> SQL {
-        let scopes = keys.map(\.scope.rawValue), digests = keys.map(\.subjectDigest)
-        let limits = keys.map(\.limit), windows = keys.map(\.window), maxWindows = keys.map(\.maxWindow)
+        let scopes = keys.map(\.scope.rawValue)
+        let digests = keys.map(\.subjectDigest)
+        let limits = keys.map(\.limit)
+        let windows = keys.map(\.window)
+        let maxWindows = keys.map(\.maxWindow)
         return "login_reserve(\(scopes), \(digests), \(limits), \(windows), \(maxWindows), \(time))"
     }
 

@@ -70,7 +70,8 @@ public struct PostgresLoginChallengeRepository: LoginChallengeRepository {
     private func first(_ statement: SQL) async throws -> LoginChallenge? {
         try await database.query(statement) { rows in
             for try await (tokenHash, kind, userID, passwordHash, createdAt, expiresAt, attemptsLeft)
-                in rows.decode((String, String, UUID?, String?, Date, Date, Int32).self) {
+                in rows.decode((String, String, UUID?, String?, Date, Date, Int32).self)
+            {
                 guard let kind = LoginChallenge.Kind(rawValue: kind) else { return nil }
                 return LoginChallenge(
                     tokenHash: tokenHash, kind: kind, userID: userID, passwordHash: passwordHash, createdAt: createdAt,

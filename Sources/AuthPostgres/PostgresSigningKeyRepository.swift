@@ -44,7 +44,8 @@ public struct PostgresSigningKeyRepository: SigningKeyRepository {
     }
 
     public func clearKeys() async throws -> [SigningKey] {
-        let statement: SQL = "SELECT kid, private_key, created_at FROM signing_keys WHERE private_key IS NOT NULL ORDER BY created_at DESC, kid"
+        let statement: SQL =
+            "SELECT kid, private_key, created_at FROM signing_keys WHERE private_key IS NOT NULL ORDER BY created_at DESC, kid"
         return try await database.query(statement) { rows in
             var keys: [SigningKey] = []
             for try await (kid, material, createdAt) in rows.decode((String, ByteBuffer, Date).self) {
@@ -107,7 +108,9 @@ public struct PostgresSigningKeyRepository: SigningKeyRepository {
     private static func keys(in rows: PostgresRowSequence) async throws -> [SealedSigningKey] {
         var keys: [SealedSigningKey] = []
         for try await (kid, sealed, fingerprint, createdAt) in rows.decode((String, ByteBuffer, String, Date).self) {
-            keys.append(SealedSigningKey(kid: kid, sealedPrivateKey: Data(buffer: sealed), keyEncryptionKeyFingerprint: fingerprint, createdAt: createdAt))
+            keys.append(
+                SealedSigningKey(
+                    kid: kid, sealedPrivateKey: Data(buffer: sealed), keyEncryptionKeyFingerprint: fingerprint, createdAt: createdAt))
         }
         return keys
     }

@@ -96,7 +96,8 @@ public struct PostgresStorage: AuthStorage {
     ) async throws -> RefreshRotation {
         try await database.query(RefreshStatement(presentedHash: presentedHash, successor: successor, now: now, events: events)) { rows in
             for try await row in rows {
-                return PostgresRefreshTokenRepository.rotation(try row.decode(PostgresRefreshTokenRepository.RotationRow.self), successor: successor)
+                return PostgresRefreshTokenRepository.rotation(
+                    try row.decode(PostgresRefreshTokenRepository.RotationRow.self), successor: successor)
             }
             return .unknown
         }

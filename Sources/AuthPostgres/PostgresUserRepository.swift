@@ -91,8 +91,9 @@ public struct PostgresUserRepository: UserRepository {
             )
             guard let created else { throw PostgresRowError.noRowReturned }
             return created
-        } catch where Database.sqlState(of: error) == "23505" {
-            throw Database.constraint(of: error) == "users_email_key_unique" ? RepositoryError.duplicateEmail : RepositoryError.duplicateUsername
+        } catch  where Database.sqlState(of: error) == "23505" {
+            throw Database.constraint(of: error) == "users_email_key_unique"
+                ? RepositoryError.duplicateEmail : RepositoryError.duplicateUsername
         }
     }
 
@@ -128,7 +129,8 @@ public struct PostgresUserRepository: UserRepository {
 
     public func passwordHashParameters() async throws -> [Argon2idHasher.Parameters] {
         // $argon2id$v=19$m=…,t=…,p=…$salt$hash: the fourth field.
-        try await database.query("SELECT DISTINCT split_part(password_hash, '$', 4) FROM users WHERE password_hash LIKE '$argon2id$%'") { rows in
+        try await database.query("SELECT DISTINCT split_part(password_hash, '$', 4) FROM users WHERE password_hash LIKE '$argon2id$%'") {
+            rows in
             var parameters: [Argon2idHasher.Parameters] = []
             for try await text in rows.decode(String.self) {
                 if let set = Argon2idHasher.Parameters(phcParameters: Substring(text)) { parameters.append(set) }

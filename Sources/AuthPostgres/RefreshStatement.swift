@@ -9,7 +9,8 @@ import PostgresNIO
 struct RefreshStatement: PreparedSQL {
     static let sql = Self(
         presentedHash: "", successor: RefreshSuccessor(tokenHash: "", expiresAt: Date()), now: Date(),
-        events: RotationEvents(rotated: SecurityEvent(kind: .tokenRefreshed, at: Date()), reused: SecurityEvent(kind: .refreshReuseDetected, at: Date()))
+        events: RotationEvents(
+            rotated: SecurityEvent(kind: .tokenRefreshed, at: Date()), reused: SecurityEvent(kind: .refreshReuseDetected, at: Date()))
     ).statement.text
 
     var presentedHash: String

@@ -38,7 +38,8 @@ struct SQL: Sendable, ExpressibleByStringInterpolation {
     /// The statement's text, with the placeholders its values take (`$1`, `$2`, …), whatever
     /// the values: what a ``PreparedSQL`` statement is prepared with.
     var text: String {
-        var text = "", count = 0
+        var text = ""
+        var count = 0
         write(text: &text, count: &count)
         return text
     }

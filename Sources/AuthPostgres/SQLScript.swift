@@ -42,7 +42,10 @@ public enum SQLScript {
                 var end = index + 1
                 while end < chars.count {
                     if chars[end] == c {
-                        if end + 1 < chars.count, chars[end + 1] == c { end += 2; continue }
+                        if end + 1 < chars.count, chars[end + 1] == c {
+                            end += 2
+                            continue
+                        }
                         break
                     }
                     end += 1

@@ -6,7 +6,7 @@ import PostgresNIO
 import ProcessKit
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The throwaway PostgreSQL cluster shared by every test in the process, started on first
@@ -47,7 +47,8 @@ public enum TestCluster {
         // suite's start, with every test running, 1,000 were once all taken (sqlstate 53300),
         // so there is room for twice that. Each database lives for one test: none needs
         // vacuuming (autovacuum's ANALYZE of them was about 2 % of the suite's CPU).
-        let cluster = try EmbeddedPostgres(directory: directory, durable: false, settings: ["max_connections": "2000", "autovacuum": "off"])
+        let cluster = try EmbeddedPostgres(
+            directory: directory, durable: false, settings: ["max_connections": "2000", "autovacuum": "off"])
         try cluster.start()
         atexit {
             if case .success(let cluster) = TestCluster.cluster {

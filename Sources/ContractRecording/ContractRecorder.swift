@@ -1,7 +1,7 @@
 import ContractKit
 import Foundation
-import Yams
 import WebForms
+import Yams
 
 /// One request that passed through `contract record`, with the provider's answer.
 public struct RecordedExchange: Sendable {
@@ -157,7 +157,11 @@ struct Recording {
             findUses(in: index)
             collectCandidates(of: index)
             // One file per first path segment, joined by the files whose values it uses.
-            if let first = firstBySegment[exchanges[index].firstSegment] { union(first, index) } else { firstBySegment[exchanges[index].firstSegment] = index }
+            if let first = firstBySegment[exchanges[index].firstSegment] {
+                union(first, index)
+            } else {
+                firstBySegment[exchanges[index].firstSegment] = index
+            }
         }
         // Files: exchanges linked by a saved value, in the order of their first exchange.
         var groups: [Int: [Int]] = [:]
@@ -185,7 +189,8 @@ struct Recording {
         func source(for value: String, substring: Bool) -> Int? {
             candidates.indices.reversed().first { candidate in
                 let known = candidates[candidate].value
-                return candidates[candidate].exchange < index && (known == value || (substring && known.count >= 16 && value.contains(known)))
+                return candidates[candidate].exchange < index
+                    && (known == value || (substring && known.count >= 16 && value.contains(known)))
             }
         }
         func use(_ place: Place, _ value: String, substring: Bool) {
@@ -196,7 +201,9 @@ struct Recording {
         }
         for (position, segment) in exchange.segments.enumerated() { use(.segment(position), segment, substring: false) }
         for item in exchange.query { use(.query(item.name), item.value, substring: true) }
-        for header in exchange.headers where Self.recordsRequestHeader(header.name) { use(.header(header.name.lowercased()), header.value, substring: true) }
+        for header in exchange.headers where Self.recordsRequestHeader(header.name) {
+            use(.header(header.name.lowercased()), header.value, substring: true)
+        }
         if let json = exchange.json {
             for (path, value) in Self.stringLeaves(json, under: []) { use(.json(path), value, substring: true) }
         }
@@ -224,7 +231,8 @@ struct Recording {
                 candidates.append(Candidate(exchange: index, value: value, source: .requestBody(JSONPath(components: path)), hint: key))
             }
         }
-        for field in exchange.form ?? [] where used[.form(field.name)] == nil && ValueShape(field.value).varies && !Self.isSecretField(field.name) {
+        for field in exchange.form ?? []
+        where used[.form(field.name)] == nil && ValueShape(field.value).varies && !Self.isSecretField(field.name) {
             candidates.append(Candidate(exchange: index, value: field.value, source: .requestForm(field.name), hint: field.name))
         }
         for field in exchange.responseForm ?? [] where ValueShape(field.value).varies {
@@ -240,7 +248,10 @@ struct Recording {
                 if shape == .jwt, case .object(let claims)? = JWTShape.payload(of: value) {
                     for claim in claims.keys.sorted() {
                         guard case .string(let claimValue)? = claims[claim], ValueShape(claimValue).varies else { continue }
-                        candidates.append(Candidate(exchange: index, value: claimValue, source: .responseBody(JSONPath(components: path + [.key(claim)])), hint: "\(hint)_\(claim)"))
+                        candidates.append(
+                            Candidate(
+                                exchange: index, value: claimValue, source: .responseBody(JSONPath(components: path + [.key(claim)])),
+                                hint: "\(hint)_\(claim)"))
                     }
                 }
             }
@@ -295,35 +306,68 @@ struct Recording {
 
         // Path: saved values, inferred parameters, literal segments.
         var pathParams: [(String, Node)] = []
-        let path = "/" + exchange.segments.enumerated().map { position, segment -> String in
-            if let template = saved(.segment(position), segment) { return template }
-            if let name = parameters[position] {
-                pathParams.append((name, ContractYAML.matcher(ValueShape(segment).matcher(for: segment, example: true))))
-                return "{\(name)}"
-            }
-            return segment
-        }.joined(separator: "/")
+        let path =
+            "/"
+            + exchange.segments.enumerated().map { position, segment -> String in
+                if let template = saved(.segment(position), segment) { return template }
+                if let name = parameters[position] {
+                    pathParams.append((name, ContractYAML.matcher(ValueShape(segment).matcher(for: segment, example: true))))
+                    return "{\(name)}"
+                }
+                return segment
+            }.joined(separator: "/")
         let where_ = "\(exchange.method) \(path)"
 
         var request: [(String, Node)] = [("method", ContractYAML.text(exchange.method)), ("path", ContractYAML.text(path))]
         if !pathParams.isEmpty { request.append(("path_params", ContractYAML.mapping(pathParams))) }
         if !exchange.query.isEmpty {
-            request.append(("query", ContractYAML.mapping(exchange.query.map { item in
-                (item.name, requestText(item.value, saved: saved(.query(item.name), item.value), secret: Self.isSecretField(item.name), file: file, key: item.name, usedFor: "\(where_) query \(item.name)"))
-            })))
+            request.append(
+                (
+                    "query",
+                    ContractYAML.mapping(
+                        exchange.query.map { item in
+                            (
+                                item.name,
+                                requestText(
+                                    item.value, saved: saved(.query(item.name), item.value), secret: Self.isSecretField(item.name),
+                                    file: file, key: item.name, usedFor: "\(where_) query \(item.name)")
+                            )
+                        })
+                ))
         }
         let headers = exchange.headers.filter { Self.recordsRequestHeader($0.name) }
         if !headers.isEmpty {
-            request.append(("headers", ContractYAML.mapping(headers.map { header in
-                (header.name, requestText(header.value, saved: saved(.header(header.name.lowercased()), header.value), secret: Self.isSecretHeader(header.name), file: file, key: header.name, usedFor: "\(where_) header \(header.name)"))
-            })))
+            request.append(
+                (
+                    "headers",
+                    ContractYAML.mapping(
+                        headers.map { header in
+                            (
+                                header.name,
+                                requestText(
+                                    header.value, saved: saved(.header(header.name.lowercased()), header.value),
+                                    secret: Self.isSecretHeader(header.name), file: file, key: header.name,
+                                    usedFor: "\(where_) header \(header.name)")
+                            )
+                        })
+                ))
         }
         if let json = exchange.json {
             request.append(("json", requestJSON(json, at: [], used: used, file: file, usedFor: where_)))
         } else if let form = exchange.form {
-            request.append(("form", ContractYAML.mapping(form.map { field in
-                (field.name, requestText(field.value, saved: saved(.form(field.name), field.value), secret: Self.isSecretField(field.name), file: file, key: field.name, usedFor: "\(where_) form \(field.name)"))
-            })))
+            request.append(
+                (
+                    "form",
+                    ContractYAML.mapping(
+                        form.map { field in
+                            (
+                                field.name,
+                                requestText(
+                                    field.value, saved: saved(.form(field.name), field.value), secret: Self.isSecretField(field.name),
+                                    file: file, key: field.name, usedFor: "\(where_) form \(field.name)")
+                            )
+                        })
+                ))
         } else if let text = exchange.text {
             request.append(("body", ContractYAML.text(saved(.text, text) ?? text)))
         }
@@ -333,7 +377,8 @@ struct Recording {
         var seen = Set<String>()
         let uniqueHeaders = responseHeaders.filter { seen.insert($0.name.lowercased()).inserted }
         if !uniqueHeaders.isEmpty {
-            response.append(("headers", ContractYAML.mapping(uniqueHeaders.map { ($0.name, ContractYAML.matcher(Self.headerMatcher($0.value))) })))
+            response.append(
+                ("headers", ContractYAML.mapping(uniqueHeaders.map { ($0.name, ContractYAML.matcher(Self.headerMatcher($0.value))) })))
         }
         if let json = exchange.responseJSON {
             response.append(("json", ContractYAML.matcher(Self.inferred(json))))
@@ -364,13 +409,16 @@ struct Recording {
         if secret && !keepSecrets {
             // Basic credentials keep their username; the password comes from the environment.
             if let credentials = BasicCredentials.decode(value) {
-                let password = "{{env.\(environmentName(for: credentials.password, file: file, key: "\(key) password", usedFor: "\(usedFor) password"))}}"
-                return ContractYAML.matcher(Matcher(.basicAuth(username: .literal(.string(credentials.username)), password: .literal(.string(password)))))
+                let password =
+                    "{{env.\(environmentName(for: credentials.password, file: file, key: "\(key) password", usedFor: "\(usedFor) password"))}}"
+                return ContractYAML.matcher(
+                    Matcher(.basicAuth(username: .literal(.string(credentials.username)), password: .literal(.string(password)))))
             }
             // Keep an authorization scheme readable: `Bearer {{env.NAME}}`.
             let parts = value.split(separator: " ", maxSplits: 1)
             if parts.count == 2, parts[0].allSatisfy(\.isLetter) {
-                return ContractYAML.text("\(parts[0]) {{env.\(environmentName(for: String(parts[1]), file: file, key: key, usedFor: usedFor))}}")
+                return ContractYAML.text(
+                    "\(parts[0]) {{env.\(environmentName(for: String(parts[1]), file: file, key: key, usedFor: usedFor))}}")
             }
             return ContractYAML.text("{{env.\(environmentName(for: value, file: file, key: key, usedFor: usedFor))}}")
         }
@@ -378,7 +426,9 @@ struct Recording {
         return ContractYAML.matcher(shape.varies ? shape.matcher(for: value, example: true) : Matcher(.literal(.string(value))))
     }
 
-    private mutating func requestJSON(_ value: JSONValue, at path: [JSONPath.Component], used: [Place: Int], file: String, usedFor: String) -> Node {
+    private mutating func requestJSON(_ value: JSONValue, at path: [JSONPath.Component], used: [Place: Int], file: String, usedFor: String)
+        -> Node
+    {
         switch value {
         case .object(let members):
             let pairs = members.keys.sorted().compactMap { key in
@@ -394,7 +444,9 @@ struct Recording {
             }
             let key: String? = if case .key(let key)? = path.last { key } else { nil }
             if let key, Self.isSecretField(key), !keepSecrets {
-                return ContractYAML.text("{{env.\(environmentName(for: text, file: file, key: key, usedFor: "\(usedFor) json \(JSONPath(components: path).description.dropFirst(2))"))}}")
+                return ContractYAML.text(
+                    "{{env.\(environmentName(for: text, file: file, key: key, usedFor: "\(usedFor) json \(JSONPath(components: path).description.dropFirst(2))"))}}"
+                )
             }
             let shape = ValueShape(text)
             return ContractYAML.matcher(shape.varies ? shape.matcher(for: text, example: true) : Matcher(.literal(value)))
@@ -407,7 +459,9 @@ struct Recording {
     private mutating func environmentName(for value: String, file: String, key: String, usedFor: String) -> String {
         if let known = envNames[value] { return known }
         let taken = Set(envNames.values)
-        let name = Contract.freeName((Contract.identifier(file) + "_" + Contract.identifier(key)).uppercased(), separator: "_") { taken.contains($0) }
+        let name = Contract.freeName((Contract.identifier(file) + "_" + Contract.identifier(key)).uppercased(), separator: "_") {
+            taken.contains($0)
+        }
         envNames[value] = name
         secrets.append(ContractRecorder.Secret(variable: name, usedFor: usedFor))
         return name
@@ -439,7 +493,8 @@ struct Recording {
     static func stringLeaves(_ value: JSONValue, under path: [JSONPath.Component]) -> [([JSONPath.Component], String)] {
         switch value {
         case .string(let text): return [(path, text)]
-        case .object(let members): return members.keys.sorted().flatMap { key in members[key].map { stringLeaves($0, under: path + [.key(key)]) } ?? [] }
+        case .object(let members):
+            return members.keys.sorted().flatMap { key in members[key].map { stringLeaves($0, under: path + [.key(key)]) } ?? [] }
         case .array(let elements): return elements.enumerated().flatMap { stringLeaves($1, under: path + [.index($0)]) }
         default: return []
         }
@@ -447,25 +502,31 @@ struct Recording {
 
     static func isSecretField(_ name: String) -> Bool {
         let lowered = name.lowercased()
-        return ["password", "passwd", "passphrase", "secret", "token", "api_key", "apikey", "private_key", "credential"].contains { lowered.contains($0) }
+        return ["password", "passwd", "passphrase", "secret", "token", "api_key", "apikey", "private_key", "credential"].contains {
+            lowered.contains($0)
+        }
     }
 
     static func isSecretHeader(_ name: String) -> Bool {
         let lowered = name.lowercased()
-        return ["authorization", "proxy-authorization", "cookie"].contains(lowered) || isSecretField(lowered.replacingOccurrences(of: "-", with: "_"))
+        return ["authorization", "proxy-authorization", "cookie"].contains(lowered)
+            || isSecretField(lowered.replacingOccurrences(of: "-", with: "_"))
     }
 
     /// Request headers worth a contract: the body's type, credentials, and custom headers.
     static func recordsRequestHeader(_ name: String) -> Bool {
         let lowered = name.lowercased()
         if lowered == "content-type" || isSecretHeader(lowered) { return true }
-        return lowered.hasPrefix("x-") && !["x-request-id", "x-forwarded-for", "x-forwarded-proto", "x-forwarded-host", "x-real-ip", "x-amzn-trace-id"].contains(lowered)
+        return lowered.hasPrefix("x-")
+            && !["x-request-id", "x-forwarded-for", "x-forwarded-proto", "x-forwarded-host", "x-real-ip", "x-amzn-trace-id"].contains(
+                lowered)
     }
 
     /// Response headers worth a contract: not those of the transport or of the moment.
     static func recordsResponseHeader(_ name: String) -> Bool {
         ![
-            "date", "content-length", "content-type", "connection", "transfer-encoding", "keep-alive", "server", "x-request-id", "request-id",
+            "date", "content-length", "content-type", "connection", "transfer-encoding", "keep-alive", "server", "x-request-id",
+            "request-id",
             "etag", "last-modified", "age", "expires", "set-cookie", "vary",
         ].contains(name.lowercased())
     }

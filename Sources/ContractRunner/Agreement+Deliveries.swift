@@ -11,7 +11,9 @@ extension Agreement {
     /// ```swift
     /// let differences = Agreement.compare(liveDeliveries: live, stubDeliveries: stub, specs: interaction.delivers, mode: .full)
     /// ```
-    public static func compare(liveDeliveries: [ContractRequest?], stubDeliveries: [ContractRequest?], specs: [Delivery], mode: AgreementMode) -> [Mismatch] {
+    public static func compare(
+        liveDeliveries: [ContractRequest?], stubDeliveries: [ContractRequest?], specs: [Delivery], mode: AgreementMode
+    ) -> [Mismatch] {
         var found: [Mismatch] = []
         for (index, spec) in specs.enumerated() {
             guard index < liveDeliveries.count, index < stubDeliveries.count,
@@ -21,8 +23,10 @@ extension Agreement {
             var differences: [Mismatch] = []
             for name in spec.headers.keys.sorted() {
                 switch (live.header(name), stub.header(name)) {
-                case (.some, nil): differences.append(Mismatch(path: "header \(name)", expected: "present (live)", actual: "missing (stub)"))
-                case (nil, .some): differences.append(Mismatch(path: "header \(name)", expected: "missing (live)", actual: "present (stub)"))
+                case (.some, nil):
+                    differences.append(Mismatch(path: "header \(name)", expected: "present (live)", actual: "missing (stub)"))
+                case (nil, .some):
+                    differences.append(Mismatch(path: "header \(name)", expected: "missing (live)", actual: "present (stub)"))
                 default: break
                 }
             }

@@ -82,7 +82,8 @@ public enum Agreement {
                 case (let l?, let s?):
                     let next: Matcher?? = childDeclared.map { .some($0[key]) } ?? .none
                     return shape(l, s, at: childPath, declared: next, contract: contractMembers[key])
-                case (.some, nil) where contractMembers[key]?.optional == true, (nil, .some) where contractMembers[key]?.optional == true: return []
+                case (.some, nil) where contractMembers[key]?.optional == true, (nil, .some) where contractMembers[key]?.optional == true:
+                    return []
                 case (.some, nil): return [Mismatch(path: childPath, expected: "present (live)", actual: "missing (stub)")]
                 case (nil, .some): return [Mismatch(path: childPath, expected: "missing (live)", actual: "present (stub)")]
                 case (nil, nil): return []

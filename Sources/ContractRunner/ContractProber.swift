@@ -66,7 +66,8 @@ public struct ContractProber: Sendable {
                     results.append(probe)
                     continue
                 }
-                let variants = ProbeVariant.derive(from: request, limits: limits, optional: optional[ProbeVariant.route(of: interaction)] ?? [])
+                let variants = ProbeVariant.derive(
+                    from: request, limits: limits, optional: optional[ProbeVariant.route(of: interaction)] ?? [])
                 if variants.isEmpty { probe.note = "no request body: nothing to vary" }
                 for variant in variants {
                     guard tried.insert(Self.key(variant.request)).inserted else {

@@ -24,7 +24,8 @@ extension ContractVerifier {
             if let name = undefined.first {
                 outcome.claimed.append(nil)
                 let label = "delivery \(delivery.summary)"
-                outcome.mismatches.append(Mismatch(path: label, expected: "a value for '{{\(name)}}'", actual: "nothing saved it before this delivery"))
+                outcome.mismatches.append(
+                    Mismatch(path: label, expected: "a value for '{{\(name)}}'", actual: "nothing saved it before this delivery"))
                 continue
             }
             switch await inbox.claim(expected, sentAt: sentAt) {

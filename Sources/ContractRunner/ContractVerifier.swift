@@ -41,7 +41,8 @@ public struct ContractVerifier: Sendable {
 
     /// Creates a verifier; pass at least one of `live` and `stub`.
     public init(
-        live: (any ContractTransport)?, stub: ContractStub? = nil, states: ProviderStates?, agreement: AgreementMode = .full, concurrency: Int = 4,
+        live: (any ContractTransport)?, stub: ContractStub? = nil, states: ProviderStates?, agreement: AgreementMode = .full,
+        concurrency: Int = 4,
         environment: [String: String] = ProcessInfo.processInfo.environment, deliveries: DeliveryInbox? = nil,
         codes: TOTPCodeGenerator = TOTPCodeGenerator()
     ) {
@@ -85,7 +86,9 @@ public struct ContractVerifier: Sendable {
             results[index] = await verify(selected[index].0, selected[index].1)
         }
         let all = results.flatMap { $0 }
-        return VerificationReport(results: all, duration: Self.seconds(ContinuousClock.now - start), unseenVariants: live == nil ? [] : Self.unseenVariants(in: all))
+        return VerificationReport(
+            results: all, duration: Self.seconds(ContinuousClock.now - start),
+            unseenVariants: live == nil ? [] : Self.unseenVariants(in: all))
     }
 
     /// The variants the interactions' responses allow that no live response showed, per
@@ -97,7 +100,8 @@ public struct ContractVerifier: Sendable {
             let site = "\(interaction.request.method) \(interaction.request.path.text) \(interaction.response.status)"
             // Only an answer of the declared status shows that response's variants.
             let response = result.live == nil || result.response?.status != interaction.response.status ? nil : result.response
-            let live = if case .form = interaction.response.body { response.flatMap { FormBody.object(of: $0.body) } } else { response?.json }
+            let live =
+                if case .form = interaction.response.body { response.flatMap { FormBody.object(of: $0.body) } } else { response?.json }
             coverage.observe(interaction.response, in: live, site: site, location: interaction.location)
         }
         return coverage.unseen
@@ -137,14 +141,17 @@ public struct ContractVerifier: Sendable {
             if let clockProblem {
                 liveSide = SideResult(check: .error(VerificationError(.clockStep, clockProblem)))
             } else if let live {
-                liveSide = await run(interaction, on: live, variables: liveVariables, setUpStates: true, inbox: deliveries, authenticators: liveAuthenticators)
+                liveSide = await run(
+                    interaction, on: live, variables: liveVariables, setUpStates: true, inbox: deliveries,
+                    authenticators: liveAuthenticators)
                 liveVariables.merge(liveSide?.saved ?? [:]) { _, new in new }
             }
             if let stub {
                 // The stub's deliveries are all there once it answered: a complete inbox of this exchange's own.
                 let inbox = DeliveryInbox(complete: true)
                 stubSide = await run(
-                    interaction, on: StubTransport(stub: stub, deliveries: inbox), variables: stubVariables, setUpStates: false, inbox: inbox,
+                    interaction, on: StubTransport(stub: stub, deliveries: inbox), variables: stubVariables, setUpStates: false,
+                    inbox: inbox,
                     authenticators: stubAuthenticators
                 )
                 stubVariables.merge(stubSide?.saved ?? [:]) { _, new in new }
@@ -154,7 +161,8 @@ public struct ContractVerifier: Sendable {
                 let differences =
                     Agreement.compare(live: liveResponse, stub: stubResponse, spec: interaction.response, mode: self.agreement)
                     + Agreement.compare(
-                        liveDeliveries: liveSide?.deliveries ?? [], stubDeliveries: stubSide?.deliveries ?? [], specs: interaction.delivers, mode: self.agreement
+                        liveDeliveries: liveSide?.deliveries ?? [], stubDeliveries: stubSide?.deliveries ?? [], specs: interaction.delivers,
+                        mode: self.agreement
                     )
                 agreement = differences.isEmpty ? .held : .failed(differences)
             }
@@ -198,7 +206,8 @@ public struct ContractVerifier: Sendable {
                     throw ReplayError(description: "replaying '\(interaction.name)': \(error)")
                 }
             }
-            let side = await run(interaction, on: live, variables: variables, setUpStates: true, inbox: deliveries, authenticators: liveAuthenticators)
+            let side = await run(
+                interaction, on: live, variables: variables, setUpStates: true, inbox: deliveries, authenticators: liveAuthenticators)
             switch side.check {
             case .held: break
             case .failed(let mismatches):
@@ -213,7 +222,8 @@ public struct ContractVerifier: Sendable {
     }
 
     private func run(
-        _ interaction: Interaction, on transport: any ContractTransport, variables: [String: JSONValue], setUpStates: Bool, inbox: DeliveryInbox?,
+        _ interaction: Interaction, on transport: any ContractTransport, variables: [String: JSONValue], setUpStates: Bool,
+        inbox: DeliveryInbox?,
         authenticators: WebAuthnAuthenticators
     ) async -> SideResult {
         var side = SideResult()
@@ -258,16 +268,19 @@ public struct ContractVerifier: Sendable {
         let sent = captured.values.filter { interaction.save[$0.key]?.isFromRequest == true }
         let (spec, undefined) = interaction.response.resolved(with: variables.merging(sent) { _, new in new })
         if let name = undefined.first {
-            side.check = .error(VerificationError(.undefinedVariable, "the response expects '{{\(name)}}': an earlier interaction did not save it"))
+            side.check = .error(
+                VerificationError(.undefinedVariable, "the response expects '{{\(name)}}': an earlier interaction did not save it"))
             return side
         }
         var mismatches = spec.mismatches(in: response) + captured.missing
         if !interaction.delivers.isEmpty {
             guard let inbox else {
-                side.check = .error(VerificationError(.noDeliveryReceiver, "the interaction declares deliveries and this run has no receiver for them"))
+                side.check = .error(
+                    VerificationError(.noDeliveryReceiver, "the interaction declares deliveries and this run has no receiver for them"))
                 return side
             }
-            let delivered = await claimDeliveries(of: interaction, from: inbox, sentAt: sentAt, variables: variables.merging(captured.values) { _, new in new })
+            let delivered = await claimDeliveries(
+                of: interaction, from: inbox, sentAt: sentAt, variables: variables.merging(captured.values) { _, new in new })
             mismatches += delivered.mismatches
             side.saved.merge(delivered.saved) { _, new in new }
             side.deliveries = delivered.claimed

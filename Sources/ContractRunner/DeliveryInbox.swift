@@ -99,7 +99,11 @@ public final class DeliveryInbox: Sendable {
             return (mismatches, (elsewhere ? 1000 : 0) + mismatches.count)
         }
         guard let closest = ranked.min(by: { $0.rank < $1.rank }) else {
-            return [Mismatch(path: label, expected: "a delivery within \(Self.seconds(expected.within)) s", actual: "no delivery to \(expected.summary) within \(Self.seconds(expected.within)) s")]
+            return [
+                Mismatch(
+                    path: label, expected: "a delivery within \(Self.seconds(expected.within)) s",
+                    actual: "no delivery to \(expected.summary) within \(Self.seconds(expected.within)) s")
+            ]
         }
         return closest.mismatches.map { Mismatch(path: "\(label) \($0.path)", expected: $0.expected, actual: $0.actual) }
     }

@@ -85,7 +85,8 @@ final class DeliveryReceiverHandler: ChannelInboundHandler {
             )
             var headers = HTTPHeaders()
             if !head.isKeepAlive { headers.add(name: "connection", value: "close") }
-            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .noContent, headers: headers))), promise: nil)
+            context.write(
+                wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .noContent, headers: headers))), promise: nil)
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
             if !head.isKeepAlive { context.close(promise: nil) }
         }

@@ -24,7 +24,8 @@ public struct ErrorShapes: Sendable {
             for interaction in contract.interactions where (400..<500).contains(interaction.response.status) {
                 let response = interaction.response
                 switch response.body {
-                case .json(let matcher): shapes.append(Shape(matcher: Self.typesOnly(matcher), strict: response.strict, declaredAt: "\(interaction.location)"))
+                case .json(let matcher):
+                    shapes.append(Shape(matcher: Self.typesOnly(matcher), strict: response.strict, declaredAt: "\(interaction.location)"))
                 case .unspecified: shapes.append(Shape(matcher: nil, strict: false, declaredAt: "\(interaction.location)"))
                 case .text, .form: continue
                 }

@@ -67,7 +67,8 @@ public struct PactStateChange: Sendable {
         var values: [String: JSONValue] = [:]
         for name in contract.interactions[index].request.variables {
             guard let value = saved[name] else {
-                throw ContractVerifier.ReplayError(description: "'\(interactionName)' uses {{\(name)}}, which no earlier interaction of '\(contractName)' saved")
+                throw ContractVerifier.ReplayError(
+                    description: "'\(interactionName)' uses {{\(name)}}, which no earlier interaction of '\(contractName)' saved")
             }
             values[name] = value
         }
@@ -75,6 +76,8 @@ public struct PactStateChange: Sendable {
     }
 
     private static func answer(_ status: Int, _ body: [String: JSONValue]) -> ContractResponse {
-        ContractResponse(status: status, headers: [(name: "Content-Type", value: "application/json")], body: Data(JSONValue.object(body).description.utf8))
+        ContractResponse(
+            status: status, headers: [(name: "Content-Type", value: "application/json")],
+            body: Data(JSONValue.object(body).description.utf8))
     }
 }

@@ -96,7 +96,9 @@ public enum ProbeTextReport {
             }
             lines.append(heading)
             for variant in probe.variants {
-                let answer = variant.status.map { status in [String(status), variant.errorCode].compactMap { $0 }.joined(separator: " ") } ?? "no answer"
+                let answer =
+                    variant.status.map { status in [String(status), variant.errorCode].compactMap { $0 }.joined(separator: " ") }
+                    ?? "no answer"
                 let coverage =
                     if let described = variant.describedBy { "as '\(described)'" } else if let stub = variant.stubAnswer {
                         "a contract says \(stub.status): '\(stub.interaction)'"

@@ -42,7 +42,8 @@ public struct ProbeVariant: Sendable {
             var changed = request
             changed.body = body
             if let contentType {
-                changed.headers = changed.headers.filter { !isSameHeaderName($0.name, "Content-Type") } + [(name: "Content-Type", value: contentType)]
+                changed.headers =
+                    changed.headers.filter { !isSameHeaderName($0.name, "Content-Type") } + [(name: "Content-Type", value: contentType)]
             }
             variants.append(ProbeVariant(name: name, request: changed))
         }
@@ -61,7 +62,9 @@ public struct ProbeVariant: Sendable {
                 switch value {
                 case .string(let text):
                     if !text.isEmpty { with("\(label) empty", body: replaced(.string(""))) }
-                    with("\(label) too long (\(limits.longString) characters)", body: replaced(.string(String(repeating: "x", count: limits.longString))))
+                    with(
+                        "\(label) too long (\(limits.longString) characters)",
+                        body: replaced(.string(String(repeating: "x", count: limits.longString))))
                 case .array(let elements) where !elements.isEmpty: with("\(label) empty", body: replaced(.array([])))
                 case .object(let members) where !members.isEmpty: with("\(label) empty", body: replaced(.object([:])))
                 default: break
@@ -120,7 +123,9 @@ public struct ProbeVariant: Sendable {
 
     /// A body of `size` bytes: the JSON object with its first string field grown, or text.
     private static func oversized(_ json: JSONValue?, size: Int) -> Data {
-        if case .object(let object)? = json, let key = object.keys.sorted().first(where: { if case .string = object[$0] { true } else { false } }) {
+        if case .object(let object)? = json,
+            let key = object.keys.sorted().first(where: { if case .string = object[$0] { true } else { false } })
+        {
             // The object written with a mark for the string, which is then grown in place:
             // written whole, a megabyte-long string is a megabyte more to escape.
             var grown = object
@@ -174,7 +179,8 @@ public struct ProbeVariant: Sendable {
         }
         return sent.reduce(into: [:]) { optional, entry in
             let acceptedFields = accepted[entry.key, default: []]
-            optional[entry.key] = entry.value.filter { field in acceptedFields.contains { !$0.contains(field) } }.union(declared[entry.key] ?? [])
+            optional[entry.key] = entry.value.filter { field in acceptedFields.contains { !$0.contains(field) } }.union(
+                declared[entry.key] ?? [])
         }
     }
 

@@ -59,7 +59,9 @@ public struct ProviderEnvironment: Sendable {
             // World-traversable: a provider may hand the folder to a service account (PostgreSQL as root).
             scratch = try TemporaryFolder("contract", permissions: 0o755).url
         } catch {
-            throw PrepareError(description: "cannot create a scratch folder in \(FileManager.default.temporaryDirectory.path): \(error.localizedDescription)")
+            throw PrepareError(
+                description:
+                    "cannot create a scratch folder in \(FileManager.default.temporaryDirectory.path): \(error.localizedDescription)")
         }
         variables["scratch"] = .string(scratch.path)
         let receiver: DeliveryReceiver
@@ -116,7 +118,9 @@ public struct ProviderEnvironment: Sendable {
             guard folder.path != "/" else { break }
             folder.deleteLastPathComponent()
         }
-        throw PrepareError(description: "swift_products needs a Swift package: no Package.swift in \(contracts.path) or above it (set provider.swift_package)")
+        throw PrepareError(
+            description:
+                "swift_products needs a Swift package: no Package.swift in \(contracts.path) or above it (set provider.swift_package)")
     }
 }
 
@@ -128,7 +132,8 @@ enum SwiftProducts {
         for product in products {
             let path = URL(fileURLWithPath: folder).appendingPathComponent(product).path
             guard FileManager.default.isExecutableFile(atPath: path) else {
-                throw ProviderEnvironment.PrepareError(description: "--no-build: \(product) is not built in \(folder) (run swift build --product \(product))")
+                throw ProviderEnvironment.PrepareError(
+                    description: "--no-build: \(product) is not built in \(folder) (run swift build --product \(product))")
             }
             paths[product] = path
         }
@@ -142,7 +147,8 @@ enum SwiftProducts {
         }
         for product in products {
             log("building \(product) (swift build --product \(product))")
-            let child = try ChildProcess(executable: swift, arguments: ["build", "--product", product, "--package-path", package], mergeErrors: true)
+            let child = try ChildProcess(
+                executable: swift, arguments: ["build", "--product", product, "--package-path", package], mergeErrors: true)
             let status = await child.waitForExit()
             guard status == 0 else {
                 throw ProviderEnvironment.PrepareError(
@@ -154,7 +160,8 @@ enum SwiftProducts {
         let status = await show.waitForExit()
         let folder = show.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
         guard status == 0, !folder.isEmpty else {
-            throw ProviderEnvironment.PrepareError(description: "swift build --show-bin-path failed (exit \(status)): \(show.standardError.suffix(500))")
+            throw ProviderEnvironment.PrepareError(
+                description: "swift build --show-bin-path failed (exit \(status)): \(show.standardError.suffix(500))")
         }
         return Dictionary(uniqueKeysWithValues: products.map { ($0, folder + "/" + $0) })
     }

@@ -4,9 +4,9 @@ import Foundation
 import ProcessKit
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The provider as `contract.yaml` says to start it: `command` run through `/bin/sh` with
@@ -52,7 +52,10 @@ public final class ProviderProcess: Sendable {
         _ configuration: ProviderConfiguration, environment: ProviderEnvironment, client: HTTPClient = .contracts
     ) async throws -> ProviderProcess {
         guard let command = configuration.command, let baseURLTemplate = configuration.baseURL else {
-            throw StartError(description: "contract.yaml does not say how to start the provider (provider.command and provider.base_url); pass --base-url for a running one")
+            throw StartError(
+                description:
+                    "contract.yaml does not say how to start the provider (provider.command and provider.base_url); pass --base-url for a running one"
+            )
         }
         let port = try freePort()
         let values = environment.variables(port: port)
@@ -70,7 +73,9 @@ public final class ProviderProcess: Sendable {
         let deadline = ContinuousClock.now + .seconds(configuration.startupTimeout)
         while ContinuousClock.now < deadline {
             if let status = child.poll() {
-                throw StartError(description: "the provider exited with status \(status) before it was ready: \(String(child.standardOutput.suffix(1500)))")
+                throw StartError(
+                    description:
+                        "the provider exited with status \(status) before it was ready: \(String(child.standardOutput.suffix(1500)))")
             }
             var request = HTTPClientRequest(url: baseURL + configuration.ready)
             request.method = .GET
@@ -80,7 +85,10 @@ public final class ProviderProcess: Sendable {
             try await Task.sleep(for: .milliseconds(200))
         }
         provider.stop()
-        throw StartError(description: "the provider was not ready at \(baseURL)\(configuration.ready) after \(configuration.startupTimeout) s: \(String(child.standardOutput.suffix(1500)))")
+        throw StartError(
+            description:
+                "the provider was not ready at \(baseURL)\(configuration.ready) after \(configuration.startupTimeout) s: \(String(child.standardOutput.suffix(1500)))"
+        )
     }
 
     /// Stops a provider this process started: SIGTERM, then SIGKILL after 10 s.
@@ -105,9 +113,9 @@ public final class ProviderProcess: Sendable {
     /// ```
     public static func freePort() throws -> Int {
         #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
+            let fd = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard fd >= 0 else { throw StartError(description: "cannot open a socket to find a free port") }
         defer { close(fd) }

@@ -32,7 +32,8 @@ public struct ProviderStates: Sendable {
 
     /// Creates a state runner.
     public init(
-        setups: [String: StateSetup], variables: [String: JSONValue], client: HTTPClient = .contracts, clock: ClockHook? = nil, baseURL: String? = nil
+        setups: [String: StateSetup], variables: [String: JSONValue], client: HTTPClient = .contracts, clock: ClockHook? = nil,
+        baseURL: String? = nil
     ) {
         self.setups = setups
         self.variables = variables
@@ -46,7 +47,10 @@ public struct ProviderStates: Sendable {
     /// - Throws: ``SetupError`` when there is no hook or it failed.
     public func advanceClock(by seconds: Double) async throws {
         guard let clock else {
-            throw SetupError(description: "an interaction happens after: \(Self.describe(seconds)) and contract.yaml declares no clock: hook to move the provider's clock")
+            throw SetupError(
+                description:
+                    "an interaction happens after: \(Self.describe(seconds)) and contract.yaml declares no clock: hook to move the provider's clock"
+            )
         }
         let values = variables.merging(["seconds": JSONValue.numeric(seconds)]) { _, new in new }
         let failure = "moving the provider's clock failed"
@@ -87,7 +91,10 @@ public struct ProviderStates: Sendable {
     public static func advanceClock(by seconds: Double, with states: ProviderStates?, codes: TOTPCodeGenerator) async throws {
         codes.advanceClock(by: seconds)
         guard let states else {
-            throw SetupError(description: "an interaction happens after: \(describe(seconds)) and there is no contract.yaml with a clock: hook to move the provider's clock")
+            throw SetupError(
+                description:
+                    "an interaction happens after: \(describe(seconds)) and there is no contract.yaml with a clock: hook to move the provider's clock"
+            )
         }
         try await states.advanceClock(by: seconds)
     }
@@ -104,7 +111,9 @@ public struct ProviderStates: Sendable {
             let script = try render(command, Self.shellQuoted(plain), use)
             try await runShell(script, input: try stdin.map { try render($0, plain, use) }, failure: failure)
         case .url(let url):
-            try await post(["state": .string(use.state), "params": .object(use.params)], to: try render(url, plain, use), naming: "the state URL", failure: failure)
+            try await post(
+                ["state": .string(use.state), "params": .object(use.params)], to: try render(url, plain, use), naming: "the state URL",
+                failure: failure)
         }
     }
 
@@ -114,7 +123,10 @@ public struct ProviderStates: Sendable {
         let child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", script], input: input, mergeErrors: true)
         let status = await child.waitForExit()
         guard status == 0 else {
-            throw SetupError(description: "\(failure) (exit \(status)): \(String(child.standardOutput.suffix(500)).trimmingCharacters(in: .whitespacesAndNewlines))")
+            throw SetupError(
+                description:
+                    "\(failure) (exit \(status)): \(String(child.standardOutput.suffix(500)).trimmingCharacters(in: .whitespacesAndNewlines))"
+            )
         }
     }
 

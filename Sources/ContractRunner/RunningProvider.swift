@@ -62,7 +62,10 @@ public struct RunningProvider: Sendable {
 
     /// How provider states are set up, and the clock moved, on this provider; nil when none runs.
     public func states(_ suite: ContractSuite) -> ProviderStates? {
-        process.map { ProviderStates(setups: suite.provider?.states ?? [:], variables: $0.variables, clock: suite.provider?.clock, baseURL: $0.baseURL) }
+        process.map {
+            ProviderStates(
+                setups: suite.provider?.states ?? [:], variables: $0.variables, clock: suite.provider?.clock, baseURL: $0.baseURL)
+        }
     }
 
     /// Stops the provider if it was started here and removes the run's folder.

@@ -21,9 +21,11 @@ public enum TextReport {
                 currentContract = result.contract
                 lines.append(paint(result.contract, "1"))
             }
-            let checks = "[" + result.checks.map { name, check in
-                "\(name) " + (check == .held ? paint("✓", "32") : check == nil ? paint("–", "31") : paint("✗", "31"))
-            }.joined(separator: " ") + "]"
+            let checks =
+                "["
+                + result.checks.map { name, check in
+                    "\(name) " + (check == .held ? paint("✓", "32") : check == nil ? paint("–", "31") : paint("✗", "31"))
+                }.joined(separator: " ") + "]"
             switch result.outcome {
             case .passed:
                 lines.append("  \(paint("✓", "32")) \(result.interaction.name)  \(checks)")
@@ -42,12 +44,15 @@ public enum TextReport {
         }
         if !report.unseenVariants.isEmpty {
             lines.append("")
-            let heading = "Variants the contracts allow and the provider never answered with" + (report.unseenVariantsAllowed ? " (allowed):" : ":")
+            let heading =
+                "Variants the contracts allow and the provider never answered with" + (report.unseenVariantsAllowed ? " (allowed):" : ":")
             lines.append(paint(heading, report.unseenVariantsAllowed ? "33" : "31"))
             for variant in report.unseenVariants { lines.append("  \(paint("?", report.unseenVariantsAllowed ? "33" : "31")) \(variant)") }
         }
         var summary = "\(report.passedCount) passed, \(report.failedCount) failed"
-        if !report.unseenVariants.isEmpty { summary += ", \(report.unseenVariants.count) variant\(report.unseenVariants.count == 1 ? "" : "s") never seen live" }
+        if !report.unseenVariants.isEmpty {
+            summary += ", \(report.unseenVariants.count) variant\(report.unseenVariants.count == 1 ? "" : "s") never seen live"
+        }
         lines.append("")
         lines.append(report.checkSummary)
         lines.append(paint(summary, report.succeeded ? "32" : "31"))
@@ -66,15 +71,20 @@ public enum JUnitReport {
     /// Renders `report`.
     public static func render(_ report: VerificationReport) -> String {
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
-        xml += #"<testsuites name="contract verify" tests="\#(report.results.count)" failures="\#(report.failedCount)" time="\#(format(report.duration))">"# + "\n"
+        xml +=
+            #"<testsuites name="contract verify" tests="\#(report.results.count)" failures="\#(report.failedCount)" time="\#(format(report.duration))">"#
+            + "\n"
         xml += #"  <properties><property name="checks" value="\#(escape(report.checkSummary))"/></properties>"# + "\n"
         if !report.unseenVariants.isEmpty {
             let failure = report.unseenVariantsAllowed ? "" : #" failures="\#(report.unseenVariants.count)""#
             xml += #"  <testsuite name="variants never seen live" tests="\#(report.unseenVariants.count)"\#(failure)>"# + "\n"
             for variant in report.unseenVariants {
                 let location = variant.locations.first
-                xml += #"    <testcase name="\#(escape("\(variant.place): \(variant.variant)"))" classname="variants" file="\#(escape(location?.file ?? ""))" line="\#(location?.line ?? 0)">"#
-                xml += report.unseenVariantsAllowed ? "</testcase>\n" : #"<failure message="\#(escape(variant.description))"/></testcase>"# + "\n"
+                xml +=
+                    #"    <testcase name="\#(escape("\(variant.place): \(variant.variant)"))" classname="variants" file="\#(escape(location?.file ?? ""))" line="\#(location?.line ?? 0)">"#
+                xml +=
+                    report.unseenVariantsAllowed
+                    ? "</testcase>\n" : #"<failure message="\#(escape(variant.description))"/></testcase>"# + "\n"
             }
             xml += "  </testsuite>\n"
         }
@@ -84,7 +94,8 @@ public enum JUnitReport {
             let failures = results.filter { !$0.passed }.count
             xml += #"  <testsuite name="\#(escape(contract))" tests="\#(results.count)" failures="\#(failures)">"# + "\n"
             for result in results {
-                let attributes = #"name="\#(escape(result.interaction.name))" classname="\#(escape(contract))" file="\#(escape(result.interaction.location.file))" line="\#(result.interaction.location.line)" time="\#(format(result.duration))""#
+                let attributes =
+                    #"name="\#(escape(result.interaction.name))" classname="\#(escape(contract))" file="\#(escape(result.interaction.location.file))" line="\#(result.interaction.location.line)" time="\#(format(result.duration))""#
                 let properties = result.checks.map { #"<property name="\#($0.name)" value="\#(CheckResult.label($0.result))"/>"# }.joined()
                 xml += "    <testcase \(attributes)>\n      <properties>\(properties)</properties>\n"
                 switch result.outcome {
@@ -142,9 +153,10 @@ public enum JSONReport {
                 entry["outcome"] = .string("passed")
             case .failed(let mismatches):
                 entry["outcome"] = .string("failed")
-                entry["mismatches"] = .array(mismatches.map {
-                    .object(["path": .string($0.path), "expected": .string($0.expected), "actual": .string($0.actual)])
-                })
+                entry["mismatches"] = .array(
+                    mismatches.map {
+                        .object(["path": .string($0.path), "expected": .string($0.expected), "actual": .string($0.actual)])
+                    })
             case .error(let message):
                 entry["outcome"] = .string("error")
                 entry["message"] = .string(message)

@@ -158,7 +158,9 @@ public struct VerificationReport: Sendable {
     public let unseenVariantsAllowed: Bool
 
     /// Creates a report.
-    public init(results: [InteractionResult], duration: Double, unseenVariants: [VariantCoverage.Unseen] = [], unseenVariantsAllowed: Bool = false) {
+    public init(
+        results: [InteractionResult], duration: Double, unseenVariants: [VariantCoverage.Unseen] = [], unseenVariantsAllowed: Bool = false
+    ) {
         self.results = results
         self.duration = duration
         self.unseenVariants = unseenVariants

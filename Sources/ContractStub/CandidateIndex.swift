@@ -49,7 +49,9 @@ struct CandidateIndex: Sendable {
         let templated = byMethod[parsed.method] ?? []
         guard let route = routes[Self.routeKey(parsed.method, parsed.path)] else { return templated }
         var literal = route.rest
-        if let key = route.key, case .object(let body)? = parsed.json, case .string(let value)? = body[key], let holding = route.byValue[value] {
+        if let key = route.key, case .object(let body)? = parsed.json, case .string(let value)? = body[key],
+            let holding = route.byValue[value]
+        {
             literal = Self.merged(literal, holding)
         }
         return templated.isEmpty ? literal : Self.merged(literal, templated)

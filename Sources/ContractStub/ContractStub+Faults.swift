@@ -94,12 +94,17 @@ extension StubFault {
             case "retry-after": retryAfter = try number(Int.self)
             case "times": times = try number(Int.self)
             default:
-                throw InjectionError(description: "'\(text)': unknown '\(key)' (delay=S, reset, status=CODE, truncated-body, retry-after=S, times=N)")
+                throw InjectionError(
+                    description: "'\(text)': unknown '\(key)' (delay=S, reset, status=CODE, truncated-body, retry-after=S, times=N)")
             }
         }
-        guard var parsed = fault else { throw InjectionError(description: "'\(text)': no fault (delay=S, reset, status=CODE or truncated-body)") }
+        guard var parsed = fault else {
+            throw InjectionError(description: "'\(text)': no fault (delay=S, reset, status=CODE or truncated-body)")
+        }
         if let retryAfter {
-            guard case .status(let status, _) = parsed else { throw InjectionError(description: "'\(text)': retry-after goes with status=CODE") }
+            guard case .status(let status, _) = parsed else {
+                throw InjectionError(description: "'\(text)': retry-after goes with status=CODE")
+            }
             parsed = .status(status, retryAfter: retryAfter)
         }
         return (parsed, interaction, times)

@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 extension ContractStub {
@@ -85,7 +85,8 @@ public class ContractStubURLProtocol: URLProtocol {
         for header in answer.headers { responseHeaders[header.name] = header.value }
         let truncated = exchange.fault == .truncatedBody
         if truncated { responseHeaders["Content-Length"] = String(answer.body.count) }
-        guard let response = HTTPURLResponse(url: url, statusCode: answer.status, httpVersion: "HTTP/1.1", headerFields: responseHeaders) else {
+        guard let response = HTTPURLResponse(url: url, statusCode: answer.status, httpVersion: "HTTP/1.1", headerFields: responseHeaders)
+        else {
             client?.urlProtocol(self, didFailWithError: URLError(.badServerResponse))
             return
         }

@@ -109,7 +109,8 @@ enum UsageRegistry {
             }
         } catch {
             if throwing { throw error }
-            FileHandle.standardError.write(Data("ContractStub: cannot write the usage file \(url.path): \(error.localizedDescription)\n".utf8))
+            FileHandle.standardError.write(
+                Data("ContractStub: cannot write the usage file \(url.path): \(error.localizedDescription)\n".utf8))
         }
         return url
     }

@@ -51,7 +51,10 @@ public final class ContractStub: Sendable {
         /// The fault a test injected into this exchange (``inject(_:for:times:)``), if any.
         public let fault: StubFault?
 
-        init(request: ContractRequest, response: ContractResponse, interaction: String?, deliveries: [StubDelivery] = [], fault: StubFault? = nil) {
+        init(
+            request: ContractRequest, response: ContractResponse, interaction: String?, deliveries: [StubDelivery] = [],
+            fault: StubFault? = nil
+        ) {
             self.request = request
             self.response = response
             self.interaction = interaction
@@ -157,7 +160,9 @@ public final class ContractStub: Sendable {
                 } catch {
                     problems.append("\(interaction.location): \(error)")
                 }
-                entries.append(Entry(contract: contract, interaction: interaction, label: "\(interaction.name) (\(interaction.location))", index: index))
+                entries.append(
+                    Entry(
+                        contract: contract, interaction: interaction, label: "\(interaction.name) (\(interaction.location))", index: index))
             }
         }
         guard problems.isEmpty else { throw BuildError(description: problems.joined(separator: "\n")) }
@@ -281,7 +286,8 @@ public final class ContractStub: Sendable {
                 // Nothing fits: look at every interaction for the closest one to name.
                 var closest: (entry: Entry, difference: Difference)?
                 for entry in entries {
-                    var matcher = RequestMatcher(known: known(state, entry.contract.file), now: time, acceptedSteps: state.acceptedSteps, passkeys: state.passkeys)
+                    var matcher = RequestMatcher(
+                        known: known(state, entry.contract.file), now: time, acceptedSteps: state.acceptedSteps, passkeys: state.passkeys)
                     if case .failure(let difference) = matcher.fit(entry.interaction.request, parsed), difference.weight > 0,
                         closest == nil || difference.weight > (closest?.difference.weight ?? 0)
                     {
@@ -320,7 +326,8 @@ public final class ContractStub: Sendable {
     }
 
     /// The second and third steps of ``answer(_:)``: the response built, then recorded.
-    private func respond(to request: ContractRequest, with entry: Entry, _ spec: ResponseSpec, at time: Date, fault: StubFault?) -> Exchange {
+    private func respond(to request: ContractRequest, with entry: Entry, _ spec: ResponseSpec, at time: Date, fault: StubFault?) -> Exchange
+    {
         let response: ContractResponse
         do {
             response = try Self.build(spec, generator: ResponseGenerator(signer: signer, now: time))
@@ -335,7 +342,8 @@ public final class ContractStub: Sendable {
             let captured = entry.interaction.captures(request: nil, response: response).values
             state.variables[file, default: [:]].merge(captured) { _, new in new }
             let deliveries = deliver(entry.interaction, in: file, now: time, state: &state)
-            let exchange = Exchange(request: request, response: response, interaction: entry.interaction.name, deliveries: deliveries, fault: fault)
+            let exchange = Exchange(
+                request: request, response: response, interaction: entry.interaction.name, deliveries: deliveries, fault: fault)
             state.exchanges.append(exchange)
             return exchange
         }
@@ -348,7 +356,9 @@ public final class ContractStub: Sendable {
         for delivery in interaction.delivers {
             let spec = delivery.resolved(with: state.variables[file] ?? [:]).delivery
             // Checked when the stub was made, as the answers are.
-            guard let built = try? Self.build(spec, of: interaction.name, generator: ResponseGenerator(signer: signer, now: now)) else { continue }
+            guard let built = try? Self.build(spec, of: interaction.name, generator: ResponseGenerator(signer: signer, now: now)) else {
+                continue
+            }
             state.variables[file, default: [:]].merge(spec.captures(from: built.request).values) { _, new in new }
             deliveries.append(built)
         }

@@ -13,10 +13,18 @@ extension RequestMatcher {
         let request = parsed.request
         let contentType = request.header("Content-Type")
         guard FormEncoding.isForm(contentType: contentType) else {
-            return .failure(Difference(weight: 4, text: "body: expected a form (Content-Type: \(FormBody.contentType)), got \(contentType.map { "Content-Type: \($0)" } ?? "no Content-Type")"))
+            return .failure(
+                Difference(
+                    weight: 4,
+                    text:
+                        "body: expected a form (Content-Type: \(FormBody.contentType)), got \(contentType.map { "Content-Type: \($0)" } ?? "no Content-Type")"
+                ))
         }
         guard let received = parsed.form else {
-            return .failure(Difference(weight: 4, text: "body: expected a form, got \(request.body?.count ?? 0) bytes that are no form (bad UTF-8 or % escape)"))
+            return .failure(
+                Difference(
+                    weight: 4, text: "body: expected a form, got \(request.body?.count ?? 0) bytes that are no form (bad UTF-8 or % escape)"
+                ))
         }
         let listed = Set(form.fields.map(\.name))
         let values = received.filter { listed.contains($0.name) && !$0.value.isEmpty }.map { (name: $0.name, value: $0.value) }
@@ -30,7 +38,12 @@ extension RequestMatcher {
     mutating func fit(_ parts: [MultipartPart], _ request: ContractRequest) -> Result<Int, Difference> {
         let contentType = request.header("Content-Type")
         guard let boundary = MultipartEncoding.boundary(in: contentType) else {
-            return .failure(Difference(weight: 4, text: "body: expected multipart/form-data with a boundary, got \(contentType.map { "Content-Type: \($0)" } ?? "no Content-Type")"))
+            return .failure(
+                Difference(
+                    weight: 4,
+                    text:
+                        "body: expected multipart/form-data with a boundary, got \(contentType.map { "Content-Type: \($0)" } ?? "no Content-Type")"
+                ))
         }
         let received: [MultipartEncoding.Part]
         do {
@@ -40,7 +53,8 @@ extension RequestMatcher {
             return .failure(Difference(weight: 4, text: "body: not a multipart body: \(reason)"))
         }
         let byName = Dictionary(parts.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        return fit(fields: parts.map { ($0.name, Matcher(.any)) }, received.map { (name: $0.name, value: $0) }, what: "multipart part") { _, part, place, this in
+        return fit(fields: parts.map { ($0.name, Matcher(.any)) }, received.map { (name: $0.name, value: $0) }, what: "multipart part") {
+            _, part, place, this in
             guard let spec = byName[part.name] else { return .success(0) }
             return this.fit(spec, part, at: place)
         }
@@ -83,7 +97,9 @@ extension RequestMatcher {
             return .failure(Difference(weight: 5, text: "\(place): expected filename \(filename), got \(part.filename ?? "none")"))
         }
         for header in spec.headers {
-            guard let value = part.header(header.name) else { return .failure(Difference(weight: 5, text: "\(place) header \(header.name): missing")) }
+            guard let value = part.header(header.name) else {
+                return .failure(Difference(weight: 5, text: "\(place) header \(header.name): missing"))
+            }
             switch fit(header.value, text: value, at: "\(place) header \(header.name)", weight: 5) {
             case .success(let gained): score += gained
             case .failure(let difference): return .failure(difference)
@@ -108,7 +124,11 @@ extension RequestMatcher {
     /// never shown.
     mutating func fit(username: Matcher, password: Matcher, _ text: String, at place: String, weight: Int) -> Result<Int, Difference> {
         guard let credentials = BasicCredentials.decode(text) else {
-            return .failure(Difference(weight: weight, text: "\(place): expected HTTP Basic credentials (Basic base64(username:password)), got a value that is not (not shown)"))
+            return .failure(
+                Difference(
+                    weight: weight,
+                    text: "\(place): expected HTTP Basic credentials (Basic base64(username:password)), got a value that is not (not shown)"
+                ))
         }
         let user: Int
         switch fit(username, text: credentials.username, at: "\(place) username", weight: weight) {

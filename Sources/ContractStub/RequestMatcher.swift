@@ -107,12 +107,18 @@ struct RequestMatcher {
         case .text(let template):
             let text = String(decoding: request.body ?? Data(), as: UTF8.self)
             guard let gained = fit(template, text) else {
-                return .failure(Difference(weight: 4, text: "body: expected \(JSONValue.string(template.text)), got \(JSONValue.string(String(text.prefix(80))))"))
+                return .failure(
+                    Difference(
+                        weight: 4,
+                        text: "body: expected \(JSONValue.string(template.text)), got \(JSONValue.string(String(text.prefix(80))))"))
             }
             score += gained
         case .json(let expected):
             guard let actual = parsed.json else {
-                return .failure(Difference(weight: 4, text: "body: expected JSON, got \(request.body.map { "\($0.count) bytes that are not JSON" } ?? "no body")"))
+                return .failure(
+                    Difference(
+                        weight: 4,
+                        text: "body: expected JSON, got \(request.body.map { "\($0.count) bytes that are not JSON" } ?? "no body")"))
             }
             switch fit(expected, actual, path: "$") {
             case .success(let gained): score += gained
@@ -200,7 +206,8 @@ struct RequestMatcher {
         }
         let earlier = codeSteps.filter { $0.totp == totp }.map(\.step) + (acceptedSteps[totp].map { [$0] } ?? [])
         if let last = earlier.max(), step <= last {
-            return .failure(Difference(weight: weight, text: "\(place): the TOTP code \(text) is of a step at or before one already used (a replay)"))
+            return .failure(
+                Difference(weight: weight, text: "\(place): the TOTP code \(text) is of a step at or before one already used (a replay)"))
         }
         codeSteps.append(TOTPStep(totp: totp, step: step))
         return .success(4)
@@ -232,7 +239,9 @@ struct RequestMatcher {
             let template = Template(text)
             if let name = template.soleVariable {
                 guard let value = known[name] else { return .success(1) }
-                return Matcher.equal(value, actual) ? .success(4) : .failure(Difference(weight: 5, text: "body \(path): expected the value saved as '\(name)', got \(actual)"))
+                return Matcher.equal(value, actual)
+                    ? .success(4)
+                    : .failure(Difference(weight: 5, text: "body \(path): expected the value saved as '\(name)', got \(actual)"))
             }
             guard case .string(let string) = actual, let gained = fit(template, string) else {
                 return .failure(Difference(weight: 5, text: "body \(path): expected \(JSONValue.string(text)), got \(actual)"))
@@ -280,9 +289,13 @@ struct RequestMatcher {
             var best: (score: Int, matcher: RequestMatcher)?
             for alternative in alternatives {
                 var trial = self
-                if case .success(let gained) = trial.fit(alternative, actual, path: path), gained > (best?.score ?? -1) { best = (gained, trial) }
+                if case .success(let gained) = trial.fit(alternative, actual, path: path), gained > (best?.score ?? -1) {
+                    best = (gained, trial)
+                }
             }
-            guard let best else { return .failure(Difference(weight: 5, text: "body \(path): expected \(expected.summary), got \(actual)")) }
+            guard let best else {
+                return .failure(Difference(weight: 5, text: "body \(path): expected \(expected.summary), got \(actual)"))
+            }
             self = best.matcher
             return .success(best.score)
         default:

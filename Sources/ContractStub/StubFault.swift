@@ -141,6 +141,7 @@ final class StubHooks: Sendable {
     }
 
     static func entry(_ contract: Contract, _ interaction: Interaction) -> ContractUsage.Interaction {
-        ContractUsage.Interaction(file: contract.file, interaction: interaction.name, method: interaction.request.method, path: interaction.request.path.text)
+        ContractUsage.Interaction(
+            file: contract.file, interaction: interaction.name, method: interaction.request.method, path: interaction.request.path.text)
     }
 }

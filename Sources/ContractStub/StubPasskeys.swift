@@ -47,9 +47,15 @@ struct StubPasskeys: Sendable {
         do throws(WebAuthnError) {
             switch spec.ceremony {
             case .registration:
-                return .success(try register(WebAuthnJSON.decode(RegistrationResponseJSON.self, from: body), options: spec.creationOptions(saved), origin: spec.origin))
+                return .success(
+                    try register(
+                        WebAuthnJSON.decode(RegistrationResponseJSON.self, from: body), options: spec.creationOptions(saved),
+                        origin: spec.origin))
             case .assertion:
-                return .success(try assert(WebAuthnJSON.decode(AuthenticationResponseJSON.self, from: body), options: spec.requestOptions(saved), origin: spec.origin))
+                return .success(
+                    try assert(
+                        WebAuthnJSON.decode(AuthenticationResponseJSON.self, from: body), options: spec.requestOptions(saved),
+                        origin: spec.origin))
             }
         } catch {
             return .failure(error)
@@ -91,7 +97,8 @@ struct StubPasskeys: Sendable {
         guard options.allowCredentials.isEmpty || options.allowCredentials.contains(where: { $0.id == response.rawId }) else {
             throw .rejected(.credentialID, "the request options do not allow this credential")
         }
-        let relyingParty = WebAuthnRelyingParty(id: rpID, name: rpID, origins: [origin], userVerification: options.userVerification ?? .preferred)
+        let relyingParty = WebAuthnRelyingParty(
+            id: rpID, name: rpID, origins: [origin], userVerification: options.userVerification ?? .preferred)
         let assertion = try relyingParty.verifyAuthentication(response, expectedChallenge: options.challenge, credential: credential.record)
         guard !assertion.signCountRegressed else {
             throw .rejected(.signCount, "the signature counter did not move forward (a replayed assertion)")

@@ -29,7 +29,9 @@ public enum ContractStubServer {
         logger: Logger = quietLogger,
         onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
-        try await run(StubResponder(stub: stub, clockPath: clockPath), host: host, port: port, gracefulShutdownSignals: gracefulShutdownSignals, logger: logger, onListening: onListening)
+        try await run(
+            StubResponder(stub: stub, clockPath: clockPath), host: host, port: port, gracefulShutdownSignals: gracefulShutdownSignals,
+            logger: logger, onListening: onListening)
     }
 
     /// Runs a server on `host:port` that answers every request with `respond`, until the
@@ -49,7 +51,9 @@ public enum ContractStubServer {
         onListening: @escaping @Sendable (Int) async -> Void = { _ in },
         respond: @escaping @Sendable (ContractRequest) async -> ContractResponse
     ) async throws {
-        try await run(ClosureResponder(respond: respond), host: host, port: port, gracefulShutdownSignals: gracefulShutdownSignals, logger: logger, onListening: onListening)
+        try await run(
+            ClosureResponder(respond: respond), host: host, port: port, gracefulShutdownSignals: gracefulShutdownSignals, logger: logger,
+            onListening: onListening)
     }
 
     /// An application of `responder` on `host:port`, run until cancelled or a signal.
@@ -73,7 +77,9 @@ public enum ContractStubServer {
     /// Starts a server for `stub` on an ephemeral port of 127.0.0.1 (with its clock at
     /// `clockPath`, if given), runs `body` with its base URL, and stops it.
     @discardableResult
-    public static func withRunning<T: Sendable>(_ stub: ContractStub, clockPath: String? = nil, _ body: @Sendable (URL) async throws -> T) async throws -> T {
+    public static func withRunning<T: Sendable>(_ stub: ContractStub, clockPath: String? = nil, _ body: @Sendable (URL) async throws -> T)
+        async throws -> T
+    {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -187,7 +193,8 @@ extension StubResponder {
     /// `GET` the stub's time, `POST {"advance": seconds}` to move it forward.
     fileprivate func clock(_ request: Request) async throws -> Response {
         func answer(_ status: HTTPResponse.Status, _ body: JSONValue) -> Response {
-            Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: body.description)))
+            Response(
+                status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: body.description)))
         }
         switch request.method {
         case .get:
@@ -198,7 +205,11 @@ extension StubResponder {
             guard let seconds, seconds.isFinite, seconds > 0, seconds <= Interaction.longestStep else {
                 return answer(
                     .badRequest,
-                    ["error": "invalid_request", "error_description": .string("advance must be a number of seconds above 0 and at most \(Int(Interaction.longestStep))")]
+                    [
+                        "error": "invalid_request",
+                        "error_description": .string(
+                            "advance must be a number of seconds above 0 and at most \(Int(Interaction.longestStep))"),
+                    ]
                 )
             }
             stub.advanceClock(by: seconds)

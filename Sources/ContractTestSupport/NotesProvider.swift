@@ -106,14 +106,23 @@ public enum NotesProvider {
             let token = jwt(subject: UUID().uuidString.lowercased())
             store.state.withLock { $0.tokens[token] = username }
             let refresh = Base64URL.encode(Data(SecureRandom.bytes(32)))
-            return reply(.ok, .object(["access_token": .string(token), "token_type": .string("Bearer"), "expires_in": .integer(900), "refresh_token": .string(refresh)]))
+            return reply(
+                .ok,
+                .object([
+                    "access_token": .string(token), "token_type": .string("Bearer"), "expires_in": .integer(900),
+                    "refresh_token": .string(refresh),
+                ]))
         }
         router.post("/notes") { request, _ -> Response in
-            guard let owner = owner(of: request, store) else { return error(.unauthorized, "invalid_token", "A valid bearer token is required.") }
+            guard let owner = owner(of: request, store) else {
+                return error(.unauthorized, "invalid_token", "A valid bearer token is required.")
+            }
             let json: [String: JSONValue]
             switch await read(request, fields: ["title"]) {
             case .failure(let refusal):
-                if broken, case .missing = refusal { return Response(status: .internalServerError, body: .init(byteBuffer: ByteBuffer(string: "Internal Server Error"))) }
+                if broken, case .missing = refusal {
+                    return Response(status: .internalServerError, body: .init(byteBuffer: ByteBuffer(string: "Internal Server Error")))
+                }
                 if broken, case .wrongType = refusal { return reply(.badRequest, .object(["message": .string("bad title")])) }
                 return refusal.response
             case .success(let object): json = object
@@ -126,7 +135,9 @@ public enum NotesProvider {
             return reply(.created, note)
         }
         router.get("/notes/:id") { request, context -> Response in
-            guard owner(of: request, store) != nil else { return error(.unauthorized, "invalid_token", "A valid bearer token is required.") }
+            guard owner(of: request, store) != nil else {
+                return error(.unauthorized, "invalid_token", "A valid bearer token is required.")
+            }
             guard let id = context.parameters.get("id"), let note = store.state.withLock({ $0.notes[id] }) else {
                 return error(.notFound, "not_found", "There is no such note.")
             }
@@ -137,7 +148,8 @@ public enum NotesProvider {
 
     /// Why a body was refused.
     private enum Refusal: Error {
-        case mediaType, tooLarge, notJSON, notAnObject, unknown(String), missing(String), null(String), wrongType(String), empty(String), tooLong(String)
+        case mediaType, tooLarge, notJSON, notAnObject, unknown(String), missing(String), null(String), wrongType(String), empty(String),
+            tooLong(String)
 
         var response: Response {
             switch self {

@@ -33,7 +33,9 @@ extension ToyProvider {
         let clock = ToyClock()
         router.post("/test/clock") { request, _ -> Response in
             let data = try await request.body.collect(upTo: 1 << 16)
-            guard case .object(let body) = try JSONValue(parsing: Data(buffer: data)), let advance = body["advance"]?.doubleValue, advance > 0 else {
+            guard case .object(let body) = try JSONValue(parsing: Data(buffer: data)), let advance = body["advance"]?.doubleValue,
+                advance > 0
+            else {
                 return Response(status: .badRequest)
             }
             clock.offset.withLock { $0 += advance }
@@ -44,7 +46,9 @@ extension ToyProvider {
             return json(.created, #"{"token":"\#(token)","expires_in":60}"#)
         }
         router.get("/session/{token}") { _, context -> Response in
-            guard let token = context.parameters.get("token"), let issued = clock.issued.withLock({ $0[token] }) else { return Response(status: .notFound) }
+            guard let token = context.parameters.get("token"), let issued = clock.issued.withLock({ $0[token] }) else {
+                return Response(status: .notFound)
+            }
             return clock.now() - issued <= 60 ? json(.ok, #"{"live":true}"#) : json(.unauthorized, #"{"error":"expired"}"#)
         }
     }

@@ -70,7 +70,9 @@ extension ToyProvider {
             guard let credentials = request.headers[.authorization].flatMap(BasicCredentials.decode) else {
                 return json(.unauthorized, ["error": "invalid_client"])
             }
-            guard credentials.username == "client-1", credentials.password == "s3cret" else { return json(.unauthorized, ["error": "invalid_client"]) }
+            guard credentials.username == "client-1", credentials.password == "s3cret" else {
+                return json(.unauthorized, ["error": "invalid_client"])
+            }
             guard let fields = try await form(request, allowed: ["grant_type", "scope"], required: ["grant_type"]) else {
                 return json(.badRequest, ["error": "invalid_request"])
             }
@@ -102,7 +104,9 @@ extension ToyProvider {
     private static func form(_ request: Request, allowed: Set<String>, required: Set<String>) async throws -> [String: String]? {
         // Room for probe's oversized body, which is then refused as any malformed one.
         let data = try await request.body.collect(upTo: 1 << 21)
-        guard FormEncoding.isForm(contentType: request.headers[.contentType]), let fields = FormEncoding.decode(Data(buffer: data)) else { return nil }
+        guard FormEncoding.isForm(contentType: request.headers[.contentType]), let fields = FormEncoding.decode(Data(buffer: data)) else {
+            return nil
+        }
         var values: [String: String] = [:]
         for field in fields {
             guard allowed.contains(field.name), values[field.name] == nil, !field.value.isEmpty else { return nil }

@@ -6,7 +6,7 @@ import NIOCore
 import Synchronization
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The toy's password reset, for the tests of deliveries: `POST /password/reset` answers 202
@@ -50,12 +50,15 @@ extension ToyProvider {
         let tokens = Mutex<[String: String]>([:])
         router.post("/password/reset") { request, _ -> Response in
             let data = try await request.body.collect(upTo: 1 << 16)
-            guard case .string(let username)? = try JSONValue(parsing: Data(buffer: data))["username"] else { return Response(status: .badRequest) }
+            guard case .string(let username)? = try JSONValue(parsing: Data(buffer: data))["username"] else {
+                return Response(status: .badRequest)
+            }
             let token = SecureRandom.bytes(32).map { String(format: "%02x", $0) }.joined()
             tokens.withLock { $0[token] = username }
             if let deliveryURL, delivery != .none {
                 let body: JSONValue = [
-                    "kind": "password_reset", "token": delivery == .malformed ? .integer(42) : .string(token), "username": .string(username),
+                    "kind": "password_reset", "token": delivery == .malformed ? .integer(42) : .string(token),
+                    "username": .string(username),
                 ]
                 // After the answer, as an outbox would.
                 Task { await post(body, to: deliveryURL + "/deliveries") }
@@ -67,7 +70,9 @@ extension ToyProvider {
             guard case .string(let token)? = try JSONValue(parsing: Data(buffer: data))["token"],
                 tokens.withLock({ $0.removeValue(forKey: token) }) != nil
             else {
-                return Response(status: .badRequest, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"error":"invalid_token"}"#)))
+                return Response(
+                    status: .badRequest, headers: [.contentType: "application/json"],
+                    body: .init(byteBuffer: ByteBuffer(string: #"{"error":"invalid_token"}"#)))
             }
             return Response(status: .noContent)
         }

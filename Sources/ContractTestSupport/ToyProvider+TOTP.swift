@@ -51,7 +51,9 @@ extension ToyProvider {
             let secret = Base32.encode(SecureRandom.bytes(20))
             let totp = try TOTP(secret: secret)
             enrolment.withLock { $0 = Enrolment(totp: totp, lastStep: nil) }
-            let body: JSONValue = ["secret": .string(secret), "otpauth_uri": .string("otpauth://totp/Toy:alice?secret=\(secret)&issuer=Toy")]
+            let body: JSONValue = [
+                "secret": .string(secret), "otpauth_uri": .string("otpauth://totp/Toy:alice?secret=\(secret)&issuer=Toy"),
+            ]
             return json(.ok, body)
         }
         router.post("/login/mfa") { request, _ -> Response in
@@ -63,7 +65,9 @@ extension ToyProvider {
                 return json(.badRequest, ["error": "invalid_request"])
             }
             let accepted = enrolment.withLock { enrolment -> Bool in
-                guard let totp = enrolment.totp, let step = totp.step(of: code, near: Date()), step > (enrolment.lastStep ?? .min) else { return false }
+                guard let totp = enrolment.totp, let step = totp.step(of: code, near: Date()), step > (enrolment.lastStep ?? .min) else {
+                    return false
+                }
                 enrolment.lastStep = step
                 return true
             }

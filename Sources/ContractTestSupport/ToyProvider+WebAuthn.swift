@@ -102,11 +102,13 @@ extension ToyProvider {
                 passkeys.registrationChallenge = challenge
                 return passkeys.userHandle
             }
-            return try encoded(relyingParty.creationOptions(challenge: challenge, user: .init(id: handle, name: "alice", displayName: "alice")))
+            return try encoded(
+                relyingParty.creationOptions(challenge: challenge, user: .init(id: handle, name: "alice", displayName: "alice")))
         }
         router.post("/webauthn/register") { request, _ -> Response in
             guard request.headers[.authorization] == "Bearer tok-123" else { return json(.unauthorized, ["error": "invalid_token"]) }
-            guard let body = try await object(request), Set(body.keys).isSubset(of: ["credential", "name"]), let credential = body["credential"],
+            guard let body = try await object(request), Set(body.keys).isSubset(of: ["credential", "name"]),
+                let credential = body["credential"],
                 let response = try? WebAuthnJSON.decode(RegistrationResponseJSON.self, from: Data(credential.description.utf8))
             else {
                 return json(.badRequest, ["error": "invalid_request"])
@@ -119,7 +121,9 @@ extension ToyProvider {
             let verified = passkeys.withLock { passkeys -> VerifiedCredential? in
                 guard let challenge = passkeys.registrationChallenge else { return nil }
                 passkeys.registrationChallenge = nil
-                guard let verified = try? relyingParty.verifyRegistration(response, expectedChallenge: challenge), passkeys.credentials[verified.id] == nil else {
+                guard let verified = try? relyingParty.verifyRegistration(response, expectedChallenge: challenge),
+                    passkeys.credentials[verified.id] == nil
+                else {
                     return nil
                 }
                 passkeys.credentials[verified.id] = verified.record(userHandle: passkeys.userHandle)
@@ -129,8 +133,10 @@ extension ToyProvider {
             return json(
                 .created,
                 [
-                    "id": .string(Base64URL.encode(verified.id)), "name": .string(name), "created_at": .string(DateTimeFormat.string(from: Date())),
-                    "last_used_at": .null, "transports": .array(verified.transports.map(JSONValue.string)), "backed_up": .bool(verified.isBackedUp),
+                    "id": .string(Base64URL.encode(verified.id)), "name": .string(name),
+                    "created_at": .string(DateTimeFormat.string(from: Date())),
+                    "last_used_at": .null, "transports": .array(verified.transports.map(JSONValue.string)),
+                    "backed_up": .bool(verified.isBackedUp),
                 ]
             )
         }
@@ -175,7 +181,8 @@ extension ToyProvider {
     private static func encoded(_ value: some Encodable) throws -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+        return Response(
+            status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
     }
 
     private static func randomBytes(_ count: Int) -> Data {

@@ -52,7 +52,8 @@ public enum ToyProvider {
     /// `deliveryURL`, when given; its TOTP second factor is ``totpContract``'s, its passkeys
     /// ``webAuthnContract``'s, its clock and sessions ``clockContract``'s.
     public static func withRunning<T: Sendable>(
-        tokenType: String = "Bearer", deliveryURL: String? = nil, delivery: ResetDelivery = .correct, _ body: @Sendable (String) async throws -> T
+        tokenType: String = "Bearer", deliveryURL: String? = nil, delivery: ResetDelivery = .correct,
+        _ body: @Sendable (String) async throws -> T
     ) async throws -> T {
         let router = Router()
         addResetRoutes(to: router, deliveryURL: deliveryURL, delivery: delivery)
@@ -64,7 +65,9 @@ public enum ToyProvider {
             let data = try await request.body.collect(upTo: 1 << 16)
             let json = try JSONValue(parsing: Data(buffer: data))
             guard json["password"] == .string("secret") else {
-                return Response(status: .unauthorized, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"error":"invalid_credentials"}"#)))
+                return Response(
+                    status: .unauthorized, headers: [.contentType: "application/json"],
+                    body: .init(byteBuffer: ByteBuffer(string: #"{"error":"invalid_credentials"}"#)))
             }
             return Response(
                 status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
@@ -73,7 +76,9 @@ public enum ToyProvider {
         }
         router.get("/me") { request, _ -> Response in
             guard request.headers[.authorization] == "Bearer tok-123" else { return Response(status: .unauthorized) }
-            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"username":"alice"}"#)))
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(string: #"{"username":"alice"}"#)))
         }
         return try await EphemeralServer.withRunning(router, body)
     }

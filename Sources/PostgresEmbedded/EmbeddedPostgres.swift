@@ -6,9 +6,9 @@ import ProcessKit
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A private PostgreSQL cluster in a folder (authd's default `./.authd/`), reached over a
@@ -119,7 +119,12 @@ public final class EmbeddedPostgres: Sendable {
 
     /// Stops the server if ``start()`` started it; a cluster found running is left alone.
     public func stop() throws {
-        guard startedHere.withLock({ started in defer { started = false }; return started }) else { return }
+        guard
+            startedHere.withLock({ started in
+                defer { started = false }
+                return started
+            })
+        else { return }
         let result = try run(binaries.pgCtl, ["-D", dataDirectory, "-m", "fast", "-w", "-t", "60", "stop"])
         guard result.status == 0 else {
             throw EmbeddedPostgresError.commandFailed(step: "pg_ctl stop", output: result.output)
@@ -159,7 +164,8 @@ public final class EmbeddedPostgres: Sendable {
     /// try await cluster.createDatabase("authd", logger: logger)
     /// ```
     public func createDatabase(_ name: String, template: String? = nil, logger: Logger) async throws {
-        let configuration = PostgresConnection.Configuration(unixSocketPath: socketPath, username: user, password: nil, database: "postgres")
+        let configuration = PostgresConnection.Configuration(
+            unixSocketPath: socketPath, username: user, password: nil, database: "postgres")
         let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
         do {
             var exists = false
@@ -169,7 +175,8 @@ public final class EmbeddedPostgres: Sendable {
             if !exists {
                 // Names cannot be bound parameters: each is quoted as an identifier.
                 let copied = template.map { " TEMPLATE " + Self.quotedIdentifier($0) } ?? ""
-                try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(Self.quotedIdentifier(name))\(copied)"), logger: logger)
+                try await connection.query(
+                    PostgresQuery(unsafeSQL: "CREATE DATABASE \(Self.quotedIdentifier(name))\(copied)"), logger: logger)
             }
         } catch {
             try? await connection.close()
@@ -246,7 +253,9 @@ public final class EmbeddedPostgres: Sendable {
 
         /// `runuser -u NAME --` where it exists, else `setpriv`.
         func launcher() -> (String, [String]) {
-            if let runuser = CommandRunner.which("runuser") ?? ["/usr/sbin/runuser", "/sbin/runuser"].first(where: FileManager.default.isExecutableFile) {
+            if let runuser = CommandRunner.which("runuser")
+                ?? ["/usr/sbin/runuser", "/sbin/runuser"].first(where: FileManager.default.isExecutableFile)
+            {
                 return (runuser, ["-u", name, "--"])
             }
             let setpriv = CommandRunner.which("setpriv") ?? "/usr/bin/setpriv"
@@ -261,9 +270,11 @@ public final class EmbeddedPostgres: Sendable {
                 if stat(url.path, &info) == 0 {
                     let mode = info.st_mode
                     let allowed =
-                        info.st_uid == uid ? mode & S_IXUSR != 0
-                        : info.st_gid == gid ? mode & S_IXGRP != 0
-                        : mode & S_IXOTH != 0
+                        info.st_uid == uid
+                        ? mode & S_IXUSR != 0
+                        : info.st_gid == gid
+                            ? mode & S_IXGRP != 0
+                            : mode & S_IXOTH != 0
                     if !allowed { return false }
                 }
                 if url.path == "/" { return true }

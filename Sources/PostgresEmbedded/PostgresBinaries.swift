@@ -34,7 +34,8 @@ public struct PostgresBinaries: Sendable, Equatable {
         // `PATH` that has them spares running `pg_config`, which every `authd` command
         // beside a running server would otherwise pay for.
         if let initdb = CommandRunner.which("initdb", path: environment["PATH"]) {
-            let binaries = PostgresBinaries(directory: URL(fileURLWithPath: initdb).resolvingSymlinksInPath().deletingLastPathComponent().path)
+            let binaries = PostgresBinaries(
+                directory: URL(fileURLWithPath: initdb).resolvingSymlinksInPath().deletingLastPathComponent().path)
             if binaries.isComplete { return binaries }
         }
         if let pgConfig = CommandRunner.which("pg_config", path: environment["PATH"]),

@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A program started with `posix_spawn`, its standard output and error going to files.
@@ -68,7 +68,7 @@ public final class ChildProcess: Sendable {
         }
 
         #if canImport(Glibc)
-        _ = Self.addCloseFrom?(&actions, 3)
+            _ = Self.addCloseFrom?(&actions, 3)
         #endif
 
         let argv = ([executable] + arguments).map { strdup($0) }
@@ -93,12 +93,12 @@ public final class ChildProcess: Sendable {
     }
 
     #if canImport(Glibc)
-    private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), found at run
-    /// time: Swift's Glibc module does not declare it.
-    private static let addCloseFrom: AddCloseFrom? = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map {
-        unsafeBitCast($0, to: AddCloseFrom.self)
-    }
+        private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), found at run
+        /// time: Swift's Glibc module does not declare it.
+        private static let addCloseFrom: AddCloseFrom? = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map {
+            unsafeBitCast($0, to: AddCloseFrom.self)
+        }
     #endif
 
     deinit {

@@ -43,7 +43,8 @@ extension AttestationObject {
     private func unverified(_ what: String, policy: AttestationPolicy) throws(WebAuthnError) -> AttestationType {
         guard policy == .acceptUnverified else {
             throw .rejected(
-                .attestation, "\(what) is not verified by this relying party (its attestation policy accepts none and packed self-attestation only)"
+                .attestation,
+                "\(what) is not verified by this relying party (its attestation policy accepts none and packed self-attestation only)"
             )
         }
         return .unverified

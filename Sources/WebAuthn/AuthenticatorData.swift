@@ -89,10 +89,11 @@ public struct AuthenticatorData: Sendable, Equatable {
             let publicKey = Data(all[offset..<offset + keyLength])
             offset += keyLength
             attestedCredentialData = AttestedCredentialData(
-                aaguid: UUID(uuid: (
-                    aaguid[0], aaguid[1], aaguid[2], aaguid[3], aaguid[4], aaguid[5], aaguid[6], aaguid[7],
-                    aaguid[8], aaguid[9], aaguid[10], aaguid[11], aaguid[12], aaguid[13], aaguid[14], aaguid[15]
-                )),
+                aaguid: UUID(
+                    uuid: (
+                        aaguid[0], aaguid[1], aaguid[2], aaguid[3], aaguid[4], aaguid[5], aaguid[6], aaguid[7],
+                        aaguid[8], aaguid[9], aaguid[10], aaguid[11], aaguid[12], aaguid[13], aaguid[14], aaguid[15]
+                    )),
                 credentialID: credentialID,
                 credentialPublicKey: publicKey
             )

@@ -89,7 +89,9 @@ public enum CBORDecoder {
                 for _ in 0..<argument { items.append(try item(depth: depth + 1)) }
                 return .array(items)
             case 5:
-                guard argument <= UInt64(remaining / 2) else { throw failure("map claims \(argument) entries with \(remaining) bytes left") }
+                guard argument <= UInt64(remaining / 2) else {
+                    throw failure("map claims \(argument) entries with \(remaining) bytes left")
+                }
                 var entries: [CBORMapEntry] = []
                 entries.reserveCapacity(Int(argument))
                 var keys = Set<CBORValue>()

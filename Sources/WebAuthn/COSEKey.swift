@@ -81,7 +81,9 @@ public struct COSEKey: Sendable, Equatable {
             }
             let modulus = n.drop { $0 == 0 }
             guard modulus.count >= 256 else { throw .rejected(.algorithm, "RSA keys shorter than 2048 bits are not accepted") }
-            guard modulus.count <= Self.maximumRSAModulusBytes else { throw .rejected(.algorithm, "RSA keys longer than 8192 bits are not accepted") }
+            guard modulus.count <= Self.maximumRSAModulusBytes else {
+                throw .rejected(.algorithm, "RSA keys longer than 8192 bits are not accepted")
+            }
             guard (1...8).contains(e.count), e.last.map({ $0 & 1 == 1 }) == true else {
                 throw .malformed(Self.field, "e is not an odd exponent of at most 8 bytes")
             }
@@ -124,24 +126,26 @@ public struct COSEKey: Sendable, Equatable {
 
     /// The COSE_Key of a P-256 public key with alg ES256.
     static func encoded(_ key: P256.Signing.PublicKey) -> Data {
-        let point = key.x963Representation   // 04 ‖ x ‖ y
-        return CBOREncoder.encode(.map([
-            CBORMapEntry(.int(Label.kty), .int(2)),
-            CBORMapEntry(.int(Label.alg), .int(COSEAlgorithm.es256.rawValue)),
-            CBORMapEntry(.int(Label.crv), .int(1)),
-            CBORMapEntry(.int(Label.x), .bytes(point.dropFirst().prefix(32))),
-            CBORMapEntry(.int(Label.y), .bytes(point.suffix(32))),
-        ]))
+        let point = key.x963Representation  // 04 ‖ x ‖ y
+        return CBOREncoder.encode(
+            .map([
+                CBORMapEntry(.int(Label.kty), .int(2)),
+                CBORMapEntry(.int(Label.alg), .int(COSEAlgorithm.es256.rawValue)),
+                CBORMapEntry(.int(Label.crv), .int(1)),
+                CBORMapEntry(.int(Label.x), .bytes(point.dropFirst().prefix(32))),
+                CBORMapEntry(.int(Label.y), .bytes(point.suffix(32))),
+            ]))
     }
 
     /// The COSE_Key of an Ed25519 public key with alg EdDSA.
     static func encoded(_ key: Curve25519.Signing.PublicKey) -> Data {
-        CBOREncoder.encode(.map([
-            CBORMapEntry(.int(Label.kty), .int(1)),
-            CBORMapEntry(.int(Label.alg), .int(COSEAlgorithm.edDSA.rawValue)),
-            CBORMapEntry(.int(Label.crv), .int(6)),
-            CBORMapEntry(.int(Label.x), .bytes(key.rawRepresentation)),
-        ]))
+        CBOREncoder.encode(
+            .map([
+                CBORMapEntry(.int(Label.kty), .int(1)),
+                CBORMapEntry(.int(Label.alg), .int(COSEAlgorithm.edDSA.rawValue)),
+                CBORMapEntry(.int(Label.crv), .int(6)),
+                CBORMapEntry(.int(Label.x), .bytes(key.rawRepresentation)),
+            ]))
     }
 
     private static let field = "credentialPublicKey"

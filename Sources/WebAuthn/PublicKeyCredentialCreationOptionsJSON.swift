@@ -149,7 +149,9 @@ public struct PublicKeyCredentialCreationOptionsJSON: Codable, Sendable, Equatab
         /// ```swift
         /// .init(residentKey: .preferred, userVerification: .required)
         /// ```
-        public init(authenticatorAttachment: String? = nil, residentKey: ResidentKeyRequirement, userVerification: UserVerificationRequirement) {
+        public init(
+            authenticatorAttachment: String? = nil, residentKey: ResidentKeyRequirement, userVerification: UserVerificationRequirement
+        ) {
             self.authenticatorAttachment = authenticatorAttachment
             self.residentKey = residentKey
             self.requireResidentKey = residentKey == .required

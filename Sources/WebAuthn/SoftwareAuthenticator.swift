@@ -126,10 +126,11 @@ public struct SoftwareAuthenticator: Sendable {
         guard options.pubKeyCredParams.contains(where: { $0.alg == algorithm.cose.rawValue && $0.type == "public-key" }) else {
             throw .rejected(.algorithm, "the options do not accept \(algorithm.cose)")
         }
-        let newKey: PrivateKey = switch algorithm {
-        case .es256: .p256(P256.Signing.PrivateKey())
-        case .edDSA: .ed25519(Curve25519.Signing.PrivateKey())
-        }
+        let newKey: PrivateKey =
+            switch algorithm {
+            case .es256: .p256(P256.Signing.PrivateKey())
+            case .edDSA: .ed25519(Curve25519.Signing.PrivateKey())
+            }
         let id = Data(SecureRandom.bytes(32))
         let rpID = options.rp.id ?? URL(string: origin)?.host ?? origin
         key = newKey
@@ -152,11 +153,12 @@ public struct SoftwareAuthenticator: Sendable {
             let signature = try newKey.sign(authData + Data(SHA256.hash(data: clientData)))
             statement = .map([CBORMapEntry(.text("alg"), .int(algorithm.cose.rawValue)), CBORMapEntry(.text("sig"), .bytes(signature))])
         }
-        let object = CBOREncoder.encode(.map([
-            CBORMapEntry(.text("fmt"), .text(attestation == .none ? "none" : "packed")),
-            CBORMapEntry(.text("attStmt"), statement),
-            CBORMapEntry(.text("authData"), .bytes(authData)),
-        ]))
+        let object = CBOREncoder.encode(
+            .map([
+                CBORMapEntry(.text("fmt"), .text(attestation == .none ? "none" : "packed")),
+                CBORMapEntry(.text("attStmt"), statement),
+                CBORMapEntry(.text("authData"), .bytes(authData)),
+            ]))
         let discoverable = options.authenticatorSelection?.residentKey.map { $0 != .discouraged } ?? false
         return RegistrationResponseJSON(
             id: Base64URL.encode(id),
@@ -179,7 +181,8 @@ public struct SoftwareAuthenticator: Sendable {
     /// ```
     /// - Throws: rejected with ``WebAuthnError/Check/credentialID`` when there is no
     ///   credential, or `options` name another RP ID or only other credentials.
-    public mutating func authenticate(_ options: PublicKeyCredentialRequestOptionsJSON) throws(WebAuthnError) -> AuthenticationResponseJSON {
+    public mutating func authenticate(_ options: PublicKeyCredentialRequestOptionsJSON) throws(WebAuthnError) -> AuthenticationResponseJSON
+    {
         guard let key, let credentialID, let rpID else { throw .rejected(.credentialID, "the software authenticator holds no credential") }
         guard (options.rpId ?? URL(string: origin)?.host ?? origin) == rpID else {
             throw .rejected(.credentialID, "the software authenticator holds no credential for this RP ID")

@@ -29,7 +29,8 @@ public struct VerifiedAssertion: Sendable, Equatable {
     /// ```swift
     /// VerifiedAssertion(credentialID: id, signCount: 2, signCountRegressed: false, isUserVerified: true, isBackedUp: false, userHandle: nil)
     /// ```
-    public init(credentialID: Data, signCount: UInt32, signCountRegressed: Bool, isUserVerified: Bool, isBackedUp: Bool, userHandle: Data?) {
+    public init(credentialID: Data, signCount: UInt32, signCountRegressed: Bool, isUserVerified: Bool, isBackedUp: Bool, userHandle: Data?)
+    {
         self.credentialID = credentialID
         self.signCount = signCount
         self.signCountRegressed = signCountRegressed

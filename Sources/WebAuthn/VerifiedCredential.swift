@@ -70,7 +70,8 @@ public struct VerifiedCredential: Sendable, Equatable {
     /// let assertion = try relyingParty.verifyAuthentication(response, expectedChallenge: c, credential: credential.record(userHandle: handle))
     /// ```
     public func record(userHandle: Data? = nil) -> WebAuthnCredentialRecord {
-        WebAuthnCredentialRecord(id: id, publicKey: publicKey, signCount: signCount, isBackupEligible: isBackupEligible, userHandle: userHandle)
+        WebAuthnCredentialRecord(
+            id: id, publicKey: publicKey, signCount: signCount, isBackupEligible: isBackupEligible, userHandle: userHandle)
     }
 
     /// `transports` without unknown or repeated values, in order.

@@ -17,7 +17,9 @@ extension WebAuthnRelyingParty {
     /// credential ID that is already registered.
     /// - Throws: ``WebAuthnError``: malformed when the response does not parse, rejected
     ///   naming the failed check.
-    public func verifyRegistration(_ response: RegistrationResponseJSON, expectedChallenge: Data) throws(WebAuthnError) -> VerifiedCredential {
+    public func verifyRegistration(_ response: RegistrationResponseJSON, expectedChallenge: Data) throws(WebAuthnError)
+        -> VerifiedCredential
+    {
         guard response.type == "public-key" else { throw .malformed("type", "is not public-key") }
         guard !response.rawId.isEmpty else { throw .malformed("rawId", "is empty") }
         guard Base64URL.decode(response.id) == response.rawId else {

@@ -20,7 +20,8 @@ public enum BasicCredentials {
         let trimmed = header.trimmingCharacters(in: .whitespaces)
         guard let space = trimmed.firstIndex(of: " "), trimmed[..<space].lowercased() == "basic" else { return nil }
         let encoded = trimmed[trimmed.index(after: space)...].trimmingCharacters(in: .whitespaces)
-        guard let data = Data(base64Encoded: encoded), let text = String(data: data, encoding: .utf8), let colon = text.firstIndex(of: ":") else {
+        guard let data = Data(base64Encoded: encoded), let text = String(data: data, encoding: .utf8), let colon = text.firstIndex(of: ":")
+        else {
             return nil
         }
         return (String(text[..<colon]), String(text[text.index(after: colon)...]))

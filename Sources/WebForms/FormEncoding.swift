@@ -33,7 +33,8 @@ public enum FormEncoding {
                 let end = position(of: UInt8(ascii: "&"), in: body, start..<body.count)
                 if end > start {
                     let equals = position(of: UInt8(ascii: "="), in: body, start..<end)
-                    guard let name = unescape(body, start..<equals), let value = equals < end ? unescape(body, (equals + 1)..<end) : "" else {
+                    guard let name = unescape(body, start..<equals), let value = equals < end ? unescape(body, (equals + 1)..<end) : ""
+                    else {
                         return nil
                     }
                     fields.append((name, value))
@@ -90,7 +91,9 @@ public enum FormEncoding {
     /// `String`'s are), unescaped; only what `%XX` escapes decode to needs checking.
     private static func unescape(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> String? {
         // Most names and values have nothing to unescape.
-        if position(of: UInt8(ascii: "%"), in: bytes, range) == range.upperBound, position(of: UInt8(ascii: "+"), in: bytes, range) == range.upperBound {
+        if position(of: UInt8(ascii: "%"), in: bytes, range) == range.upperBound,
+            position(of: UInt8(ascii: "+"), in: bytes, range) == range.upperBound
+        {
             return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
         }
         var decoded: [UInt8] = []
@@ -102,7 +105,9 @@ public enum FormEncoding {
                 decoded.append(UInt8(ascii: " "))
                 index += 1
             case UInt8(ascii: "%"):
-                guard index + 2 < range.upperBound, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) else { return nil }
+                guard index + 2 < range.upperBound, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) else {
+                    return nil
+                }
                 decoded.append(high << 4 | low)
                 index += 3
             case let byte:

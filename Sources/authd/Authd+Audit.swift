@@ -39,7 +39,9 @@ extension Authd {
                 try await storage.audit.recent(limit: limit, usernameKey: key)
             }
             let formatter = ISO8601DateFormatter()
-            print("TIME                  EVENT                   USER                                  USERNAME      CLIENT           REQUEST           DETAIL")
+            print(
+                "TIME                  EVENT                   USER                                  USERNAME      CLIENT           REQUEST           DETAIL"
+            )
             for event in events {
                 let columns: [(String, Int)] = [
                     (formatter.string(from: event.at), 20),
@@ -49,7 +51,8 @@ extension Authd {
                     (TerminalText.escaped(event.origin.clientAddress ?? "-"), 15),
                     (TerminalText.escaped(event.origin.requestID ?? "-"), 16),
                 ]
-                let line = columns.map { $0.0.padding(toLength: max($0.1, $0.0.count), withPad: " ", startingAt: 0) }.joined(separator: "  ")
+                let line = columns.map { $0.0.padding(toLength: max($0.1, $0.0.count), withPad: " ", startingAt: 0) }.joined(
+                    separator: "  ")
                 print(line + "  " + TerminalText.escaped(event.detail ?? "-"))
             }
         }

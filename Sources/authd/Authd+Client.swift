@@ -30,7 +30,8 @@ extension Authd.ClientCommand {
 
         @Option(
             name: .customLong("audience"),
-            help: ArgumentHelp("The aud of the tokens it gets with client_credentials; repeatable (default: its client id).", valueName: "uri")
+            help: ArgumentHelp(
+                "The aud of the tokens it gets with client_credentials; repeatable (default: its client id).", valueName: "uri")
         )
         var audiences: [String] = []
 
@@ -56,7 +57,8 @@ extension Authd.ClientCommand {
             let chosen = secretFromStandardInput ? try Authd.UserCommand.Add.readPassword() : nil
             let (name, audiences, trusted, replace) = (self.name, self.audiences, trustedIntrospector, self.replace)
             let (client, secret) = try await database.withClients(logger: logging.makeLogger()) { registry in
-                try await registry.register(id: name, audiences: audiences, secret: chosen, trustedIntrospector: trusted, replacing: replace)
+                try await registry.register(
+                    id: name, audiences: audiences, secret: chosen, trustedIntrospector: trusted, replacing: replace)
             }
             print("client_id: \(client.id)")
             // A secret the operator chose is not echoed.

@@ -17,7 +17,10 @@ extension Authd.UserCommand {
                 """
         )
 
-        @Option(help: ArgumentHelp("Remove the authenticator app (totp), the passkey with this id, or both the app and every passkey (all).", valueName: "totp|id|all"))
+        @Option(
+            help: ArgumentHelp(
+                "Remove the authenticator app (totp), the passkey with this id, or both the app and every passkey (all).",
+                valueName: "totp|id|all"))
         var remove: String?
 
         @OptionGroup var account: AccountOptions
@@ -60,7 +63,8 @@ extension Authd.UserCommand {
                 lines.append("totp      off")
             case .some(let factor):
                 if let confirmedAt = factor.confirmedAt {
-                    lines.append("totp      on since \(formatter.string(from: confirmedAt)), \(credentials.recoveryCodesLeft) recovery codes left")
+                    lines.append(
+                        "totp      on since \(formatter.string(from: confirmedAt)), \(credentials.recoveryCodesLeft) recovery codes left")
                 } else {
                     lines.append("totp      enrolment waiting for its first code since \(formatter.string(from: factor.createdAt))")
                 }

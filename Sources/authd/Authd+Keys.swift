@@ -28,13 +28,15 @@ extension Authd.Keys {
 
         @Flag(
             name: .customLong("revoke-current"),
-            help: "For a leaked key: delete the current key at once, so every instance stops accepting tokens it signed within its --key-reload-interval."
+            help:
+                "For a leaked key: delete the current key at once, so every instance stops accepting tokens it signed within its --key-reload-interval."
         )
         var revokeCurrent = false
 
         @Flag(
             name: .customLong("revoke-all"),
-            help: "Delete every key, opened or not (all leaked, or their key-encryption key lost): every access token signed so far stops verifying."
+            help:
+                "Delete every key, opened or not (all leaked, or their key-encryption key lost): every access token signed so far stops verifying."
         )
         var revokeAll = false
 

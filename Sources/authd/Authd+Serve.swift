@@ -39,7 +39,9 @@ extension Authd {
 
         @Option(
             name: .customLong("audience"),
-            help: ArgumentHelp("An `aud` of the access tokens (a resource server they are for); repeatable. /me accepts only tokens naming one.", valueName: "uri")
+            help: ArgumentHelp(
+                "An `aud` of the access tokens (a resource server they are for); repeatable. /me accepts only tokens naming one.",
+                valueName: "uri")
         )
         var audiences: [String] = Serve.defaults.audiences
 
@@ -76,24 +78,30 @@ extension Authd {
         @Option(name: .customLong("tls-key"), help: ArgumentHelp("The PEM private key of --tls-cert.", valueName: "file"))
         var tlsKey: String?
 
-        @Option(name: .customLong("request-head-timeout"), help: "Seconds a connection has to send a complete request head, from opening or from its previous answer.")
+        @Option(
+            name: .customLong("request-head-timeout"),
+            help: "Seconds a connection has to send a complete request head, from opening or from its previous answer.")
         var requestHeadTimeout = Int(Serve.defaults.requestHeadTimeout.components.seconds)
 
         @Option(name: .customLong("idle-timeout"), help: "Seconds a connection may stay silent in the middle of a request.")
         var idleTimeout = Int(Serve.defaults.idleTimeout.components.seconds)
 
-        @Option(name: .customLong("body-timeout"), help: "Seconds a request body may take to arrive whole, however steadily it comes; 408 after.")
+        @Option(
+            name: .customLong("body-timeout"),
+            help: "Seconds a request body may take to arrive whole, however steadily it comes; 408 after.")
         var bodyTimeout = Int(Serve.defaults.bodyTimeout.components.seconds)
 
         @Option(
             name: .customLong("max-connections"),
-            help: "Connections served at once; at the cap a new one closes the connection waiting longest (1 s or more) for a request head, else waits in the listen queue."
+            help:
+                "Connections served at once; at the cap a new one closes the connection waiting longest (1 s or more) for a request head, else waits in the listen queue."
         )
         var maxConnections = Serve.defaults.maxConnections
 
         @Option(
             name: .customLong("max-connections-per-address"),
-            help: "Connections one client address may hold open at once (--trusted-proxy addresses are not limited); more are closed at once."
+            help:
+                "Connections one client address may hold open at once (--trusted-proxy addresses are not limited); more are closed at once."
         )
         var maxConnectionsPerAddress = Serve.defaults.maxConnectionsPerAddress
 
@@ -103,7 +111,8 @@ extension Authd {
         )
         var metricsListen: String?
 
-        @Option(name: .customLong("key-reload-interval"), help: "Seconds between reloads of the signing keys (a rotation is seen within this).")
+        @Option(
+            name: .customLong("key-reload-interval"), help: "Seconds between reloads of the signing keys (a rotation is seen within this).")
         var keyReloadInterval = Int(Serve.defaults.keyReloadInterval.components.seconds)
 
         @Option(
@@ -115,7 +124,8 @@ extension Authd {
         @Option(name: .customLong("signup-limit"), help: "Sign-ups from one client address in an hour.")
         var signUpLimit = Serve.defaults.throttle.signupLimit
 
-        @Option(name: .customLong("login-limit-per-address"), help: "Login attempts from one client address, for any usernames, in 15 minutes.")
+        @Option(
+            name: .customLong("login-limit-per-address"), help: "Login attempts from one client address, for any usernames, in 15 minutes.")
         var loginLimitPerAddress = Serve.defaults.throttle.addressLimit
 
         @OptionGroup var database: DatabaseOptions
@@ -127,7 +137,8 @@ extension Authd {
 
         @Flag(
             name: .customLong("test-clock"),
-            help: "For tests only, never in production: serve GET and POST /test/clock, which move authd's time forward ({\"advance\": seconds}) so a test sees tokens expire without waiting."
+            help:
+                "For tests only, never in production: serve GET and POST /test/clock, which move authd's time forward ({\"advance\": seconds}) so a test sees tokens expire without waiting."
         )
         var testClock = false
         @OptionGroup var retention: RetentionOptions
@@ -144,14 +155,18 @@ extension Authd {
             guard hashQueue >= 0 else { throw ValidationError("--hash-queue must not be negative.") }
             guard (0...19).contains(hashNiceness) else { throw ValidationError("--hash-niceness must be between 0 and 19.") }
             if let publicURL {
-                guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false,
-                      url.query == nil, url.fragment == nil, url.user == nil
+                guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+                    url.host?.isEmpty == false,
+                    url.query == nil, url.fragment == nil, url.user == nil
                 else {
-                    throw ValidationError("--public-url must be an http or https URL without query, fragment or user, e.g. https://auth.example.com.")
+                    throw ValidationError(
+                        "--public-url must be an http or https URL without query, fragment or user, e.g. https://auth.example.com.")
                 }
             }
             guard requestHeadTimeout > 0, idleTimeout > 0, bodyTimeout > 0, maxConnections > 0, maxConnectionsPerAddress > 0 else {
-                throw ValidationError("--request-head-timeout, --idle-timeout, --body-timeout, --max-connections and --max-connections-per-address must be positive.")
+                throw ValidationError(
+                    "--request-head-timeout, --idle-timeout, --body-timeout, --max-connections and --max-connections-per-address must be positive."
+                )
             }
             guard (tlsCertificate == nil) == (tlsKey == nil) else {
                 throw ValidationError("--tls-cert and --tls-key go together.")

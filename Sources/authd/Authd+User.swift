@@ -32,7 +32,8 @@ extension Authd.UserCommand {
 
         @Flag(
             name: .customLong("password-only"),
-            help: "With --update-existing: the account then signs in with this password alone (its authenticator app is turned off, its passkeys removed, as by user credentials NAME --remove all)."
+            help:
+                "With --update-existing: the account then signs in with this password alone (its authenticator app is turned off, its passkeys removed, as by user credentials NAME --remove all)."
         )
         var passwordOnly = false
 
@@ -52,8 +53,11 @@ extension Authd.UserCommand {
 
         func run() async throws {
             let screen = try passwords.screen()
-            let (name, password, updateExisting, passwordOnly) = (self.name, try Self.readPassword(), self.updateExisting, self.passwordOnly)
-            let message = try await database.withAccounts(hashing: hashing.parameters, passwords: screen, logger: logging.makeLogger()) { accounts in
+            let (name, password, updateExisting, passwordOnly) = (
+                self.name, try Self.readPassword(), self.updateExisting, self.passwordOnly
+            )
+            let message = try await database.withAccounts(hashing: hashing.parameters, passwords: screen, logger: logging.makeLogger()) {
+                accounts in
                 if updateExisting {
                     let (user, created) = try await accounts.createOrSetPassword(username: name, password: password)
                     if created { return Self.created(user) }
@@ -83,7 +87,9 @@ extension Authd.UserCommand {
                 data = try FileHandle.standardInput.readToEnd()
             } catch {
                 // Foundation wraps the system's error (EISDIR for a folder): its text is the reason.
-                let posix = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).flatMap { $0.domain == NSPOSIXErrorDomain ? $0 : nil }
+                let posix = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).flatMap {
+                    $0.domain == NSPOSIXErrorDomain ? $0 : nil
+                }
                 throw CLIError("standard input could not be read: \(posix.map { String(cString: strerror(Int32($0.code))) } ?? "\(error)")")
             }
             var text = String(decoding: data ?? Data(), as: UTF8.self)
@@ -139,7 +145,8 @@ extension Authd.UserCommand {
         static let configuration = CommandConfiguration(
             commandName: "revoke-sessions",
             abstract: "End every session of an account: its refresh tokens stop working at once.",
-            discussion: "Access tokens already issued stay valid until they expire (serve's --access-token-ttl). Setting a password (user add --update-existing) ends the sessions too."
+            discussion:
+                "Access tokens already issued stay valid until they expire (serve's --access-token-ttl). Setting a password (user add --update-existing) ends the sessions too."
         )
 
         @OptionGroup var account: AccountOptions
@@ -182,7 +189,9 @@ extension Authd.UserCommand {
         @OptionGroup var logging: LoggingOptions
 
         /// Runs `body` with the account rules on the database and the username given.
-        func withAccount<T: Sendable>(_ body: @escaping @Sendable (AccountService<PostgresStorage>, String) async throws -> T) async throws -> T {
+        func withAccount<T: Sendable>(_ body: @escaping @Sendable (AccountService<PostgresStorage>, String) async throws -> T) async throws
+            -> T
+        {
             let name = self.name
             return try await database.withAccounts(logger: logging.makeLogger()) { try await body($0, name) }
         }

@@ -14,7 +14,8 @@ extension DatabaseOptions {
     ) async throws -> T {
         try await reportingAuthErrors {
             try await withMigratedStorage(logger: logger) { storage in
-                let hashing = PasswordHashing(hasher: Argon2idHasher(parameters: parameters), pool: BlockingWorkPool(width: 1, queueLimit: 0))
+                let hashing = PasswordHashing(
+                    hasher: Argon2idHasher(parameters: parameters), pool: BlockingWorkPool(width: 1, queueLimit: 0))
                 return try await body(AccountService(storage: storage, hashing: hashing, passwords: passwords))
             }
         }
@@ -22,7 +23,9 @@ extension DatabaseOptions {
 
     /// Runs `body` with the relying-party rules on the migrated database. An
     /// ``AuthCore/AuthError`` becomes a one-line CLI error.
-    func withClients<T: Sendable>(logger: Logger, _ body: @escaping @Sendable (ClientRegistry<PostgresStorage>) async throws -> T) async throws -> T {
+    func withClients<T: Sendable>(logger: Logger, _ body: @escaping @Sendable (ClientRegistry<PostgresStorage>) async throws -> T)
+        async throws -> T
+    {
         try await reportingAuthErrors {
             try await withMigratedStorage(logger: logger) { try await body(ClientRegistry(storage: $0)) }
         }

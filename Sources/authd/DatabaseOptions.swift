@@ -66,7 +66,8 @@ struct DatabaseOptions: ParsableArguments {
     }
 
     /// Runs `body` with the storage running on the database, migrated.
-    func withMigratedStorage<T: Sendable>(logger: Logger, _ body: @escaping @Sendable (PostgresStorage) async throws -> T) async throws -> T {
+    func withMigratedStorage<T: Sendable>(logger: Logger, _ body: @escaping @Sendable (PostgresStorage) async throws -> T) async throws -> T
+    {
         try await withDatabase(logger: logger) { target in
             try await Self.withMigratedStorage(target: target, logger: logger, body)
         }

@@ -33,15 +33,19 @@ struct DeliveryOptions: ParsableArguments {
     @Option(name: .customLong("reset-token-ttl"), help: "Password-reset token lifetime in seconds.")
     var resetTokenLifetime = Int(RecoveryLifetimes().passwordReset)
 
-    @Option(name: .customLong("recovery-limit"), help: "Password resets asked and account tokens presented from one client address in an hour.")
+    @Option(
+        name: .customLong("recovery-limit"), help: "Password resets asked and account tokens presented from one client address in an hour.")
     var recoveryLimit = ThrottlePolicy().recoveryLimit
 
-    @Option(name: .customLong("recovery-limit-per-account"), help: "Password resets asked for one username or email address in an hour, from all addresses.")
+    @Option(
+        name: .customLong("recovery-limit-per-account"),
+        help: "Password resets asked for one username or email address in an hour, from all addresses.")
     var recoveryTargetLimit = ThrottlePolicy().recoveryTargetLimit
 
     func validate() throws {
         guard deliveryTimeout > 0, resetTokenLifetime > 0, recoveryLimit > 0, recoveryTargetLimit > 0 else {
-            throw ValidationError("--delivery-timeout, --reset-token-ttl, --recovery-limit and --recovery-limit-per-account must be positive.")
+            throw ValidationError(
+                "--delivery-timeout, --reset-token-ttl, --recovery-limit and --recovery-limit-per-account must be positive.")
         }
     }
 

@@ -4,9 +4,9 @@ import Foundation
 import JOSE
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `--key-encryption-key-file` / `AUTHD_KEY_ENCRYPTION_KEY`: the key-encryption key (KEK)
@@ -74,7 +74,9 @@ struct KeyEncryptionKeyOptions: ParsableArguments {
             let synced = fsync(descriptor) == 0
             close(descriptor)
             defer { unlink(temporary) }
-            guard written == text.utf8.count, synced else { throw CLIError("cannot write \(temporary): \(String(cString: strerror(errno)))") }
+            guard written == text.utf8.count, synced else {
+                throw CLIError("cannot write \(temporary): \(String(cString: strerror(errno)))")
+            }
             if link(temporary, path) == 0 {
                 created(path)
             } else if errno != EEXIST {

@@ -19,7 +19,9 @@ struct PasskeyOptions: ParsableArguments {
     )
     var relyingPartyID: String?
 
-    @Option(name: .customLong("rp-name"), help: ArgumentHelp("The name authenticators show for the relying party. Default: the --rp-id.", valueName: "name"))
+    @Option(
+        name: .customLong("rp-name"),
+        help: ArgumentHelp("The name authenticators show for the relying party. Default: the --rp-id.", valueName: "name"))
     var relyingPartyName: String?
 
     @Option(
@@ -33,7 +35,8 @@ struct PasskeyOptions: ParsableArguments {
 
     @Option(
         name: .customLong("passkey-user-verification"),
-        help: "Whether a passkey must verify its user (a PIN, a fingerprint): required (the default; a passkey login then counts as two factors), preferred or discouraged."
+        help:
+            "Whether a passkey must verify its user (a PIN, a fingerprint): required (the default; a passkey login then counts as two factors), preferred or discouraged."
     )
     var userVerification: Verification = .required
 
@@ -47,7 +50,8 @@ struct PasskeyOptions: ParsableArguments {
             }
         }
         for origin in origins {
-            guard let url = URL(string: origin), let scheme = url.scheme, ["https", "http"].contains(scheme), url.host != nil, url.path.isEmpty
+            guard let url = URL(string: origin), let scheme = url.scheme, ["https", "http"].contains(scheme), url.host != nil,
+                url.path.isEmpty
             else {
                 throw ValidationError("--origin \(origin) must be a scheme, a host and perhaps a port (https://example.com).")
             }

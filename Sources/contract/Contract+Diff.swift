@@ -47,8 +47,11 @@ extension ContractCommand {
                 let suite = ContractLoader.load(directory: folder)
                 guard suite.diagnostics.isEmpty else {
                     for diagnostic in suite.diagnostics {
-                        let file = side.ref != nil && diagnostic.file.hasPrefix(folder) ? side.label((diagnostic.file as NSString).lastPathComponent) : diagnostic.file
-                        let shown = ContractDiagnostic(file: file, line: diagnostic.line, column: diagnostic.column, message: diagnostic.message)
+                        let file =
+                            side.ref != nil && diagnostic.file.hasPrefix(folder)
+                            ? side.label((diagnostic.file as NSString).lastPathComponent) : diagnostic.file
+                        let shown = ContractDiagnostic(
+                            file: file, line: diagnostic.line, column: diagnostic.column, message: diagnostic.message)
                         FileHandle.standardError.write(Data("\(shown)\n".utf8))
                     }
                     FileHandle.standardError.write(Data("\(suite.diagnostics.count) problem(s) in the contracts of \(argument)\n".utf8))

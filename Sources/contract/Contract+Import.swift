@@ -82,7 +82,9 @@ extension ContractCommand.Import {
             var missing: [String] = []
             for state in states where !defined.contains(state) && !missing.contains(state) { missing.append(state) }
             if !missing.isEmpty {
-                print("Provider states to define in \(configuration) before `contract verify \(out)`: \(missing.map { "'\($0)'" }.joined(separator: ", "))")
+                print(
+                    "Provider states to define in \(configuration) before `contract verify \(out)`: \(missing.map { "'\($0)'" }.joined(separator: ", "))"
+                )
             }
         }
     }
@@ -140,7 +142,9 @@ extension ContractCommand.Import {
                 }
             } else {
                 try OutputOptions(file: configuration).write(result.configuration)
-                print("\(configuration): a skeleton: fill in how to start the provider\(result.states.isEmpty ? "" : " and set up \(result.states.count) states")")
+                print(
+                    "\(configuration): a skeleton: fill in how to start the provider\(result.states.isEmpty ? "" : " and set up \(result.states.count) states")"
+                )
             }
             let notesPath = (out as NSString).appendingPathComponent("IMPORT-NOTES.md")
             if result.notes.isEmpty {
@@ -148,7 +152,9 @@ extension ContractCommand.Import {
             } else {
                 for note in result.notes { FileHandle.standardError.write(Data("\(note)\n".utf8)) }
                 let lines = result.notes.map { "- `\($0.location)`: \($0.message)" }
-                let text = "# What `contract import openapi` did not carry from \((file as NSString).lastPathComponent)\n\n" + lines.joined(separator: "\n") + "\n"
+                let text =
+                    "# What `contract import openapi` did not carry from \((file as NSString).lastPathComponent)\n\n"
+                    + lines.joined(separator: "\n") + "\n"
                 try OutputOptions(file: notesPath).write(text)
                 print("\(notesPath): \(result.notes.count) notes")
             }

@@ -37,7 +37,8 @@ extension ContractCommand {
             defer { running.close() }
             guard let provider = running.process else { throw ContractCommand.Status.providerUnavailable }
             let verifier = ContractVerifier(
-                live: HTTPTransport(baseURL: provider.baseURL), states: running.states(suite), deliveries: running.environment.deliveryReceiver?.inbox
+                live: HTTPTransport(baseURL: provider.baseURL), states: running.states(suite),
+                deliveries: running.environment.deliveryReceiver?.inbox
             )
             let handler = PactStateChange(contracts: suite.contracts, verifier: verifier)
             let host = self.host

@@ -49,7 +49,10 @@ extension ContractCommand {
             try await ContractStubServer.serve(
                 host: host, port: port, gracefulShutdownSignals: true,
                 onListening: { port in
-                    FileHandle.standardOutput.write(Data("contract record listening on http://\(host):\(port), forwarding to \(target); stop with Ctrl-C to write \(out)\n".utf8))
+                    FileHandle.standardOutput.write(
+                        Data(
+                            "contract record listening on http://\(host):\(port), forwarding to \(target); stop with Ctrl-C to write \(out)\n"
+                                .utf8))
                 }
             ) { request in
                 var forwarded = request
@@ -60,7 +63,9 @@ extension ContractCommand {
                     log.withLock { $0.append(RecordedExchange(request: forwarded, response: response)) }
                     return response
                 } catch {
-                    let body = JSONValue.object(["error": .string("bad_gateway"), "error_description": .string("The target did not answer: \(error)")])
+                    let body = JSONValue.object([
+                        "error": .string("bad_gateway"), "error_description": .string("The target did not answer: \(error)"),
+                    ])
                     return ContractResponse(status: 502, headers: [("Content-Type", "application/json")], body: Data(body.description.utf8))
                 }
             }
@@ -68,7 +73,9 @@ extension ContractCommand {
         }
 
         /// Headers of one connection, not of the exchange.
-        static let hopByHop: Set<String> = ["host", "connection", "keep-alive", "transfer-encoding", "content-length", "proxy-connection", "te", "upgrade"]
+        static let hopByHop: Set<String> = [
+            "host", "connection", "keep-alive", "transfer-encoding", "content-length", "proxy-connection", "te", "upgrade",
+        ]
 
         private func write(_ exchanges: [RecordedExchange]) throws {
             guard !exchanges.isEmpty else {

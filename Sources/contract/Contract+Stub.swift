@@ -7,7 +7,8 @@ extension ContractCommand {
     /// `contract stub DIR --port P [--deliver-to URL]`: serve the stub over HTTP until SIGINT
     /// or SIGTERM, posting the contracts' deliveries to `URL` + their path.
     struct Stub: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Serve a stub built from the contracts, for manual use and non-Swift clients.")
+        static let configuration = CommandConfiguration(
+            abstract: "Serve a stub built from the contracts, for manual use and non-Swift clients.")
 
         @Argument(help: "The contracts directory.")
         var directory: String
@@ -23,7 +24,8 @@ extension ContractCommand {
 
         @Option(
             name: .customLong("deliver-to"),
-            help: "POST each delivery the contracts declare (delivers:) to this base URL + the delivery's path; a failed post is logged to standard error."
+            help:
+                "POST each delivery the contracts declare (delivers:) to this base URL + the delivery's path; a failed post is logged to standard error."
         )
         var deliverTo: String?
 
@@ -38,13 +40,16 @@ extension ContractCommand {
 
         @Flag(
             name: .customLong("test-clock"),
-            help: "Route GET/POST /test/clock as authd's --test-clock does: POST {\"advance\": seconds} moves the stub's clock (after: interactions, token expiry)."
+            help:
+                "Route GET/POST /test/clock as authd's --test-clock does: POST {\"advance\": seconds} moves the stub's clock (after: interactions, token expiry)."
         )
         var testClock = false
 
         func validate() throws {
             if let deliverTo {
-                guard let url = URL(string: deliverTo), let scheme = url.scheme, ["http", "https"].contains(scheme.lowercased()), url.host != nil else {
+                guard let url = URL(string: deliverTo), let scheme = url.scheme, ["http", "https"].contains(scheme.lowercased()),
+                    url.host != nil
+                else {
                     throw ValidationError("--deliver-to must be an http(s) URL, not '\(deliverTo)'.")
                 }
             }
@@ -72,7 +77,9 @@ extension ContractCommand {
                 stub.forwardDeliveries(to: url)
             }
             let host = self.host
-            try await ContractStubServer.run(stub, host: host, port: port, clockPath: testClock ? "/test/clock" : nil, gracefulShutdownSignals: true) { port in
+            try await ContractStubServer.run(
+                stub, host: host, port: port, clockPath: testClock ? "/test/clock" : nil, gracefulShutdownSignals: true
+            ) { port in
                 FileHandle.standardOutput.write(Data("contract stub listening on http://\(host):\(port)\n".utf8))
             }
         }

@@ -5,9 +5,9 @@ import ContractStub
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension ContractCommand {
@@ -47,7 +47,8 @@ extension ContractCommand {
 
         @Flag(
             name: .customLong("allow-unseen-variants"),
-            help: "Report a one_of alternative or an optional key's side the provider never answered with, without failing (a filtered run only reports them)."
+            help:
+                "Report a one_of alternative or an optional key's side the provider never answered with, without failing (a filtered run only reports them)."
         )
         var allowUnseenVariants = false
 
@@ -56,7 +57,9 @@ extension ContractCommand {
 
         func validate() throws {
             guard !(stubOnly && liveOnly) else { throw ValidationError("--stub-only and --live-only exclude each other.") }
-            guard !(stubOnly && providerOptions.baseURL != nil) else { throw ValidationError("--stub-only starts no provider: leave out --base-url.") }
+            guard !(stubOnly && providerOptions.baseURL != nil) else {
+                throw ValidationError("--stub-only starts no provider: leave out --base-url.")
+            }
             guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1.") }
         }
 
@@ -76,10 +79,14 @@ extension ContractCommand {
             let provider = running.process
             let states = running.states(suite)
             let receiver = running.environment.deliveryReceiver
-            if let receiver, provider != nil, providerOptions.baseURL != nil, suite.contracts.contains(where: { $0.interactions.contains { !$0.delivers.isEmpty } }) {
+            if let receiver, provider != nil, providerOptions.baseURL != nil,
+                suite.contracts.contains(where: { $0.interactions.contains { !$0.delivers.isEmpty } })
+            {
                 // contract.yaml did not start this provider, so it cannot have passed it {{delivery_url}}.
                 FileHandle.standardError.write(
-                    Data("deliveries: the contracts expect deliveries; configure the provider at \(providerOptions.baseURL ?? "") to deliver to \(receiver.url)\n".utf8)
+                    Data(
+                        "deliveries: the contracts expect deliveries; configure the provider at \(providerOptions.baseURL ?? "") to deliver to \(receiver.url)\n"
+                            .utf8)
                 )
             }
             let verifier = ContractVerifier(
@@ -102,9 +109,11 @@ extension ContractCommand {
                 throw ContractCommand.Status.failures
             }
             // Nothing got an answer and at least one request found no provider.
-            let unreachable = report.results.allSatisfy { $0.response == nil } && report.results.contains {
-                if case .error(let error) = $0.live { error.code == .noAnswer } else { false }
-            }
+            let unreachable =
+                report.results.allSatisfy { $0.response == nil }
+                && report.results.contains {
+                    if case .error(let error) = $0.live { error.code == .noAnswer } else { false }
+                }
             if unreachable { throw ContractCommand.Status.providerUnavailable }
             if !report.succeeded { throw ContractCommand.Status.failures }
         }

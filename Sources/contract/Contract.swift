@@ -10,7 +10,10 @@ struct ContractCommand: AsyncParsableCommand {
             Exit status: 0 when every interaction holds, 1 when some do not, \
             2 when the contracts themselves are broken, 3 when the provider could not be started or reached.
             """,
-        subcommands: [Verify.self, Probe.self, Record.self, Lint.self, Stub.self, Import.self, Export.self, PactStates.self, Diff.self, CanIDeploy.self]
+        subcommands: [
+            Verify.self, Probe.self, Record.self, Lint.self, Stub.self, Import.self, Export.self, PactStates.self, Diff.self,
+            CanIDeploy.self,
+        ]
     )
 
     /// The documented exit statuses.

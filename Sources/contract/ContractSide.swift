@@ -42,7 +42,8 @@ struct ContractSide {
     /// the `*.yaml` / `*.yml` files of `path` at `ref` (removed by `cleanUp`).
     func materialize() throws -> (folder: String, cleanUp: () -> Void) {
         guard let ref else { return (path, {}) }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("contract-diff-\(UUID().uuidString.prefix(12).lowercased())")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "contract-diff-\(UUID().uuidString.prefix(12).lowercased())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let cleanUp: () -> Void = { try? FileManager.default.removeItem(at: folder) }
         do {

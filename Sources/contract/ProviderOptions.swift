@@ -17,7 +17,8 @@ struct ProviderOptions: ParsableArguments {
 
     @Option(
         name: .customLong("delivery-port"),
-        help: "Port of the receiver of the contracts' deliveries on 127.0.0.1 ({{delivery_url}}); 0 picks a free one. Fix it to point a provider of --base-url at it."
+        help:
+            "Port of the receiver of the contracts' deliveries on 127.0.0.1 ({{delivery_url}}); 0 picks a free one. Fix it to point a provider of --base-url at it."
     )
     var deliveryPort = 0
 
@@ -29,7 +30,9 @@ struct ProviderOptions: ParsableArguments {
 extension RunningProvider {
     /// Starts the provider as `options` say (built products, those beside this executable, or
     /// the one at `--base-url`); problems are printed and end the command with status 3.
-    static func start(_ suite: ContractSuite, directory: String, options: ProviderOptions, live: Bool = true) async throws -> RunningProvider {
+    static func start(_ suite: ContractSuite, directory: String, options: ProviderOptions, live: Bool = true) async throws
+        -> RunningProvider
+    {
         let executable = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
         let products: ProviderEnvironment.Products =
             options.noBuild ? .prebuilt(folder: executable.resolvingSymlinksInPath().deletingLastPathComponent().path) : .build

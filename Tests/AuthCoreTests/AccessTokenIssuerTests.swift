@@ -91,7 +91,8 @@ import Testing
     @Test func theRFC9068ProfileIsEnforced() async throws {
         let key = SigningKey.generate(now: start)
         let now = Int(start.timeIntervalSince1970)
-        let issuer = AccessTokenIssuer(issuer: "authd", lifetime: 900, audiences: ["https://api.example", "https://mail.example"], clock: TestClock(now: start))
+        let issuer = AccessTokenIssuer(
+            issuer: "authd", lifetime: 900, audiences: ["https://api.example", "https://mail.example"], clock: TestClock(now: start))
         try issuer.install([key])
         let issued = try issuer.issue(subject: "s").value
         let jws = try #require(CompactJWS(issued))
@@ -99,11 +100,15 @@ import Testing
         #expect(claims["aud"] as? [String] == ["https://api.example", "https://mail.example"])
 
         func token(header: [String: Any], claims extra: [String: Any] = [:], dropping: String? = nil) throws -> String {
-            var body: [String: Any] = ["iss": "authd", "sub": "s", "iat": now, "exp": now + 900, "jti": "j", "aud": ["https://api.example"]]
+            var body: [String: Any] = [
+                "iss": "authd", "sub": "s", "iat": now, "exp": now + 900, "jti": "j", "aud": ["https://api.example"],
+            ]
             body.merge(extra) { _, new in new }
             if let dropping { body[dropping] = nil }
             let head = try JSONSerialization.data(withJSONObject: ["alg": "EdDSA", "kid": key.kid].merging(header) { _, new in new })
-            return try CompactJWS.serialize(header: head, payload: try JSONSerialization.data(withJSONObject: body)) { try key.signingKey().signature(for: $0) }
+            return try CompactJWS.serialize(header: head, payload: try JSONSerialization.data(withJSONObject: body)) {
+                try key.signingKey().signature(for: $0)
+            }
         }
         #expect(try issuer.verify(try token(header: ["typ": "at+jwt"])).sub == "s")
         #expect(try issuer.verify(try token(header: ["typ": "application/AT+JWT"])).sub == "s")

@@ -12,7 +12,10 @@ import Testing
             for _ in 0..<12 {
                 group.addTask {
                     try await pool.run {
-                        peak.state.withLock { $0.running += 1; $0.peak = max($0.peak, $0.running) }
+                        peak.state.withLock {
+                            $0.running += 1
+                            $0.peak = max($0.peak, $0.running)
+                        }
                         // Hold the slot until a second job runs beside it (or 5 s pass), so
                         // the test does not depend on how a loaded machine schedules threads.
                         let deadline = Date().addingTimeInterval(5)
@@ -59,12 +62,12 @@ import Testing
     }
 
     #if os(Linux)
-    @Test func jobsRunAtTheLowerPriorityAndTheCallerKeepsItsOwn() async throws {
-        let callerBefore = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
-        let pool = BlockingWorkPool(width: 2, niceness: 15)
-        let inside = try await pool.run { getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) }
-        #expect(inside == 15)
-        #expect(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) == callerBefore)
-    }
+        @Test func jobsRunAtTheLowerPriorityAndTheCallerKeepsItsOwn() async throws {
+            let callerBefore = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+            let pool = BlockingWorkPool(width: 2, niceness: 15)
+            let inside = try await pool.run { getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) }
+            #expect(inside == 15)
+            #expect(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) == callerBefore)
+        }
     #endif
 }

@@ -103,7 +103,8 @@ import Testing
     /// A file that starts right but is broken further on fails the lookup that meets the break.
     @Test func aCorruptLineFailsTheLookupThatReadsIt() throws {
         let hashes = TestBreachedPasswords.hashes(breached: Self.breached, filler: 50)
-        let text = TestBreachedPasswords.text(hashes: Array(hashes.prefix(1)), lineEnd: "\n") + String(repeating: "not a hash line\n", count: 60)
+        let text =
+            TestBreachedPasswords.text(hashes: Array(hashes.prefix(1)), lineEnd: "\n") + String(repeating: "not a hash line\n", count: 60)
         let (folder, list) = try Self.list(text)
         defer { folder.remove() }
         #expect(throws: BreachedPasswordList.Invalid.self) { try list.contains("anything") }

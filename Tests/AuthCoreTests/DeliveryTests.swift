@@ -71,8 +71,10 @@ import Testing
     @Test func emailAddressesAreCheckedPlainlyAndComparedWithoutCase() throws {
         let address = try EmailAddress("Alice@Example.com")
         #expect(address.key == "alice@example.com")
-        for bad in ["", "alice", "alice@", "@example.com", "alice@example", "a b@example.com", "alice@@example.com", "alice@example.com.",
-                    String(repeating: "a", count: 65) + "@example.com"] {
+        for bad in [
+            "", "alice", "alice@", "@example.com", "alice@example", "a b@example.com", "alice@@example.com", "alice@example.com.",
+            String(repeating: "a", count: 65) + "@example.com",
+        ] {
             #expect(throws: AuthError.self, "\(bad)") { try EmailAddress(bad) }
         }
     }
@@ -86,7 +88,8 @@ import Testing
         let hashing = PasswordHashing(hasher: Argon2idHasher(parameters: .testLight), pool: BlockingWorkPool(width: 1, queueLimit: 4))
         let clock = TestClock(now: now)
         let accounts = AccountService(storage: storage, hashing: hashing, clock: clock)
-        let recovery = AccountRecoveryService(storage: storage, hashing: hashing, sealer: DeliverySealer(keyEncryptionKey: kek), clock: clock)
+        let recovery = AccountRecoveryService(
+            storage: storage, hashing: hashing, sealer: DeliverySealer(keyEncryptionKey: kek), clock: clock)
         let origin = RequestOrigin(clientAddress: "192.0.2.7", requestID: "r1")
         let alice = try await accounts.create(username: "alice", password: "correct horse battery staple", email: "alice@example.com")
 

@@ -19,13 +19,15 @@ import Testing
         // The kid is the authenticated data: the blob copied to another key's row does not open.
         let other = SigningKey.generate(now: key.createdAt)
         let moved = SealedSigningKey(
-            kid: other.kid, sealedPrivateKey: sealed.sealedPrivateKey, keyEncryptionKeyFingerprint: kek.fingerprint, createdAt: other.createdAt
+            kid: other.kid, sealedPrivateKey: sealed.sealedPrivateKey, keyEncryptionKeyFingerprint: kek.fingerprint,
+            createdAt: other.createdAt
         )
         let error = try #require(throws: SealingError.self) { try kek.open(moved) }
         #expect(!error.isWrongKey && "\(error)".contains(other.kid))
         var altered = sealed.sealedPrivateKey
         altered[20] ^= 1
-        let tampered = SealedSigningKey(kid: key.kid, sealedPrivateKey: altered, keyEncryptionKeyFingerprint: kek.fingerprint, createdAt: key.createdAt)
+        let tampered = SealedSigningKey(
+            kid: key.kid, sealedPrivateKey: altered, keyEncryptionKeyFingerprint: kek.fingerprint, createdAt: key.createdAt)
         #expect(throws: SealingError.self) { try kek.open(tampered) }
     }
 

@@ -35,7 +35,8 @@ import Testing
     @discardableResult
     func addUser(_ name: String, parameters: Argon2idHasher.Parameters = light, disabled: Bool = false) async throws -> User {
         let username = try Username(name)
-        let user = try await storage.users.create(username: username, passwordHash: try Argon2idHasher(parameters: parameters).hash(Self.password), at: clock.now)
+        let user = try await storage.users.create(
+            username: username, passwordHash: try Argon2idHasher(parameters: parameters).hash(Self.password), at: clock.now)
         if disabled { _ = try await storage.users.setDisabled(true, usernameKey: username.key, at: clock.now) }
         return user
     }
@@ -71,9 +72,10 @@ import Testing
             _ = try? await service.login(username: name, password: "wrong password", origin: RequestOrigin(clientAddress: "192.0.2.1"))
         }
         let events = storage.audit.events.map { "\($0.kind.rawValue) \($0.usernameKey ?? "-") \($0.detail ?? "-")" }
-        #expect(events == [
-            "login_failed - unknown_user", "login_throttled - -", "login_failed alice wrong_password", "login_throttled alice -",
-        ])
+        #expect(
+            events == [
+                "login_failed - unknown_user", "login_throttled - -", "login_failed alice wrong_password", "login_throttled alice -",
+            ])
         #expect(!storage.audit.events.contains { ($0.usernameKey ?? "").contains("tr0ub4dor") })
     }
 
@@ -236,11 +238,13 @@ import Testing
     /// A password is one password however its accents and spaces were typed (RFC 8265
     /// OpaqueString): set in NFC, it logs in typed in NFD or with a no-break space.
     @Test func aPasswordIsTheSameWhateverItsUnicodeSpelling() async throws {
-        let accounts = AccountService(storage: storage, hashing: PasswordHashing(hasher: Argon2idHasher(parameters: Self.light), pool: pool), clock: clock)
+        let accounts = AccountService(
+            storage: storage, hashing: PasswordHashing(hasher: Argon2idHasher(parameters: Self.light), pool: pool), clock: clock)
         try await accounts.create(username: "zoë", password: "cr\u{E8}me br\u{FB}l\u{E9}e pour deux")
         let service = try await service()
         for typed in ["cre\u{300}me bru\u{302}le\u{301}e pour deux", "cr\u{E8}me\u{A0}br\u{FB}l\u{E9}e pour deux"] {
-            #expect(try await service.login(username: "zoë", password: typed, origin: RequestOrigin(clientAddress: nil)).tokenType == "Bearer")
+            #expect(
+                try await service.login(username: "zoë", password: typed, origin: RequestOrigin(clientAddress: nil)).tokenType == "Bearer")
         }
         await #expect(throws: AuthError.invalidCredentials) {
             try await service.login(username: "zoë", password: "creme brulee pour deux", origin: RequestOrigin(clientAddress: nil))
@@ -259,7 +263,10 @@ import Testing
         #expect(stored != legacy)
         #expect(Argon2idHasher(parameters: Self.light).verify(PasswordPolicy.normalized(typed), against: stored))
         // Now the NFC spelling works too.
-        #expect(try await service.login(username: "zoë", password: "cr\u{E8}me br\u{FB}l\u{E9}e pour deux", origin: RequestOrigin(clientAddress: nil)).tokenType == "Bearer")
+        #expect(
+            try await service.login(
+                username: "zoë", password: "cr\u{E8}me br\u{FB}l\u{E9}e pour deux", origin: RequestOrigin(clientAddress: nil)
+            ).tokenType == "Bearer")
     }
 
     /// The second verification depends on the password only: for a password whose forms

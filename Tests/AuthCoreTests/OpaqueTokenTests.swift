@@ -7,7 +7,11 @@ import Testing
     @Test func refreshTokensAreFortyThreeBase64URLCharacters() {
         let (token, hash) = RefreshToken.generate()
         #expect(token.utf8.count == 43)
-        #expect(token.utf8.allSatisfy { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) })
+        #expect(
+            token.utf8.allSatisfy {
+                $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90)
+                    || ($0 >= 97 && $0 <= 122)
+            })
         #expect(hash == RefreshToken.hash(of: token))
         #expect(hash.utf8.count == 64)
         #expect(RefreshToken.generate().token != token)

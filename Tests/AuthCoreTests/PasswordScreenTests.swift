@@ -59,7 +59,8 @@ import Testing
 
     @Test func refusesABreachedPasswordOnlyWhenAListIsGiven() throws {
         let leaked = "a leaked passphrase"
-        let folder = try TemporaryFolder("breached", files: ["pwned.txt": TestBreachedPasswords.text(breached: [leaked, "caf\u{E9} au lait"], filler: 2000)])
+        let folder = try TemporaryFolder(
+            "breached", files: ["pwned.txt": TestBreachedPasswords.text(breached: [leaked, "caf\u{E9} au lait"], filler: 2000)])
         defer { folder.remove() }
         let screen = PasswordScreen(breached: try BreachedPasswordList(path: folder.appending("pwned.txt").path))
 

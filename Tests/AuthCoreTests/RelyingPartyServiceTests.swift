@@ -38,7 +38,9 @@ import Testing
         #expect(try await parties.introspect(tokens.refreshToken, by: Self.gateway).active)
         _ = try await parties.refresh(refreshToken: tokens.refreshToken, origin: RequestOrigin())
         #expect(try await parties.introspect(tokens.refreshToken, by: Self.gateway) == .inactive)
-        await #expect(throws: AuthError.invalidGrant) { try await parties.refresh(refreshToken: tokens.refreshToken, origin: RequestOrigin()) }
+        await #expect(throws: AuthError.invalidGrant) {
+            try await parties.refresh(refreshToken: tokens.refreshToken, origin: RequestOrigin())
+        }
     }
 
     @Test func anotherIssuersTokenIsNotVouchedFor() async throws {
@@ -55,8 +57,12 @@ import Testing
         #expect(try await storage.clients.add(client))
         #expect(try await !storage.clients.add(client))
         #expect(try await parties.authenticate(clientID: "orders-api", secret: secret, origin: RequestOrigin()) == client)
-        await #expect(throws: AuthError.invalidClient) { try await parties.authenticate(clientID: "orders-api", secret: secret + "x", origin: RequestOrigin()) }
-        await #expect(throws: AuthError.invalidClient) { try await parties.authenticate(clientID: "unknown", secret: secret, origin: RequestOrigin()) }
+        await #expect(throws: AuthError.invalidClient) {
+            try await parties.authenticate(clientID: "orders-api", secret: secret + "x", origin: RequestOrigin())
+        }
+        await #expect(throws: AuthError.invalidClient) {
+            try await parties.authenticate(clientID: "unknown", secret: secret, origin: RequestOrigin())
+        }
 
         let token = try await parties.clientToken(for: client, origin: RequestOrigin())
         let answer = try await parties.introspect(token.value, by: client)
@@ -110,7 +116,8 @@ import Testing
         let stock = OAuthClient(id: "stock-api", secretHash: "", audiences: [], createdAt: clock.now)
         let grant = try await login.issueGrant(for: user)
         let session = try #require(try await storage.refreshTokens.sessions(ofUser: user.id, now: clock.now).first).id
-        let forOrders = try login.issuer.issue(subject: user.id.uuidString.lowercased(), sessionID: session, audiences: ["https://orders.example.com"])
+        let forOrders = try login.issuer.issue(
+            subject: user.id.uuidString.lowercased(), sessionID: session, audiences: ["https://orders.example.com"])
 
         #expect(try await parties.introspect(forOrders.value, by: orders).active)
         #expect(try await parties.introspect(forOrders.value, by: stock) == .inactive)
@@ -133,9 +140,12 @@ import Testing
         let (_, parties) = try await services()
         let (client, secret) = try OAuthClient.register(id: "orders-api", audiences: [], now: clock.now)
         #expect(try await storage.clients.add(client))
-        let attacker = RequestOrigin(clientAddress: "203.0.113.7"), owner = RequestOrigin(clientAddress: "198.51.100.2")
+        let attacker = RequestOrigin(clientAddress: "203.0.113.7")
+        let owner = RequestOrigin(clientAddress: "198.51.100.2")
         for _ in 0..<10 {
-            await #expect(throws: AuthError.invalidClient) { try await parties.authenticate(clientID: "orders-api", secret: "guess", origin: attacker) }
+            await #expect(throws: AuthError.invalidClient) {
+                try await parties.authenticate(clientID: "orders-api", secret: "guess", origin: attacker)
+            }
         }
         await #expect { try await parties.authenticate(clientID: "orders-api", secret: secret, origin: attacker) } throws: { error in
             (error as? AuthError)?.code == .tooManyAttempts

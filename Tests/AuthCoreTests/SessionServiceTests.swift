@@ -54,7 +54,9 @@ import Testing
         try await sessions.logout(refreshToken: second.refreshToken, origin: origin)
         try await sessions.logout(refreshToken: "unknown", origin: origin)
         await #expect(throws: AuthError.invalidToken) { try await sessions.refresh(refreshToken: second.refreshToken, origin: origin) }
-        await #expect(throws: AuthError.invalidRequest("refresh_token must not be empty")) { try await sessions.logout(refreshToken: "", origin: origin) }
+        await #expect(throws: AuthError.invalidRequest("refresh_token must not be empty")) {
+            try await sessions.logout(refreshToken: "", origin: origin)
+        }
 
         let third = try await login.issueGrant(for: user)
         #expect(try await sessions.profile(accessToken: third.accessToken) == user)
@@ -84,7 +86,8 @@ import Testing
     @Test func anOperatorEndsEverySessionOfAnAccountAndAPasswordResetDoesToo() async throws {
         let (login, sessions) = try await services()
         let accounts = AccountService(
-            storage: storage, hashing: PasswordHashing(hasher: Argon2idHasher(parameters: .testLight), pool: BlockingWorkPool(width: 1, queueLimit: 4)),
+            storage: storage,
+            hashing: PasswordHashing(hasher: Argon2idHasher(parameters: .testLight), pool: BlockingWorkPool(width: 1, queueLimit: 4)),
             clock: clock
         )
         let first = try await grant(login)

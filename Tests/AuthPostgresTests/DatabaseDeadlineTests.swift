@@ -10,7 +10,8 @@ import Testing
 /// (as one waiting in a connection pool that an outage replaced can).
 @Suite struct DatabaseDeadlineTests {
     @Test(.timeLimit(.minutes(1))) func anOperationThatNeverEndsIsAnsweredUnavailableAtTheDeadline() async throws {
-        let database = Database(configuration: try await TestCluster.newDatabase().configuration, timeout: .seconds(1), logger: TestCluster.logger)
+        let database = Database(
+            configuration: try await TestCluster.newDatabase().configuration, timeout: .seconds(1), logger: TestCluster.logger)
         let stuck = Stuck()
         let start = ContinuousClock.now
         await #expect(throws: AuthError.self) {
@@ -86,7 +87,10 @@ import Testing
 
         func release() {
             released.withLock { $0 = true }
-            continuation.withLock { $0?.resume(); $0 = nil }
+            continuation.withLock {
+                $0?.resume()
+                $0 = nil
+            }
         }
     }
 }

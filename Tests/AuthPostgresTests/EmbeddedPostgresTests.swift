@@ -1,11 +1,11 @@
 import AuthPostgres
-import PostgresEmbedded
 import AuthTestSupport
 import Foundation
 import Logging
+import PostgresEmbedded
 import PostgresNIO
-import Testing
 import ProcessKit
+import Testing
 
 @Suite struct EmbeddedPostgresTests {
     @Test func createsStartsReusesAndStops() async throws {
@@ -138,7 +138,8 @@ import ProcessKit
 
     /// The outage probe's single connections get the URL's sslmode, not the clear.
     @Test(arguments: [
-        ("disable", "disable"), ("prefer", "prefer"), ("allow", "prefer"), ("require", "require"), ("verify-ca", "require"), ("verify-full", "require"),
+        ("disable", "disable"), ("prefer", "prefer"), ("allow", "prefer"), ("require", "require"), ("verify-ca", "require"),
+        ("verify-full", "require"),
     ])
     func singleConnectionsKeepTheSSLMode(mode: String, expected: String) throws {
         let target = try DatabaseURL.parse("postgres://app@db.internal/auth?sslmode=\(mode)")
@@ -182,7 +183,8 @@ import ProcessKit
         let floor = try DatabaseURL.parse("postgres://app@db.internal/auth?pool_max_conns=6&pool_min_conns=2")
         #expect(floor.client.options.minimumConnections == 2)
         #expect(floor.withFixedPool.client.options.minimumConnections == 2)
-        #expect(try DatabaseURL.parse("postgres://app@db.internal/auth?pool_min_conns=0").withFixedPool.client.options.minimumConnections == 0)
+        #expect(
+            try DatabaseURL.parse("postgres://app@db.internal/auth?pool_min_conns=0").withFixedPool.client.options.minimumConnections == 0)
     }
 
     /// The embedded cluster is reached over a Unix socket: no keep-alive (its pool of 10 is

@@ -41,7 +41,8 @@ import Testing
             _ = try await MigrationRunner(database: database).migrate()
             let rotation = try #require(SQLFunction.all.first { $0.name == "rotate_refresh_token" })
             let changed = SQLFunction(
-                name: rotation.name, sql: rotation.sql.replacingOccurrences(of: "outcome := 'unknown';", with: "outcome := 'not found';"), since: rotation.since
+                name: rotation.name, sql: rotation.sql.replacingOccurrences(of: "outcome := 'unknown';", with: "outcome := 'not found';"),
+                since: rotation.since
             )
             #expect(try await MigrationRunner(database: database, functions: [changed]).migrate() == [])
             let rows = try await database.client.query(
@@ -49,7 +50,9 @@ import Testing
             )
             for try await outcome in rows.decode(String.self) { #expect(outcome == "not found") }
             _ = try await MigrationRunner(database: database).migrate()
-            for try await outcome in try await database.client.query("SELECT outcome FROM rotate_refresh_token('no such token', 's', now(), now())").decode(String.self) {
+            for try await outcome in try await database.client.query(
+                "SELECT outcome FROM rotate_refresh_token('no such token', 's', now(), now())"
+            ).decode(String.self) {
                 #expect(outcome == "unknown")
             }
         }
@@ -103,7 +106,9 @@ import Testing
             }
             _ = try await MigrationRunner(database: database).migrate()
             var keys: [String: String] = [:]
-            for try await (name, key) in try await database.client.query("SELECT username, username_key FROM users").decode((String, String).self) {
+            for try await (name, key) in try await database.client.query("SELECT username, username_key FROM users").decode(
+                (String, String).self)
+            {
                 keys[name] = key
             }
             #expect(keys == ["ａｌｉｃｅ": "alice", "bob": "bob", "ｂｏｂ": "ｂｏｂ", "ｃａｒｏｌ": "ｃａｒｏｌ", "cａrol": "cａrol", "ｄａｎ\u{3000}ｏ": "dan o"])

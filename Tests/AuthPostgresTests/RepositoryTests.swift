@@ -49,12 +49,14 @@ import Testing
             let tokens = PostgresAccountTokenRepository(database: database)
             let now = Date()
             let erin = try await users.create(username: try Username("Erin"), passwordHash: "old", at: now)
-            _ = try await tokens.issue(AccountTokenIssue(
-                purpose: .passwordReset, account: .id(erin.id), tokenHash: "link", sealedToken: Data([1]), createdAt: now,
-                expiresAt: now.addingTimeInterval(600)
-            ))
+            _ = try await tokens.issue(
+                AccountTokenIssue(
+                    purpose: .passwordReset, account: .id(erin.id), tokenHash: "link", sealedToken: Data([1]), createdAt: now,
+                    expiresAt: now.addingTimeInterval(600)
+                ))
             _ = try await users.setDisabled(true, usernameKey: "erin", at: now)
-            let set = try #require(try await tokens.setPassword(PasswordChange(userID: erin.id, passwordHash: "new", replacing: nil, now: now)))
+            let set = try #require(
+                try await tokens.setPassword(PasswordChange(userID: erin.id, passwordHash: "new", replacing: nil, now: now)))
             #expect(set.user.passwordHash == "new" && set.user.isDisabled)
             #expect(try await tokens.owner(ofTokenHash: "link", purpose: .passwordReset, now: now) == nil)
             // Checked against "new" while disabled: refused; enabled, against "old": refused.
@@ -63,7 +65,9 @@ import Testing
             #expect(try await tokens.setPassword(PasswordChange(userID: erin.id, passwordHash: "x", replacing: "old", now: now)) == nil)
             #expect(try await users.delete(CheckedAccount(userID: erin.id, passwordHash: "old")) == nil)
             #expect(try await users.user(withKey: "erin")?.passwordHash == "new")
-            #expect(try await tokens.setPassword(PasswordChange(userID: erin.id, passwordHash: "newer", replacing: "new", now: now))?.user.passwordHash == "newer")
+            #expect(
+                try await tokens.setPassword(PasswordChange(userID: erin.id, passwordHash: "newer", replacing: "new", now: now))?.user
+                    .passwordHash == "newer")
             #expect(try await users.delete(CheckedAccount(userID: erin.id, passwordHash: "newer"))?.id == erin.id)
             #expect(try await tokens.setPassword(PasswordChange(userID: UUID(), passwordHash: "x", replacing: nil, now: now)) == nil)
         }
@@ -175,16 +179,16 @@ import Testing
             let t0 = Date(timeIntervalSince1970: 1_800_000_000)
             let steps: [(at: Double, keys: [ThrottleKey], expected: Int?)] = [
                 (0, [growing, fixed], nil), (1, [growing, fixed], nil),
-                (2, [growing, fixed], 28),      // gina's window used up: 30 s from t0
-                (3, [fixed], nil),              // the refusal counted against no key
-                (4, [fixed], 86),               // 192.0.2.7 used up: 90 s from t0
+                (2, [growing, fixed], 28),  // gina's window used up: 30 s from t0
+                (3, [fixed], nil),  // the refusal counted against no key
+                (4, [fixed], 86),  // 192.0.2.7 used up: 90 s from t0
                 (31, [growing], nil), (32, [growing], nil),
-                (33, [growing], 58),            // second window: 60 s from t0 + 31
+                (33, [growing], 58),  // second window: 60 s from t0 + 31
                 (91, [growing], nil), (92, [growing], nil),
-                (93, [growing], 98),            // third: 120 s, capped at 100, from t0 + 91
-                (191, [growing], nil),          // fourth window (100 s), not used up …
+                (93, [growing], 98),  // third: 120 s, capped at 100, from t0 + 91
+                (191, [growing], nil),  // fourth window (100 s), not used up …
                 (292, [growing], nil), (293, [growing], nil),
-                (294, [growing], 28),           // … so the fifth is 30 s again
+                (294, [growing], 28),  // … so the fifth is 30 s again
             ]
             for step in steps {
                 let now = t0.addingTimeInterval(step.at)
@@ -216,17 +220,25 @@ import Testing
 
     @Test func theLoginLookupReservesAndGivesTheAccountInOneAnswer() async throws {
         let testDatabase = try await TestCluster.newDatabase()
-        try await PostgresStorage(configuration: testDatabase.configuration, timeout: TestCluster.operationTimeout, logger: TestCluster.logger).withRunning { storage in
+        try await PostgresStorage(
+            configuration: testDatabase.configuration, timeout: TestCluster.operationTimeout, logger: TestCluster.logger
+        ).withRunning { storage in
             try await storage.migrate()
             let harry = try await storage.users.create(username: try Username("Harry"), passwordHash: "$argon2id$stored", at: Date())
-            let keys = ThrottlePolicy(pairLimit: 2, accountLimit: 5, addressLimit: 5, window: 60).keys(usernameKey: "harry", address: "192.0.2.9")
+            let keys = ThrottlePolicy(pairLimit: 2, accountLimit: 5, addressLimit: 5, window: 60).keys(
+                usernameKey: "harry", address: "192.0.2.9")
             let now = Date(timeIntervalSince1970: 1_800_000_000)
-            #expect(try await storage.loginLookup(usernameKey: "harry", throttle: keys.all, now: now) == LoginLookup(refusal: nil, user: harry))
-            #expect(try await storage.loginLookup(usernameKey: "harry", throttle: keys.all, now: now) == LoginLookup(refusal: nil, user: harry))
+            #expect(
+                try await storage.loginLookup(usernameKey: "harry", throttle: keys.all, now: now) == LoginLookup(refusal: nil, user: harry))
+            #expect(
+                try await storage.loginLookup(usernameKey: "harry", throttle: keys.all, now: now) == LoginLookup(refusal: nil, user: harry))
             let throttled = try await storage.loginLookup(usernameKey: "harry", throttle: keys.all, now: now.addingTimeInterval(10))
             #expect(throttled == LoginLookup(refusal: ThrottleRefusal(retryAfter: 50, isFirst: true), user: harry))
-            let otherName = ThrottlePolicy(pairLimit: 2, accountLimit: 5, addressLimit: 5, window: 60).keys(usernameKey: "nobody", address: "192.0.2.9")
-            #expect(try await storage.loginLookup(usernameKey: "nobody", throttle: otherName.all, now: now) == LoginLookup(refusal: nil, user: nil))
+            let otherName = ThrottlePolicy(pairLimit: 2, accountLimit: 5, addressLimit: 5, window: 60).keys(
+                usernameKey: "nobody", address: "192.0.2.9")
+            #expect(
+                try await storage.loginLookup(usernameKey: "nobody", throttle: otherName.all, now: now)
+                    == LoginLookup(refusal: nil, user: nil))
         }
     }
 
@@ -234,7 +246,9 @@ import Testing
     /// fails; the in-memory storage (the default, three calls) ends in the same state.
     @Test func aLoginSuccessWritesTheResetTheTokenAndTheEventAsOne() async throws {
         let testDatabase = try await TestCluster.newDatabase()
-        try await PostgresStorage(configuration: testDatabase.configuration, timeout: TestCluster.operationTimeout, logger: TestCluster.logger).withRunning { postgres in
+        try await PostgresStorage(
+            configuration: testDatabase.configuration, timeout: TestCluster.operationTimeout, logger: TestCluster.logger
+        ).withRunning { postgres in
             try await postgres.migrate()
             try await Self.checkLoginSuccess(postgres)
             try await Self.checkLoginSuccess(InMemoryStorage())
@@ -243,16 +257,22 @@ import Testing
 
     private static func checkLoginSuccess(_ storage: some AuthStorage) async throws {
         let ida = try await storage.users.create(username: try Username("Ida"), passwordHash: "$argon2id$stored", at: Date())
-        let keys = ThrottlePolicy(pairLimit: 1, accountLimit: 1, addressLimit: 2, window: 60).keys(usernameKey: "ida", address: "192.0.2.10")
+        let keys = ThrottlePolicy(pairLimit: 1, accountLimit: 1, addressLimit: 2, window: 60).keys(
+            usernameKey: "ida", address: "192.0.2.10")
         let address = try #require(keys.address)
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         #expect(try await storage.loginAttempts.reserve(keys.all, now: now) == nil)
 
         let token = RefreshTokenRecord(
-            tokenHash: String(repeating: "ab", count: 32), familyID: UUID(), userID: ida.id, expiresAt: now.addingTimeInterval(600), sessionExpiresAt: now.addingTimeInterval(900)
+            tokenHash: String(repeating: "ab", count: 32), familyID: UUID(), userID: ida.id, expiresAt: now.addingTimeInterval(600),
+            sessionExpiresAt: now.addingTimeInterval(900)
         )
-        let event = SecurityEvent(kind: .loginSucceeded, at: now, userID: ida.id, usernameKey: "ida", origin: RequestOrigin(clientAddress: "192.0.2.10", requestID: "r-1"))
-        #expect(try await storage.recordLoginSuccess(LoginSuccess(throttle: keys, verifiedPasswordHash: ida.passwordHash, refreshToken: token, event: event)))
+        let event = SecurityEvent(
+            kind: .loginSucceeded, at: now, userID: ida.id, usernameKey: "ida",
+            origin: RequestOrigin(clientAddress: "192.0.2.10", requestID: "r-1"))
+        #expect(
+            try await storage.recordLoginSuccess(
+                LoginSuccess(throttle: keys, verifiedPasswordHash: ida.passwordHash, refreshToken: token, event: event)))
         // The username's counters are cleared; the address's attempt is given back (its limit is 2).
         #expect(try await storage.loginAttempts.reserve([keys.account], now: now) == nil)
         #expect(try await storage.loginAttempts.reserve([address], now: now) == nil)
@@ -260,12 +280,15 @@ import Testing
         #expect(try await storage.loginAttempts.reserve([address], now: now) != nil)
         #expect(try await storage.audit.recent(limit: 10, usernameKey: "ida") == [event])
         let successor = RefreshSuccessor(tokenHash: String(repeating: "cd", count: 32), expiresAt: now.addingTimeInterval(600))
-        #expect(try await storage.refreshTokens.rotate(presentedHash: token.tokenHash, successor: successor, now: now) == .rotated(userID: ida.id, sessionID: token.familyID, expiresAt: now.addingTimeInterval(600)))
+        #expect(
+            try await storage.refreshTokens.rotate(presentedHash: token.tokenHash, successor: successor, now: now)
+                == .rotated(userID: ida.id, sessionID: token.familyID, expiresAt: now.addingTimeInterval(600)))
 
         guard storage is PostgresStorage else { return }
         // A token hash already stored fails the insert: the counters and the log stay as they were.
         await #expect(throws: (any Error).self) {
-            try await storage.recordLoginSuccess(LoginSuccess(throttle: keys, verifiedPasswordHash: ida.passwordHash, refreshToken: token, event: event))
+            try await storage.recordLoginSuccess(
+                LoginSuccess(throttle: keys, verifiedPasswordHash: ida.passwordHash, refreshToken: token, event: event))
         }
         #expect(try await storage.loginAttempts.reserve([keys.account], now: now) != nil)
         #expect(try await storage.audit.recent(limit: 10, usernameKey: "ida") == [event])

@@ -9,7 +9,8 @@ import Testing
 @Suite struct RetentionTests {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
     static let day: TimeInterval = 86_400
-    static let policy = RetentionPolicy(auditEvents: 30 * 86_400, loginCounters: 2 * 86_400, endedSessions: 7 * 86_400, batchSize: 2, maxBatchesPerRun: 100)
+    static let policy = RetentionPolicy(
+        auditEvents: 30 * 86_400, loginCounters: 2 * 86_400, endedSessions: 7 * 86_400, batchSize: 2, maxBatchesPerRun: 100)
 
     /// What the seed leaves once retention has run: the recent audit events, the recent
     /// counter, and the live sessions with their unexpired tokens.
@@ -21,7 +22,9 @@ import Testing
 
     @Test func oldRowsGoInBatchesAndRecentOnesStay() async throws {
         let testDatabase = try await TestCluster.newDatabase()
-        try await PostgresStorage(configuration: testDatabase.configuration, timeout: TestCluster.operationTimeout, logger: TestCluster.logger).withRunning { postgres in
+        try await PostgresStorage(
+            configuration: testDatabase.configuration, timeout: TestCluster.operationTimeout, logger: TestCluster.logger
+        ).withRunning { postgres in
             try await postgres.migrate()
             let stored = try await Self.check(postgres)
             let remembered = try await Self.check(InMemoryStorage())
@@ -33,10 +36,14 @@ import Testing
     /// run goes on where it stopped.
     @Test func aRunIsBoundedAndTheNextGoesOn() async throws {
         let testDatabase = try await TestCluster.newDatabase()
-        try await PostgresStorage(configuration: testDatabase.configuration, timeout: TestCluster.operationTimeout, logger: TestCluster.logger).withRunning { storage in
+        try await PostgresStorage(
+            configuration: testDatabase.configuration, timeout: TestCluster.operationTimeout, logger: TestCluster.logger
+        ).withRunning { storage in
             try await storage.migrate()
             for index in 0..<7 {
-                try await storage.audit.record(SecurityEvent(kind: .loginFailed, at: Self.now.addingTimeInterval(-100 * Self.day + Double(index)), origin: RequestOrigin()))
+                try await storage.audit.record(
+                    SecurityEvent(
+                        kind: .loginFailed, at: Self.now.addingTimeInterval(-100 * Self.day + Double(index)), origin: RequestOrigin()))
             }
             var policy = Self.policy
             policy.maxBatchesPerRun = 2
@@ -52,10 +59,13 @@ import Testing
         let user = try await storage.users.create(username: try Username("ret"), passwordHash: "$argon2id$stored", at: now)
         // Audit: five events of 40 days ago, three of yesterday.
         for index in 0..<5 {
-            try await storage.audit.record(SecurityEvent(kind: .loginFailed, at: now.addingTimeInterval(-40 * day + Double(index)), origin: RequestOrigin()))
+            try await storage.audit.record(
+                SecurityEvent(kind: .loginFailed, at: now.addingTimeInterval(-40 * day + Double(index)), origin: RequestOrigin()))
         }
         for index in 0..<3 {
-            try await storage.audit.record(SecurityEvent(kind: .loginSucceeded, at: now.addingTimeInterval(-day + Double(index)), userID: user.id, origin: RequestOrigin()))
+            try await storage.audit.record(
+                SecurityEvent(
+                    kind: .loginSucceeded, at: now.addingTimeInterval(-day + Double(index)), userID: user.id, origin: RequestOrigin()))
         }
         // Counters: one whose window began three days ago, one whose two-hour window began an
         // hour ago (used up).
@@ -71,15 +81,18 @@ import Testing
         try await storage.loginAttempts.remember(remembered, at: now.addingTimeInterval(-day))
         // Sessions: one that ended ten days ago with three rotations; one revoked ten days
         // ago; a live one with a token that expired ten days ago and a live token.
-        let ended = try await session(storage, user: user, started: now.addingTimeInterval(-100 * day), ends: now.addingTimeInterval(-10 * day), rotations: 3)
-        let revoked = try await session(storage, user: user, started: now.addingTimeInterval(-20 * day), ends: now.addingTimeInterval(60 * day), rotations: 0)
+        let ended = try await session(
+            storage, user: user, started: now.addingTimeInterval(-100 * day), ends: now.addingTimeInterval(-10 * day), rotations: 3)
+        let revoked = try await session(
+            storage, user: user, started: now.addingTimeInterval(-20 * day), ends: now.addingTimeInterval(60 * day), rotations: 0)
         _ = try await storage.refreshTokens.revokeFamily(ofTokenHash: revoked, now: now.addingTimeInterval(-10 * day))
         let oldToken = RefreshTokenRecord(
             tokenHash: RefreshToken.generate().hash, familyID: UUID(), userID: user.id,
             expiresAt: now.addingTimeInterval(-10 * day), sessionExpiresAt: now.addingTimeInterval(60 * day)
         )
         try await storage.refreshTokens.store(oldToken)
-        let live = try await session(storage, user: user, started: now.addingTimeInterval(-day), ends: now.addingTimeInterval(80 * day), rotations: 0)
+        let live = try await session(
+            storage, user: user, started: now.addingTimeInterval(-day), ends: now.addingTimeInterval(80 * day), rotations: 0)
 
         let deleted = try await RetentionService(storage: storage, policy: policy, clock: TestClock(now: now)).run()
         #expect(deleted.auditEvents == 5)
@@ -101,7 +114,9 @@ import Testing
         #expect(try await storage.refreshTokens.rotate(presentedHash: oldToken.tokenHash, successor: successor(), now: now) == .unknown)
         var rotated = 0
         if case .rotated = try await storage.refreshTokens.rotate(presentedHash: live, successor: successor(), now: now) { rotated += 1 }
-        return Remains(events: try await storage.audit.recent(limit: 100, usernameKey: nil).count, counterAllowed: !recentRefused, liveTokensRotate: rotated)
+        return Remains(
+            events: try await storage.audit.recent(limit: 100, usernameKey: nil).count, counterAllowed: !recentRefused,
+            liveTokensRotate: rotated)
     }
 
     private static func successor() -> RefreshSuccessor {

@@ -11,17 +11,19 @@ import Testing
     /// recovery code, and twenty using one challenge, whose attempts hold under the race too.
     @Test func aStepARecoveryCodeAndAChallengeAreEachTakenOnceUnderARace() async throws {
         try await TestCluster.withMigratedDatabase { database, _ in
-            let user = try await PostgresUserRepository(database: database).create(username: try Username("alice"), passwordHash: "h", at: Date())
+            let user = try await PostgresUserRepository(database: database).create(
+                username: try Username("alice"), passwordHash: "h", at: Date())
             let factors = PostgresSecondFactorRepository(database: database)
             let challenges = PostgresLoginChallengeRepository(database: database)
             let now = Date()
             #expect(try await factors.beginTOTP(userID: user.id, sealedSecret: Data([1, 2, 3]), now: now))
             #expect(try await factors.confirmTOTP(userID: user.id, step: 100, recoveryCodeHashes: ["a", "b"], now: now))
             #expect(try await !factors.beginTOTP(userID: user.id, sealedSecret: Data([4]), now: now), "TOTP is on: no new enrolment")
-            try await challenges.store(LoginChallenge(
-                tokenHash: "t", kind: .secondFactor, userID: user.id, passwordHash: "h", createdAt: now,
-                expiresAt: now.addingTimeInterval(300), attemptsLeft: 5
-            ))
+            try await challenges.store(
+                LoginChallenge(
+                    tokenHash: "t", kind: .secondFactor, userID: user.id, passwordHash: "h", createdAt: now,
+                    expiresAt: now.addingTimeInterval(300), attemptsLeft: 5
+                ))
 
             func race(_ attempt: @escaping @Sendable () async throws -> Bool) async throws -> Int {
                 try await withThrowingTaskGroup(of: Bool.self) { group in
@@ -53,18 +55,22 @@ import Testing
     /// ended ones are deleted by retention, the live one stays.
     @Test func challengesEndAndEndedOnesAreDeleted() async throws {
         try await TestCluster.withMigratedDatabase { database, _ in
-            let user = try await PostgresUserRepository(database: database).create(username: try Username("bob"), passwordHash: "h", at: Date())
+            let user = try await PostgresUserRepository(database: database).create(
+                username: try Username("bob"), passwordHash: "h", at: Date())
             let challenges = PostgresLoginChallengeRepository(database: database)
             let now = Date()
             for (hash, expiresIn) in [("old", -3_600.0), ("used", 300), ("worn", 300), ("live", 300)] {
-                try await challenges.store(LoginChallenge(
-                    tokenHash: hash, kind: .passkeyAuthentication, userID: hash == "live" ? nil : user.id, passwordHash: nil,
-                    createdAt: now, expiresAt: now.addingTimeInterval(expiresIn), attemptsLeft: 1
-                ))
+                try await challenges.store(
+                    LoginChallenge(
+                        tokenHash: hash, kind: .passkeyAuthentication, userID: hash == "live" ? nil : user.id, passwordHash: nil,
+                        createdAt: now, expiresAt: now.addingTimeInterval(expiresIn), attemptsLeft: 1
+                    ))
             }
             #expect(try await challenges.challenge(tokenHash: "old", kind: .passkeyAuthentication, now: now) == nil)
             #expect(try await challenges.challenge(tokenHash: "live", kind: .secondFactor, now: now) == nil, "another kind")
-            #expect(try await challenges.take(tokenHash: "used", kind: .passkeyAuthentication, now: now.addingTimeInterval(-7_200))?.tokenHash == "used")
+            #expect(
+                try await challenges.take(tokenHash: "used", kind: .passkeyAuthentication, now: now.addingTimeInterval(-7_200))?.tokenHash
+                    == "used")
             #expect(try await challenges.reserveAttempt(tokenHash: "worn", kind: .passkeyAuthentication, now: now)?.attemptsLeft == 0)
             #expect(try await challenges.challenge(tokenHash: "worn", kind: .passkeyAuthentication, now: now) == nil)
             #expect(try await challenges.reserveAttempt(tokenHash: "worn", kind: .passkeyAuthentication, now: now) == nil)

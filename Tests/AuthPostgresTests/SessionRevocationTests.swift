@@ -21,7 +21,8 @@ import Testing
             var survivors = 0
             for round in 0..<300 {
                 let first = RefreshTokenRecord(
-                    tokenHash: Self.hash(), familyID: UUID(), userID: owner.id, expiresAt: now.addingTimeInterval(600), sessionExpiresAt: now.addingTimeInterval(900)
+                    tokenHash: Self.hash(), familyID: UUID(), userID: owner.id, expiresAt: now.addingTimeInterval(600),
+                    sessionExpiresAt: now.addingTimeInterval(900)
                 )
                 try await tokens.store(first)
                 let thief = Task { () -> String in
@@ -53,13 +54,17 @@ import Testing
             let owner = try await users.create(username: try Username("owner"), passwordHash: "h", at: Date())
             let start = Date(timeIntervalSince1970: 1_800_000_000)
             let first = RefreshTokenRecord(
-                tokenHash: Self.hash(), familyID: UUID(), userID: owner.id, expiresAt: start.addingTimeInterval(60), sessionExpiresAt: start.addingTimeInterval(100)
+                tokenHash: Self.hash(), familyID: UUID(), userID: owner.id, expiresAt: start.addingTimeInterval(60),
+                sessionExpiresAt: start.addingTimeInterval(100)
             )
             try await tokens.store(first)
             let second = RefreshSuccessor(tokenHash: Self.hash(), expiresAt: start.addingTimeInterval(110))
-            #expect(try await tokens.rotate(presentedHash: first.tokenHash, successor: second, now: start.addingTimeInterval(50)) == .rotated(userID: owner.id, sessionID: first.familyID, expiresAt: start.addingTimeInterval(100)))
+            #expect(
+                try await tokens.rotate(presentedHash: first.tokenHash, successor: second, now: start.addingTimeInterval(50))
+                    == .rotated(userID: owner.id, sessionID: first.familyID, expiresAt: start.addingTimeInterval(100)))
             let third = RefreshSuccessor(tokenHash: Self.hash(), expiresAt: start.addingTimeInterval(200))
-            #expect(try await tokens.rotate(presentedHash: second.tokenHash, successor: third, now: start.addingTimeInterval(100)) == .expired)
+            #expect(
+                try await tokens.rotate(presentedHash: second.tokenHash, successor: third, now: start.addingTimeInterval(100)) == .expired)
         }
     }
 
@@ -71,7 +76,9 @@ import Testing
             let bob = try await users.create(username: try Username("bob"), passwordHash: "h", at: Date())
             let now = Date()
             func session(_ user: User) async throws -> String {
-                let record = RefreshTokenRecord(tokenHash: Self.hash(), familyID: UUID(), userID: user.id, expiresAt: now.addingTimeInterval(60), sessionExpiresAt: now.addingTimeInterval(600))
+                let record = RefreshTokenRecord(
+                    tokenHash: Self.hash(), familyID: UUID(), userID: user.id, expiresAt: now.addingTimeInterval(60),
+                    sessionExpiresAt: now.addingTimeInterval(600))
                 try await tokens.store(record)
                 return record.tokenHash
             }
@@ -81,9 +88,16 @@ import Testing
             #expect(try await tokens.revokeAll(ofUser: alice.id, now: now) == 2)
             #expect(try await tokens.revokeAll(ofUser: alice.id, now: now) == 0)
             for hash in alices {
-                #expect(try await tokens.rotate(presentedHash: hash, successor: RefreshSuccessor(tokenHash: Self.hash(), expiresAt: now.addingTimeInterval(60)), now: now) == .revoked)
+                #expect(
+                    try await tokens.rotate(
+                        presentedHash: hash, successor: RefreshSuccessor(tokenHash: Self.hash(), expiresAt: now.addingTimeInterval(60)),
+                        now: now) == .revoked)
             }
-            #expect(try await tokens.rotate(presentedHash: bobs, successor: RefreshSuccessor(tokenHash: Self.hash(), expiresAt: now.addingTimeInterval(60)), now: now).label == "rotated")
+            #expect(
+                try await tokens.rotate(
+                    presentedHash: bobs, successor: RefreshSuccessor(tokenHash: Self.hash(), expiresAt: now.addingTimeInterval(60)),
+                    now: now
+                ).label == "rotated")
         }
     }
 
@@ -93,7 +107,9 @@ import Testing
     /// starts one the revocation then ends. The in-memory storage agrees on the sequence.
     @Test func aLoginCheckedBeforeAPasswordSetStartsNoSessionAfterIt() async throws {
         let testDatabase = try await TestCluster.newDatabase()
-        try await PostgresStorage(configuration: testDatabase.configuration, timeout: TestCluster.operationTimeout, logger: TestCluster.logger).withRunning { postgres in
+        try await PostgresStorage(
+            configuration: testDatabase.configuration, timeout: TestCluster.operationTimeout, logger: TestCluster.logger
+        ).withRunning { postgres in
             try await postgres.migrate()
             try await Self.checkLoginAfterPasswordSet(postgres)
             try await Self.checkLoginAfterPasswordSet(InMemoryStorage())
@@ -110,7 +126,8 @@ import Testing
                 )
                 let (recorded, _) = try await (login, reset)
                 let next = RefreshSuccessor(tokenHash: Self.hash(), expiresAt: now.addingTimeInterval(600))
-                let outcome = try await postgres.refreshTokens.rotate(presentedHash: success.refreshToken.tokenHash, successor: next, now: now)
+                let outcome = try await postgres.refreshTokens.rotate(
+                    presentedHash: success.refreshToken.tokenHash, successor: next, now: now)
                 if case .rotated = outcome { survivors += 1 }
                 #expect(recorded || outcome == .unknown, "round \(round)")
             }
@@ -123,9 +140,11 @@ import Testing
             throttle: ThrottlePolicy().keys(usernameKey: user.username.lowercased(), address: "192.0.2.4"),
             verifiedPasswordHash: verified,
             refreshToken: RefreshTokenRecord(
-                tokenHash: hash(), familyID: UUID(), userID: user.id, expiresAt: now.addingTimeInterval(600), sessionExpiresAt: now.addingTimeInterval(900)
+                tokenHash: hash(), familyID: UUID(), userID: user.id, expiresAt: now.addingTimeInterval(600),
+                sessionExpiresAt: now.addingTimeInterval(900)
             ),
-            event: SecurityEvent(kind: .loginSucceeded, at: now, userID: user.id, usernameKey: user.username.lowercased(), origin: RequestOrigin())
+            event: SecurityEvent(
+                kind: .loginSucceeded, at: now, userID: user.id, usernameKey: user.username.lowercased(), origin: RequestOrigin())
         )
     }
 
@@ -133,7 +152,8 @@ import Testing
         let owner = try await storage.users.create(username: try Username("reset"), passwordHash: "old-hash", at: Date())
         let now = Date()
         // The login checked "old-hash"; then the password is set and every session ended …
-        _ = try await storage.accountTokens.setPassword(PasswordChange(userID: owner.id, passwordHash: "new-hash", replacing: nil, now: now))
+        _ = try await storage.accountTokens.setPassword(
+            PasswordChange(userID: owner.id, passwordHash: "new-hash", replacing: nil, now: now))
         // … then the login writes: nothing.
         let late = success(for: owner, verified: "old-hash", now: now)
         #expect(try await storage.recordLoginSuccess(late) == false)

@@ -118,14 +118,17 @@ import Testing
     }
 
     private func withStorage(_ database: TestCluster.TestDatabase, _ body: @Sendable (PostgresStorage) async throws -> Void) async throws {
-        try await PostgresStorage(configuration: database.configuration, timeout: TestCluster.operationTimeout, logger: TestCluster.logger).withRunning(body)
+        try await PostgresStorage(configuration: database.configuration, timeout: TestCluster.operationTimeout, logger: TestCluster.logger)
+            .withRunning(body)
     }
 
     /// The bytes of `signing_keys`'s heap file, written out by a checkpoint first.
     private static func tableFile(_ database: Database) async throws -> Data {
         _ = try await database.client.query("CHECKPOINT", logger: TestCluster.logger)
         var path = ""
-        for try await relative in try await database.client.query("SELECT pg_relation_filepath('signing_keys')", logger: TestCluster.logger).decode(String.self) {
+        for try await relative in try await database.client.query("SELECT pg_relation_filepath('signing_keys')", logger: TestCluster.logger)
+            .decode(String.self)
+        {
             path = relative
         }
         return try Data(contentsOf: URL(fileURLWithPath: try TestCluster.shared().dataDirectory).appendingPathComponent(path))
@@ -134,7 +137,9 @@ import Testing
     /// Every row of `signing_keys` as PostgreSQL prints it (bytea as hex).
     private static func rows(_ database: Database) async throws -> [String] {
         var rows: [String] = []
-        for try await row in try await database.client.query("SELECT t::text FROM signing_keys t", logger: TestCluster.logger).decode(String.self) {
+        for try await row in try await database.client.query("SELECT t::text FROM signing_keys t", logger: TestCluster.logger).decode(
+            String.self)
+        {
             rows.append(row)
         }
         return rows

@@ -174,7 +174,9 @@ import Testing
         }
         let events = try await fixture.withDatabase { database async throws in
             var events: [(String, UUID?, String?)] = []
-            for try await row in try await database.client.query("SELECT kind, user_id, username_key FROM audit_events ORDER BY id").decode((String, UUID?, String?).self) {
+            for try await row in try await database.client.query("SELECT kind, user_id, username_key FROM audit_events ORDER BY id").decode(
+                (String, UUID?, String?).self)
+            {
                 events.append(row)
             }
             return events

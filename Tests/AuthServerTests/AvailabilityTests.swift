@@ -8,8 +8,8 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import PostgresEmbedded
-import Testing
 import ProcessKit
+import Testing
 
 @Suite struct HealthTests {
     @Test func liveAndReadyAnswerOK() async throws {
@@ -67,7 +67,8 @@ import ProcessKit
         configuration.hashParameters = ServerFixture.lightHash
         configuration.logger = TestCluster.logger
         let storage = PostgresStorage(
-            configuration: cluster.configuration(database: "authd"), timeout: .seconds(20), logger: TestCluster.logger, metrics: configuration.metrics
+            configuration: cluster.configuration(database: "authd"), timeout: .seconds(20), logger: TestCluster.logger,
+            metrics: configuration.metrics
         )
         let app = try await buildApplication(configuration: configuration, storage: storage, keyEncryptionKey: .generate())
         try await TestCluster.withDatabase(cluster.configuration(database: "authd")) { database async throws in

@@ -80,7 +80,8 @@ import Testing
         fixture.configuration.idleTimeout = .seconds(120)
         fixture.configuration.bodyTimeout = .seconds(120)
         try await Self.serving(fixture) { port in
-            let (head, body) = RawHTTP.request("POST", "/login", bearer: nil, json: #"{"username":"nobody","password":"correct horse battery staple"}"#)
+            let (head, body) = RawHTTP.request(
+                "POST", "/login", bearer: nil, json: #"{"username":"nobody","password":"correct horse battery staple"}"#)
             var inside: [RawHTTP.Connection] = []
             for _ in 0..<2 {
                 let connection = try await RawHTTP.Connection.open(port: port)

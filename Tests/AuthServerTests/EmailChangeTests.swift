@@ -43,19 +43,25 @@ import Testing
                 #expect(change.json["email"] as? String == "Eve.New@example.com")
                 #expect(change.json["user_id"] as? String == id)
                 let token = try #require(change.json["token"] as? String)
-                try OwnerNoticeTests.expectNotice(try #require(sent["email_change_requested"]), "email_change_requested", userID: id,
-                                                  email: "eve@example.com", now: Date())
+                try OwnerNoticeTests.expectNotice(
+                    try #require(sent["email_change_requested"]), "email_change_requested", userID: id,
+                    email: "eve@example.com", now: Date())
 
                 // Nothing changes until the token comes back.
-                #expect(try await PasswordResetTests.count("SELECT count(*)::int8 FROM users WHERE email = 'eve@example.com'", in: fixture) == 1)
+                #expect(
+                    try await PasswordResetTests.count("SELECT count(*)::int8 FROM users WHERE email = 'eve@example.com'", in: fixture) == 1
+                )
                 #expect(try await client.postJSON("/email/verify", PasswordResetTests.json(["token": token])).status == .noContent)
                 #expect(try await client.postJSON("/email/verify", PasswordResetTests.json(["token": token])).status == .unauthorized)
-                #expect(try await PasswordResetTests.count(
-                    "SELECT count(*)::int8 FROM users WHERE email = 'Eve.New@example.com' AND email_key = 'eve.new@example.com' AND email_verified_at IS NOT NULL",
-                    in: fixture
-                ) == 1)
+                #expect(
+                    try await PasswordResetTests.count(
+                        "SELECT count(*)::int8 FROM users WHERE email = 'Eve.New@example.com' AND email_key = 'eve.new@example.com' AND email_verified_at IS NOT NULL",
+                        in: fixture
+                    ) == 1)
                 // A reset by the new address reaches it.
-                #expect(try await client.postJSON("/password/reset", PasswordResetTests.json(["email": "eve.new@EXAMPLE.com"])).status == .accepted)
+                #expect(
+                    try await client.postJSON("/password/reset", PasswordResetTests.json(["email": "eve.new@EXAMPLE.com"])).status
+                        == .accepted)
                 let reset = try await mailbox.next(within: .seconds(60))
                 #expect(reset.json["kind"] as? String == "password_reset")
                 #expect(reset.json["email"] as? String == "Eve.New@example.com")
@@ -80,13 +86,17 @@ import Testing
                 #expect(String(buffer: taken.body) == String(buffer: free.body))
 
                 let sent = try await Self.messages(2, from: mailbox)
-                try OwnerNoticeTests.expectNotice(try #require(sent["account_already_exists"]), "account_already_exists", userID: halID,
-                                                  email: "hal@example.com", now: Date())
-                try OwnerNoticeTests.expectNotice(try #require(sent["email_change_requested"]), "email_change_requested", userID: eveID,
-                                                  email: "eve@example.com", now: Date())
-                #expect(try await PasswordResetTests.count(
-                    "SELECT count(*)::int8 FROM account_tokens WHERE purpose = 'email_change' AND email_key = 'hal@example.com'", in: fixture
-                ) == 0)
+                try OwnerNoticeTests.expectNotice(
+                    try #require(sent["account_already_exists"]), "account_already_exists", userID: halID,
+                    email: "hal@example.com", now: Date())
+                try OwnerNoticeTests.expectNotice(
+                    try #require(sent["email_change_requested"]), "email_change_requested", userID: eveID,
+                    email: "eve@example.com", now: Date())
+                #expect(
+                    try await PasswordResetTests.count(
+                        "SELECT count(*)::int8 FROM account_tokens WHERE purpose = 'email_change' AND email_key = 'hal@example.com'",
+                        in: fixture
+                    ) == 0)
                 // Malformed: a 400, nothing sent.
                 #expect(try await Self.changeEmail(client, to: "not an address", bearer: access).status == .badRequest)
             }
@@ -107,7 +117,9 @@ import Testing
                 )
                 #expect(changed.status == .ok)
                 #expect(try await client.postJSON("/email/verify", PasswordResetTests.json(["token": token])).status == .unauthorized)
-                #expect(try await PasswordResetTests.count("SELECT count(*)::int8 FROM users WHERE email = 'eve@example.com'", in: fixture) == 1)
+                #expect(
+                    try await PasswordResetTests.count("SELECT count(*)::int8 FROM users WHERE email = 'eve@example.com'", in: fixture) == 1
+                )
             }
         }
     }

@@ -9,9 +9,20 @@ import Testing
 /// JSON error shape, over a real socket.
 @Suite struct HostileRequestTests {
     static let cases: [(name: String, request: [UInt8], status: Int, code: String)] = [
-        ("a 200 KB header", Array("GET /health/live HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 200_000))\r\n\r\n".utf8), 431, "request_header_fields_too_large"),
-        ("10,000 headers", Array(("GET /health/live HTTP/1.1\r\nHost: x\r\n" + (0..<10_000).map { "X-H\($0): v\r\n" }.joined() + "\r\n").utf8), 431, "request_header_fields_too_large"),
-        ("a 100 KB path", Array("GET /\(String(repeating: "p", count: 100_000)) HTTP/1.1\r\nHost: x\r\n\r\n".utf8), 431, "request_header_fields_too_large"),
+        (
+            "a 200 KB header",
+            Array("GET /health/live HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 200_000))\r\n\r\n".utf8), 431,
+            "request_header_fields_too_large"
+        ),
+        (
+            "10,000 headers",
+            Array(("GET /health/live HTTP/1.1\r\nHost: x\r\n" + (0..<10_000).map { "X-H\($0): v\r\n" }.joined() + "\r\n").utf8), 431,
+            "request_header_fields_too_large"
+        ),
+        (
+            "a 100 KB path", Array("GET /\(String(repeating: "p", count: 100_000)) HTTP/1.1\r\nHost: x\r\n\r\n".utf8), 431,
+            "request_header_fields_too_large"
+        ),
         ("a NUL in the method", Array("G\u{0}T /health/live HTTP/1.1\r\nHost: x\r\n\r\n".utf8), 400, "invalid_request"),
     ]
 
@@ -30,7 +41,8 @@ import Testing
             #expect(head.hasPrefix("HTTP/1.1 \(hostile.status) "), "\(hostile.name): \(head)")
             #expect(head.lowercased().contains("content-type: application/json"))
             #expect(head.lowercased().contains("cache-control: no-store"))
-            let json = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: String], "\(hostile.name): \(body)")
+            let json = try #require(
+                try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: String], "\(hostile.name): \(body)")
             #expect(json["error"] == hostile.code)
             #expect(json["error_description"]?.isEmpty == false)
             // The service still answers normally afterwards.

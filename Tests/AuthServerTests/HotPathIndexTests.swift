@@ -67,7 +67,9 @@ import Testing
             #expect(try await client.form("/oauth/introspect", ["token": refresh], basic: ("orders-api", secret)).status == .ok)
             let next = try await client.sendJSON(.post, "/token/refresh", ["refresh_token": refresh]).json()
             #expect(try await client.sendJSON(.post, "/token/refresh", ["refresh_token": refresh]).status == .unauthorized)
-            #expect(try await client.sendJSON(.post, "/logout", ["refresh_token": try #require(next["refresh_token"] as? String)]).status == .noContent)
+            #expect(
+                try await client.sendJSON(.post, "/logout", ["refresh_token": try #require(next["refresh_token"] as? String)]).status
+                    == .noContent)
         }
         let events = try await fixture.withDatabase { try await PostgresAuditLog(database: $0).recent(limit: 50, usernameKey: "hana") }
         #expect(!events.isEmpty)
@@ -76,7 +78,8 @@ import Testing
         // What the requests did: the second run's counts less a start's.
         var requests: [String: Reads] = [:]
         for (table, total) in after {
-            let first = started[table, default: Reads()], initial = before[table, default: Reads()]
+            let first = started[table, default: Reads()]
+            let initial = before[table, default: Reads()]
             requests[table] = total - first - (first - initial)
         }
         let scanned = requests.filter { $0.value.sequentialScans > 0 }.keys.sorted()
@@ -93,7 +96,9 @@ import Testing
         var rowsThroughIndexes = 0
 
         static func - (lhs: Reads, rhs: Reads) -> Reads {
-            Reads(sequentialScans: lhs.sequentialScans - rhs.sequentialScans, rowsThroughIndexes: lhs.rowsThroughIndexes - rhs.rowsThroughIndexes)
+            Reads(
+                sequentialScans: lhs.sequentialScans - rhs.sequentialScans,
+                rowsThroughIndexes: lhs.rowsThroughIndexes - rhs.rowsThroughIndexes)
         }
     }
 

@@ -7,7 +7,7 @@ import JWTKit
 import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The README's Swift resource server (section "Relying parties"), run against a live authd:
@@ -36,7 +36,10 @@ import FoundationNetworking
     struct Metadata: Decodable {
         let issuer: String
         let jwksURI: String
-        enum CodingKeys: String, CodingKey { case issuer, jwksURI = "jwks_uri" }
+        enum CodingKeys: String, CodingKey {
+            case issuer
+            case jwksURI = "jwks_uri"
+        }
     }
 
     static func authdKeys(at authd: URL) async throws -> (keys: JWTKeyCollection, issuer: String) {

@@ -35,7 +35,9 @@ import Testing
         // Only the refresh token's hash is stored.
         let stored = try await fixture.withDatabase { database async throws in
             var rows: [String] = []
-            for try await (hash, userID) in try await database.client.query("SELECT token_hash, user_id FROM refresh_tokens").decode((String, UUID).self) {
+            for try await (hash, userID) in try await database.client.query("SELECT token_hash, user_id FROM refresh_tokens").decode(
+                (String, UUID).self)
+            {
                 #expect(userID == alice.id)
                 rows.append(hash)
             }
@@ -52,7 +54,10 @@ import Testing
             let login = try await client.login("alice", "correct horse battery staple").json()
             let jwks = try await client.execute(uri: "/.well-known/jwks.json", method: .get)
             #expect(jwks.status == .ok)
-            return (try #require(login["access_token"] as? String), try JSONDecoder().decode(SigningKey.JWKSet.self, from: Data(buffer: jwks.body)))
+            return (
+                try #require(login["access_token"] as? String),
+                try JSONDecoder().decode(SigningKey.JWKSet.self, from: Data(buffer: jwks.body))
+            )
         }
         let parts = token.split(separator: ".").map(String.init)
         #expect(parts.count == 3)
@@ -142,10 +147,12 @@ import Testing
     @Test func theSigningKeyIsCreatedOnceAndSharedByInstances() async throws {
         let fixture = try await ServerFixture()
         let first = try await fixture.test { client async throws in
-            try JSONDecoder().decode(SigningKey.JWKSet.self, from: Data(buffer: try await client.execute(uri: "/.well-known/jwks.json", method: .get).body))
+            try JSONDecoder().decode(
+                SigningKey.JWKSet.self, from: Data(buffer: try await client.execute(uri: "/.well-known/jwks.json", method: .get).body))
         }
         let second = try await fixture.test { client async throws in
-            try JSONDecoder().decode(SigningKey.JWKSet.self, from: Data(buffer: try await client.execute(uri: "/.well-known/jwks.json", method: .get).body))
+            try JSONDecoder().decode(
+                SigningKey.JWKSet.self, from: Data(buffer: try await client.execute(uri: "/.well-known/jwks.json", method: .get).body))
         }
         #expect(first.keys.count == 1)
         #expect(first == second)

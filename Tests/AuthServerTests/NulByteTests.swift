@@ -35,9 +35,11 @@ import WebAuthn
         let (fixture, _) = try await OAuthRoutesTests.fixture {
             $0.signUpOpen = true
             // Nothing listens there: messages wait in the outbox.
-            $0.delivery = try? DeliveryConfiguration(url: "http://127.0.0.1:9/deliveries", secret: Data("a shared secret of the mailer".utf8))
+            $0.delivery = try? DeliveryConfiguration(
+                url: "http://127.0.0.1:9/deliveries", secret: Data("a shared secret of the mailer".utf8))
             $0.passkeys = WebAuthnRelyingParty(
-                id: "example.com", name: "Example", origins: [PasskeyTests.origin], userVerification: .required, attestationPolicy: .acceptUnverified
+                id: "example.com", name: "Example", origins: [PasskeyTests.origin], userVerification: .required,
+                attestationPolicy: .acceptUnverified
             )
         }
         try await fixture.test { client in
@@ -80,7 +82,9 @@ import WebAuthn
                     try Self.expectHandled(answer, "\(route.path) \(field)")
                 }
                 // The client's credentials, posted in the form or sent as HTTP Basic.
-                for credentials in [["client_id": Self.nul, "client_secret": secret], ["client_id": "orders-api", "client_secret": Self.nul]] {
+                for credentials in [
+                    ["client_id": Self.nul, "client_secret": secret], ["client_id": "orders-api", "client_secret": Self.nul],
+                ] {
                     let posted = try await client.form(route.path, route.fields.merging(credentials) { $1 })
                     #expect(posted.status == .unauthorized, "\(route.path) \(credentials.keys.sorted()): \(posted.status)")
                     #expect(try posted.error().code == "invalid_client")

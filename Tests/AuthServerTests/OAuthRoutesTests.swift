@@ -19,7 +19,9 @@ import WebForms
 
     /// A fixture with `alice` and the client `orders-api` (trusted with every token when
     /// `trusted`); returns its secret.
-    static func fixture(trusted: Bool = false, _ configure: (inout AppConfiguration) -> Void = { _ in }) async throws -> (ServerFixture, String) {
+    static func fixture(trusted: Bool = false, _ configure: (inout AppConfiguration) -> Void = { _ in }) async throws -> (
+        ServerFixture, String
+    ) {
         var fixture = try await ServerFixture()
         configure(&fixture.configuration)
         try await fixture.addUser("alice", password: password)
@@ -58,13 +60,16 @@ import WebForms
     @Test func metadataWithoutAPublicURLFollowsTheRequest() async throws {
         let (fixture, _) = try await Self.fixture()
         try await fixture.test { client in
-            let forwarded: HTTPFields = [HTTPField.Name("X-Forwarded-Proto")!: "https", HTTPField.Name("X-Forwarded-Host")!: "evil.example"]
+            let forwarded: HTTPFields = [
+                HTTPField.Name("X-Forwarded-Proto")!: "https", HTTPField.Name("X-Forwarded-Host")!: "evil.example",
+            ]
             let response = try await client.execute(uri: "/.well-known/oauth-authorization-server", method: .get, headers: forwarded)
             #expect(response.headers[.cacheControl] == "no-store")
             #expect(try response.json()["token_endpoint"] as? String == "http://localhost/oauth/token")
         }
         func base(_ authority: String?, proto: String? = nil, host: String? = nil, trusted: Bool = false, https: Bool = false) -> String {
-            MetadataController.base(authority: authority, forwardedProto: proto, forwardedHost: host, fromTrustedProxy: trusted, https: https)
+            MetadataController.base(
+                authority: authority, forwardedProto: proto, forwardedHost: host, fromTrustedProxy: trusted, https: https)
         }
         #expect(base("auth.local:8443") == "http://auth.local:8443")
         #expect(base("[::1]:8080", https: true) == "https://[::1]:8080")
@@ -95,7 +100,8 @@ import WebForms
             let access = try #require(tokens["access_token"] as? String)
             let refresh = try #require(tokens["refresh_token"] as? String)
 
-            let live = try await client.form("/oauth/introspect", ["token": access, "token_type_hint": "access_token"], basic: ("orders-api", secret))
+            let live = try await client.form(
+                "/oauth/introspect", ["token": access, "token_type_hint": "access_token"], basic: ("orders-api", secret))
             #expect(live.status == .ok)
             #expect(live.headers[.cacheControl] == "no-store")
             let claims = try live.json()
@@ -113,29 +119,42 @@ import WebForms
             #expect(try posted.json()["sid"] as? String == claims["sid"] as? String)
 
             for garbage in ["not-a-token", "a.b.c", String(repeating: "x", count: 5000)] {
-                #expect(try await client.form("/oauth/introspect", ["token": garbage], basic: ("orders-api", secret)).json().keys.sorted() == ["active"])
+                #expect(
+                    try await client.form("/oauth/introspect", ["token": garbage], basic: ("orders-api", secret)).json().keys.sorted() == [
+                        "active"
+                    ])
             }
 
             // After logout neither token is vouched for, though the access token has not expired,
             // and authd's own routes refuse it too.
             #expect(try await client.sendJSON(.post, "/logout", ["refresh_token": refresh]).status == .noContent)
             for token in [access, refresh] {
-                #expect(try await client.form("/oauth/introspect", ["token": token], basic: ("orders-api", secret)).json()["active"] as? Bool == false)
+                #expect(
+                    try await client.form("/oauth/introspect", ["token": token], basic: ("orders-api", secret)).json()["active"] as? Bool
+                        == false)
             }
-            #expect(try await client.execute(uri: "/me", method: .get, headers: [.authorization: "Bearer \(access)"]).status == .unauthorized)
+            #expect(
+                try await client.execute(uri: "/me", method: .get, headers: [.authorization: "Bearer \(access)"]).status == .unauthorized)
 
             // A disabled account's live tokens neither.
             let next = try await client.login("alice", Self.password).json()
             let nextAccess = try #require(next["access_token"] as? String)
-            _ = try await fixture.withDatabase { try await PostgresUserRepository(database: $0).setDisabled(true, usernameKey: "alice", at: Date()) }
-            #expect(try await client.form("/oauth/introspect", ["token": nextAccess], basic: ("orders-api", secret)).json()["active"] as? Bool == false)
+            _ = try await fixture.withDatabase {
+                try await PostgresUserRepository(database: $0).setDisabled(true, usernameKey: "alice", at: Date())
+            }
+            #expect(
+                try await client.form("/oauth/introspect", ["token": nextAccess], basic: ("orders-api", secret)).json()["active"] as? Bool
+                    == false)
         }
     }
 
     @Test func clientAuthenticationAndTheFormAreChecked() async throws {
         let (fixture, secret) = try await Self.fixture()
         try await fixture.test { client in
-            for (path, fields) in [("/oauth/introspect", ["token": "x"]), ("/oauth/revoke", ["token": "x"]), ("/oauth/token", ["grant_type": "client_credentials"])] {
+            for (path, fields) in [
+                ("/oauth/introspect", ["token": "x"]), ("/oauth/revoke", ["token": "x"]),
+                ("/oauth/token", ["grant_type": "client_credentials"]),
+            ] {
                 let wrong = try await client.form(path, fields, basic: ("orders-api", "wrong"))
                 #expect(wrong.status == .unauthorized)
                 #expect(wrong.headers[.wwwAuthenticate] == #"Basic realm="authd""#)
@@ -145,7 +164,8 @@ import WebForms
             }
             let basic = ("orders-api", secret)
             #expect(try await client.form("/oauth/introspect", [:], basic: basic).error().description == "token is required")
-            #expect(try await client.form("/oauth/introspect", ["token": "x", "client_secret": secret], basic: basic).status == .badRequest)
+            #expect(
+                try await client.form("/oauth/introspect", ["token": "x", "client_secret": secret], basic: basic).status == .badRequest)
             let twice = try await client.execute(
                 uri: "/oauth/introspect", method: .post, headers: Self.headers(basic: basic), body: ByteBuffer(string: "token=a&token=b")
             )
@@ -179,11 +199,15 @@ import WebForms
             #expect(try await client.refresh(try #require(first["refresh_token"] as? String)).status == .unauthorized)
 
             let second = try await client.login("alice", Self.password).json()
-            #expect(try await client.form("/oauth/revoke", ["token": try #require(second["access_token"] as? String)], basic: basic).status == .ok)
+            #expect(
+                try await client.form("/oauth/revoke", ["token": try #require(second["access_token"] as? String)], basic: basic).status
+                    == .ok)
             #expect(try await client.refresh(try #require(second["refresh_token"] as? String)).status == .unauthorized)
 
             for unknown in ["not-a-token", "a.b.c"] {
-                #expect(try await client.form("/oauth/revoke", ["token": unknown, "token_type_hint": "refresh_token"], basic: basic).status == .ok)
+                #expect(
+                    try await client.form("/oauth/revoke", ["token": unknown, "token_type_hint": "refresh_token"], basic: basic).status
+                        == .ok)
             }
         }
         let kinds = try await fixture.auditKinds()
@@ -195,7 +219,8 @@ import WebForms
         try await fixture.test { client in
             let tokens = try await client.login("alice", Self.password).json()
             let refresh = try #require(tokens["refresh_token"] as? String)
-            let refreshed = try await client.form("/oauth/token", ["grant_type": "refresh_token", "refresh_token": refresh, "client_id": "authd"])
+            let refreshed = try await client.form(
+                "/oauth/token", ["grant_type": "refresh_token", "refresh_token": refresh, "client_id": "authd"])
             #expect(refreshed.status == .ok)
             #expect(refreshed.headers[.cacheControl] == "no-store")
             let next = try refreshed.json()
@@ -211,11 +236,13 @@ import WebForms
                 basic: ("orders-api", secret)
             )
             #expect(try foreign.error().code == "invalid_grant")
-            #expect(try await client.form("/oauth/token", ["grant_type": "refresh_token"]).error().description == "refresh_token is required")
+            #expect(
+                try await client.form("/oauth/token", ["grant_type": "refresh_token"]).error().description == "refresh_token is required")
             #expect(try await client.form("/oauth/token", ["grant_type": "password"]).error().code == "unsupported_grant_type")
             #expect(try await client.form("/oauth/token", [:]).error().description == "grant_type is required")
 
-            let own = try await client.form("/oauth/token", ["grant_type": "client_credentials", "scope": "ignored"], basic: ("orders-api", secret))
+            let own = try await client.form(
+                "/oauth/token", ["grant_type": "client_credentials", "scope": "ignored"], basic: ("orders-api", secret))
             #expect(own.status == .ok)
             let body = try own.json()
             #expect(Set(body.keys) == ["access_token", "token_type", "expires_in"])
@@ -226,9 +253,12 @@ import WebForms
             #expect(claims["client_id"] as? String == "orders-api")
             #expect(claims["aud"] as? [String] == ["https://orders.example.com"])
             #expect(claims["sid"] == nil)
-            #expect(try await client.form("/oauth/introspect", ["token": access], basic: ("orders-api", secret)).json()["active"] as? Bool == true)
+            #expect(
+                try await client.form("/oauth/introspect", ["token": access], basic: ("orders-api", secret)).json()["active"] as? Bool
+                    == true)
             // Not a user's token: /me refuses it.
-            #expect(try await client.execute(uri: "/me", method: .get, headers: [.authorization: "Bearer \(access)"]).status == .unauthorized)
+            #expect(
+                try await client.execute(uri: "/me", method: .get, headers: [.authorization: "Bearer \(access)"]).status == .unauthorized)
         }
     }
 
@@ -243,7 +273,9 @@ import WebForms
 
 extension TestClientProtocol {
     /// POSTs `fields` form-encoded, with HTTP Basic client credentials or a raw `Authorization` when given.
-    func form(_ path: String, _ fields: [String: String], basic: (String, String)? = nil, authorization: String? = nil) async throws -> TestResponse {
+    func form(_ path: String, _ fields: [String: String], basic: (String, String)? = nil, authorization: String? = nil) async throws
+        -> TestResponse
+    {
         var headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
         if let basic { headers[.authorization] = OAuthRoutesTests.basic(basic) }
         if let authorization { headers[.authorization] = authorization }

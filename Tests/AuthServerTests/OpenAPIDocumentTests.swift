@@ -33,7 +33,8 @@ import Testing
             }
             #expect(document["openapi"] == "3.1.0")
             #expect(!String(buffer: response.body).contains("x-contract-interactions"))
-            #expect(Set(paths.keys).isSuperset(of: ["/login", "/token/refresh", "/logout", "/me", "/.well-known/jwks.json", "/health/ready"]))
+            #expect(
+                Set(paths.keys).isSuperset(of: ["/login", "/token/refresh", "/logout", "/me", "/.well-known/jwks.json", "/health/ready"]))
         }
     }
 }

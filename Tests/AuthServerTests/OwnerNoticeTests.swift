@@ -17,7 +17,8 @@ import WebAuthn
 
     /// Signs `name` up with `email` and takes the verification message the sign-up sends.
     static func signUp(_ client: some TestClientProtocol, _ name: String, email: String, mailbox: TestMailbox) async throws -> String {
-        let created = try await client.postJSON("/users", PasswordResetTests.json(["username": name, "password": password, "email": email]))
+        let created = try await client.postJSON(
+            "/users", PasswordResetTests.json(["username": name, "password": password, "email": email]))
         #expect(created.status == .created)
         let verification = try await mailbox.next(within: .seconds(60))
         #expect(verification.json["kind"] as? String == "email_verification")
@@ -44,7 +45,8 @@ import WebAuthn
             try await fixture.test { client async throws in
                 let id = try await Self.signUp(client, "tia", email: "tia@example.com", mailbox: mailbox)
                 _ = try await SecondFactorTests.turnOn(client, "tia", clock: clock)
-                try Self.expectNotice(try await mailbox.next(within: .seconds(60)), "totp_enabled", userID: id, email: "tia@example.com", now: clock.now)
+                try Self.expectNotice(
+                    try await mailbox.next(within: .seconds(60)), "totp_enabled", userID: id, email: "tia@example.com", now: clock.now)
             }
         }
     }
@@ -57,7 +59,8 @@ import WebAuthn
                 let id = try await Self.signUp(client, "pia", email: "pia@example.com", mailbox: mailbox)
                 var phone = SoftwareAuthenticator(origin: PasskeyTests.origin)
                 try await PasskeyTests.register(client, "pia", &phone)
-                try Self.expectNotice(try await mailbox.next(within: .seconds(60)), "passkey_added", userID: id, email: "pia@example.com", now: Date())
+                try Self.expectNotice(
+                    try await mailbox.next(within: .seconds(60)), "passkey_added", userID: id, email: "pia@example.com", now: Date())
             }
         }
     }
@@ -68,8 +71,10 @@ import WebAuthn
         try await PasswordResetTests.withMailbox { mailbox, fixture in
             try await fixture.test { client async throws in
                 let halID = try await Self.signUp(client, "hal", email: "hal@example.com", mailbox: mailbox)
-                let fresh = try await client.postJSON("/users", PasswordResetTests.json(["username": "gus", "password": Self.password, "email": "gus@example.com"]))
-                let taken = try await client.postJSON("/users", PasswordResetTests.json(["username": "ian", "password": Self.password, "email": "HAL@example.com"]))
+                let fresh = try await client.postJSON(
+                    "/users", PasswordResetTests.json(["username": "gus", "password": Self.password, "email": "gus@example.com"]))
+                let taken = try await client.postJSON(
+                    "/users", PasswordResetTests.json(["username": "ian", "password": Self.password, "email": "HAL@example.com"]))
                 #expect(taken.status == fresh.status)
                 #expect(try taken.json().keys.sorted() == fresh.json().keys.sorted())
                 let ianID = try #require(try taken.json()["user_id"] as? String)
@@ -80,12 +85,17 @@ import WebAuthn
                 let notice = try #require(messages.first { $0.json["kind"] as? String == "account_already_exists" })
                 try Self.expectNotice(notice, "account_already_exists", userID: halID, email: "hal@example.com", now: Date())
                 #expect(messages.contains { $0.json["kind"] as? String == "email_verification" && $0.json["username"] as? String == "gus" })
-                #expect(try await PasswordResetTests.count("SELECT count(*)::int8 FROM deliveries WHERE user_id = \(UUID(uuidString: ianID)!)", in: fixture) == 0)
-                #expect(try await PasswordResetTests.count("SELECT count(*)::int8 FROM users WHERE username = 'ian' AND email IS NULL", in: fixture) == 1)
+                #expect(
+                    try await PasswordResetTests.count(
+                        "SELECT count(*)::int8 FROM deliveries WHERE user_id = \(UUID(uuidString: ianID)!)", in: fixture) == 0)
+                #expect(
+                    try await PasswordResetTests.count(
+                        "SELECT count(*)::int8 FROM users WHERE username = 'ian' AND email IS NULL", in: fixture) == 1)
 
                 // A taken name is refused whatever the address, as it is with a free one.
                 for email in ["hal@example.com", "new@example.com"] {
-                    let both = try await client.postJSON("/users", PasswordResetTests.json(["username": "HAL", "password": Self.password, "email": email]))
+                    let both = try await client.postJSON(
+                        "/users", PasswordResetTests.json(["username": "HAL", "password": Self.password, "email": email]))
                     #expect(both.status == .conflict)
                     #expect(try both.error().code == "username_taken")
                 }

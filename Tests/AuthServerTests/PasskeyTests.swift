@@ -32,7 +32,9 @@ import WebAuthn
     }
 
     /// POSTs `body` (any Encodable) as JSON.
-    static func post(_ client: some TestClientProtocol, _ path: String, _ body: some Encodable, bearer: String? = nil) async throws -> TestResponse {
+    static func post(_ client: some TestClientProtocol, _ path: String, _ body: some Encodable, bearer: String? = nil) async throws
+        -> TestResponse
+    {
         var headers: HTTPFields = [.contentType: "application/json"]
         if let bearer { headers[.authorization] = "Bearer \(bearer)" }
         return try await client.execute(uri: path, method: .post, headers: headers, body: ByteBuffer(bytes: try JSONEncoder().encode(body)))
@@ -57,17 +59,25 @@ import WebAuthn
 
     /// Logs `username` in with its password and registers `authenticator`'s passkey; returns the access token.
     @discardableResult
-    static func register(_ client: some TestClientProtocol, _ username: String, _ authenticator: inout SoftwareAuthenticator, name: String? = nil) async throws -> String {
+    static func register(
+        _ client: some TestClientProtocol, _ username: String, _ authenticator: inout SoftwareAuthenticator, name: String? = nil
+    ) async throws -> String {
         let access = try #require(try await client.login(username, password).json()["access_token"] as? String)
-        let options = try decode(PublicKeyCredentialCreationOptionsJSON.self, try await client.sendJSON(.post, "/webauthn/register/options", [:], bearer: access))
-        let registered = try await post(client, "/webauthn/register", Registration(credential: try authenticator.register(options), name: name), bearer: access)
+        let options = try decode(
+            PublicKeyCredentialCreationOptionsJSON.self, try await client.sendJSON(.post, "/webauthn/register/options", [:], bearer: access)
+        )
+        let registered = try await post(
+            client, "/webauthn/register", Registration(credential: try authenticator.register(options), name: name), bearer: access)
         #expect(registered.status == .created, "\(String(buffer: registered.body))")
         return access
     }
 
     /// Login options (for `username`, or discoverable) and the assertion `authenticator` makes for them.
-    static func assertion(_ client: some TestClientProtocol, _ authenticator: inout SoftwareAuthenticator, username: String? = nil) async throws -> AuthenticationResponseJSON {
-        let response = username.map { _ in () } == nil
+    static func assertion(_ client: some TestClientProtocol, _ authenticator: inout SoftwareAuthenticator, username: String? = nil)
+        async throws -> AuthenticationResponseJSON
+    {
+        let response =
+            username.map { _ in () } == nil
             ? try await client.sendJSON(.post, "/webauthn/login/options", [:])
             : try await post(client, "/webauthn/login/options", Username(username: username ?? ""))
         return try authenticator.authenticate(try decode(PublicKeyCredentialRequestOptionsJSON.self, response))
@@ -92,7 +102,8 @@ import WebAuthn
             #expect(options.excludeCredentials.isEmpty)
 
             var phone = SoftwareAuthenticator(algorithm: algorithm, origin: Self.origin)
-            let registered = try await Self.post(client, "/webauthn/register", Registration(credential: try phone.register(options), name: "Alice's phone"), bearer: access)
+            let registered = try await Self.post(
+                client, "/webauthn/register", Registration(credential: try phone.register(options), name: "Alice's phone"), bearer: access)
             #expect(registered.status == .created)
             let passkey = try registered.json()
             let id = try #require(passkey["id"] as? String)
@@ -101,11 +112,14 @@ import WebAuthn
             #expect(Set(passkey.keys) == ["id", "name", "created_at", "last_used_at", "transports", "backed_up"])
 
             // The next registration excludes it, and the same options (challenge) work once.
-            let again = try Self.decode(PublicKeyCredentialCreationOptionsJSON.self, try await client.sendJSON(.post, "/webauthn/register/options", [:], bearer: access))
+            let again = try Self.decode(
+                PublicKeyCredentialCreationOptionsJSON.self,
+                try await client.sendJSON(.post, "/webauthn/register/options", [:], bearer: access))
             #expect(again.excludeCredentials.map(\.id) == [phone.credentialID])
             #expect(again.user.id == options.user.id)
             var laptop = SoftwareAuthenticator(algorithm: algorithm, origin: Self.origin)
-            let replayed = try await Self.post(client, "/webauthn/register", Registration(credential: try laptop.register(options)), bearer: access)
+            let replayed = try await Self.post(
+                client, "/webauthn/register", Registration(credential: try laptop.register(options)), bearer: access)
             #expect(replayed.status == .unauthorized)
 
             // With the username: its passkey is allowed; without: any passkey, named by its handle.
@@ -144,7 +158,9 @@ import WebAuthn
                 #expect(response.status == .ok)
                 return try Self.decode(PublicKeyCredentialRequestOptionsJSON.self, response).allowCredentials
             }
-            let alice = try await allowed("alice"), bob = try await allowed("bob"), nobody = try await allowed("nobody")
+            let alice = try await allowed("alice")
+            let bob = try await allowed("bob")
+            let nobody = try await allowed("nobody")
             #expect(alice.map(\.id) == [try #require(phone.credentialID)])
             #expect(bob.count == 1 && nobody.count == 1 && bob != nobody)
             for decoy in [bob, nobody] {
@@ -153,8 +169,10 @@ import WebAuthn
                 #expect(decoy.first?.type == "public-key")
             }
             #expect(try await allowed("nobody") == nobody)
-            let discoverable = try Self.decode(PublicKeyCredentialRequestOptionsJSON.self, try await client.execute(uri: "/webauthn/login/options", method: .post))
-            #expect(discoverable.allowCredentials.isEmpty && discoverable.rpId == "example.com" && discoverable.userVerification == .required)
+            let discoverable = try Self.decode(
+                PublicKeyCredentialRequestOptionsJSON.self, try await client.execute(uri: "/webauthn/login/options", method: .post))
+            #expect(
+                discoverable.allowCredentials.isEmpty && discoverable.rpId == "example.com" && discoverable.userVerification == .required)
         }
     }
 
@@ -207,15 +225,19 @@ import WebAuthn
             careless.userVerified = false
             #expect(try await refused(try await Self.assertion(client, &careless)))
             // A registration's challenge does not serve a login.
-            let registration = try Self.decode(PublicKeyCredentialCreationOptionsJSON.self, try await client.sendJSON(.post, "/webauthn/register/options", [:], bearer: access))
+            let registration = try Self.decode(
+                PublicKeyCredentialCreationOptionsJSON.self,
+                try await client.sendJSON(.post, "/webauthn/register/options", [:], bearer: access))
             var forged = try await Self.assertion(client, &phone)
-            let stolen = try phone.authenticate(PublicKeyCredentialRequestOptionsJSON(challenge: registration.challenge, rpId: "example.com"))
+            let stolen = try phone.authenticate(
+                PublicKeyCredentialRequestOptionsJSON(challenge: registration.challenge, rpId: "example.com"))
             #expect(try await refused(stolen))
             forged.response.signature = Data(forged.response.signature.reversed())
             #expect(try await refused(forged))
             // Dan's passkey does not answer a challenge issued for carol.
             var carols = try Self.decode(
-                PublicKeyCredentialRequestOptionsJSON.self, try await Self.post(client, "/webauthn/login/options", Username(username: "carol"))
+                PublicKeyCredentialRequestOptionsJSON.self,
+                try await Self.post(client, "/webauthn/login/options", Username(username: "carol"))
             )
             carols.allowCredentials = []
             #expect(try await refused(try dansKey.authenticate(carols)))
@@ -246,34 +268,39 @@ import WebAuthn
             let original = try await Self.assertion(client, &phone)
             let assertion = try JSONEncoder().encode(Login(credential: original))
             var generator = SystemRandomNumberGenerator()
-            var bodies: [Data] = [Data(), Data("{}".utf8), Data(#"{"credential":null}"#.utf8), Data(#"{"credential":[]}"#.utf8),
-                                  Data(#"{"credential":{"id":"x","rawId":"!!","type":"public-key","response":{}}}"#.utf8)]
+            var bodies: [Data] = [
+                Data(), Data("{}".utf8), Data(#"{"credential":null}"#.utf8), Data(#"{"credential":[]}"#.utf8),
+                Data(#"{"credential":{"id":"x","rawId":"!!","type":"public-key","response":{}}}"#.utf8),
+            ]
             for _ in 0..<150 {
                 var mutated = assertion
                 switch Int.random(in: 0..<3, using: &generator) {
                 case 0: mutated[Int.random(in: 0..<mutated.count, using: &generator)] ^= UInt8.random(in: 1...255, using: &generator)
                 case 1: mutated = mutated.prefix(Int.random(in: 0..<mutated.count, using: &generator))
-                default: mutated.insert(UInt8.random(in: 0...255, using: &generator), at: Int.random(in: 0..<mutated.count, using: &generator))
+                default:
+                    mutated.insert(UInt8.random(in: 0...255, using: &generator), at: Int.random(in: 0..<mutated.count, using: &generator))
                 }
                 bodies.append(mutated)
             }
             for body in bodies {
                 for path in ["/webauthn/login", "/webauthn/register"] {
                     let response = try await client.execute(
-                        uri: path, method: .post, headers: [.contentType: "application/json", .authorization: "Bearer \(access)"], body: ByteBuffer(bytes: body)
+                        uri: path, method: .post, headers: [.contentType: "application/json", .authorization: "Bearer \(access)"],
+                        body: ByteBuffer(bytes: body)
                     )
                     // A mutation that leaves the meaning (a space between tokens, unused bits of
                     // a base64url string's last character, a misspelt userHandle key: the handle
                     // is optional when the login names its account) may log in, once: the signed
                     // parts are the original's.
                     if response.status == .ok, path == "/webauthn/login",
-                       let decoded = try? JSONDecoder().decode(Decoded.self, from: body).credential,
-                       decoded.rawId == original.rawId, decoded.type == original.type,
-                       decoded.response.clientDataJSON == original.response.clientDataJSON,
-                       decoded.response.authenticatorData == original.response.authenticatorData,
-                       decoded.response.signature == original.response.signature,
-                       decoded.response.userHandle == nil || decoded.response.userHandle == original.response.userHandle,
-                       Base64URL.decode(decoded.id) == Base64URL.decode(original.id) {
+                        let decoded = try? JSONDecoder().decode(Decoded.self, from: body).credential,
+                        decoded.rawId == original.rawId, decoded.type == original.type,
+                        decoded.response.clientDataJSON == original.response.clientDataJSON,
+                        decoded.response.authenticatorData == original.response.authenticatorData,
+                        decoded.response.signature == original.response.signature,
+                        decoded.response.userHandle == nil || decoded.response.userHandle == original.response.userHandle,
+                        Base64URL.decode(decoded.id) == Base64URL.decode(original.id)
+                    {
                         continue
                     }
                     #expect((400..<500).contains(response.status.code), "\(path) \(String(decoding: body, as: UTF8.self))")
@@ -299,18 +326,25 @@ import WebAuthn
             clock.advance(by: 301)
             let tokens = try await client.login("hal", Self.password).json()
             let refresh = try #require(tokens["refresh_token"] as? String)
-            let refreshed = try #require(try await client.postJSON("/token/refresh", #"{"refresh_token":"\#(refresh)"}"#).json()["access_token"] as? String)
+            let refreshed = try #require(
+                try await client.postJSON("/token/refresh", #"{"refresh_token":"\#(refresh)"}"#).json()["access_token"] as? String)
             for token in [stale, refreshed] {
                 for (method, path) in [(HTTPRequest.Method.post, "/webauthn/register/options"), (.delete, "/webauthn/credentials/\(id)")] {
                     let refused = try await client.execute(uri: path, method: method, headers: [.authorization: "Bearer \(token)"])
                     #expect(refused.status == .unauthorized, "\(path)")
                     #expect(try refused.error().code == "insufficient_user_authentication")
-                    #expect(refused.headers[.wwwAuthenticate] == #"Bearer realm="authd", error="insufficient_user_authentication", max_age=300"#)
+                    #expect(
+                        refused.headers[.wwwAuthenticate] == #"Bearer realm="authd", error="insufficient_user_authentication", max_age=300"#
+                    )
                 }
-                #expect(try await client.execute(uri: "/webauthn/credentials", method: .get, headers: [.authorization: "Bearer \(token)"]).status == .ok)
+                #expect(
+                    try await client.execute(uri: "/webauthn/credentials", method: .get, headers: [.authorization: "Bearer \(token)"])
+                        .status == .ok)
             }
             let recent = try #require(tokens["access_token"] as? String)
-            #expect(try await client.execute(uri: "/webauthn/credentials/\(id)", method: .delete, headers: [.authorization: "Bearer \(recent)"]).status == .noContent)
+            #expect(
+                try await client.execute(uri: "/webauthn/credentials/\(id)", method: .delete, headers: [.authorization: "Bearer \(recent)"])
+                    .status == .noContent)
         }
     }
 
@@ -325,9 +359,15 @@ import WebAuthn
             let gil = try await Self.register(client, "gil", &gilsKey)
             let id = Base64URL.encode(try #require(phone.credentialID))
             // Gil cannot remove fay's passkey.
-            #expect(try await client.execute(uri: "/webauthn/credentials/\(id)", method: .delete, headers: [.authorization: "Bearer \(gil)"]).status == .notFound)
-            #expect(try await client.execute(uri: "/webauthn/credentials/\(id)", method: .delete, headers: [.authorization: "Bearer \(access)"]).status == .noContent)
-            #expect(try await client.execute(uri: "/webauthn/credentials/\(id)", method: .delete, headers: [.authorization: "Bearer \(access)"]).status == .notFound)
+            #expect(
+                try await client.execute(uri: "/webauthn/credentials/\(id)", method: .delete, headers: [.authorization: "Bearer \(gil)"])
+                    .status == .notFound)
+            #expect(
+                try await client.execute(uri: "/webauthn/credentials/\(id)", method: .delete, headers: [.authorization: "Bearer \(access)"])
+                    .status == .noContent)
+            #expect(
+                try await client.execute(uri: "/webauthn/credentials/\(id)", method: .delete, headers: [.authorization: "Bearer \(access)"])
+                    .status == .notFound)
             let gone = try await Self.post(client, "/webauthn/login", Login(credential: try await Self.assertion(client, &phone)))
             #expect(gone.status == .unauthorized)
             #expect(try await client.execute(uri: "/webauthn/credentials", method: .get).status == .unauthorized)

@@ -86,9 +86,11 @@ import Testing
                 // A weak password is refused and the token still works.
                 let weak = try await client.postJSON("/password/reset/confirm", Self.json(["token": token, "new_password": "qwertyuiop"]))
                 #expect(weak.status == .unprocessableContent)
-                let confirmed = try await client.postJSON("/password/reset/confirm", Self.json(["token": token, "new_password": Self.newPassword]))
+                let confirmed = try await client.postJSON(
+                    "/password/reset/confirm", Self.json(["token": token, "new_password": Self.newPassword]))
                 #expect(confirmed.status == .noContent)
-                let reused = try await client.postJSON("/password/reset/confirm", Self.json(["token": token, "new_password": "yet another passphrase"]))
+                let reused = try await client.postJSON(
+                    "/password/reset/confirm", Self.json(["token": token, "new_password": "yet another passphrase"]))
                 #expect(reused.status == .unauthorized)
                 #expect(try reused.error().code == "invalid_token")
 
@@ -146,7 +148,8 @@ import Testing
                 #expect(both.status == .badRequest)
                 let neither = try await client.postJSON("/password/reset", "{}")
                 #expect(neither.status == .badRequest)
-                let unknownToken = try await client.postJSON("/password/reset/confirm", Self.json(["token": "x", "new_password": Self.newPassword]))
+                let unknownToken = try await client.postJSON(
+                    "/password/reset/confirm", Self.json(["token": "x", "new_password": Self.newPassword]))
                 #expect(unknownToken.status == .unauthorized)
             }
         }
@@ -166,18 +169,25 @@ import Testing
             try await app.test(.live) { client async throws in
                 // From two addresses: the name's limit is over all of them.
                 for name in ["dave", "nobody"] {
-                    #expect(try await client.postJSON("/password/reset", Self.json(["username": name]), from: "203.0.113.7").status == .accepted)
-                    #expect(try await client.postJSON("/password/reset", Self.json(["username": name]), from: "198.51.100.7").status == .accepted)
+                    #expect(
+                        try await client.postJSON("/password/reset", Self.json(["username": name]), from: "203.0.113.7").status == .accepted
+                    )
+                    #expect(
+                        try await client.postJSON("/password/reset", Self.json(["username": name]), from: "198.51.100.7").status
+                            == .accepted)
                     let third = try await client.postJSON("/password/reset", Self.json(["username": name]), from: "192.0.2.7")
                     #expect(third.status == .tooManyRequests)
                     #expect(third.headers[.retryAfter] != nil)
                 }
                 for name in ["p1", "p2", "p3", "p4"] {
-                    #expect(try await client.postJSON("/password/reset", Self.json(["username": name]), from: "203.0.113.8").status == .accepted)
+                    #expect(
+                        try await client.postJSON("/password/reset", Self.json(["username": name]), from: "203.0.113.8").status == .accepted
+                    )
                 }
                 let fifth = try await client.postJSON("/password/reset", Self.json(["username": "p5"]), from: "203.0.113.8")
                 #expect(fifth.status == .tooManyRequests)
-                #expect(try await client.postJSON("/password/reset", Self.json(["username": "p5"]), from: "198.51.100.8").status == .accepted)
+                #expect(
+                    try await client.postJSON("/password/reset", Self.json(["username": "p5"]), from: "198.51.100.8").status == .accepted)
             }
             #expect(mailbox.messages.count <= 2)
         }
@@ -199,7 +209,8 @@ import Testing
                 #expect(try await client.login("gwen", Self.password, from: home).status == .tooManyRequests)
                 #expect(try await client.postJSON("/password/reset", Self.json(["username": "gwen"]), from: home).status == .accepted)
                 let token = try #require(try await mailbox.next(within: .seconds(60)).json["token"] as? String)
-                let confirmed = try await client.postJSON("/password/reset/confirm", Self.json(["token": token, "new_password": Self.newPassword]), from: home)
+                let confirmed = try await client.postJSON(
+                    "/password/reset/confirm", Self.json(["token": token, "new_password": Self.newPassword]), from: home)
                 #expect(confirmed.status == .noContent)
                 let login = try await client.login("gwen", Self.newPassword, from: home)
                 #expect(login.status == .ok)
@@ -212,7 +223,8 @@ import Testing
                     .post, "/password", ["current_password": Self.newPassword, "new_password": "yet another passphrase"], bearer: access
                 )
                 #expect(changed.status == .ok)
-                let late = try await client.postJSON("/password/reset/confirm", Self.json(["token": stale, "new_password": "the attacker's choice here"]), from: home)
+                let late = try await client.postJSON(
+                    "/password/reset/confirm", Self.json(["token": stale, "new_password": "the attacker's choice here"]), from: home)
                 #expect(late.status == .unauthorized)
                 #expect(try await client.login("gwen", "yet another passphrase", from: home).status == .ok)
             }
@@ -234,7 +246,8 @@ import Testing
                 #expect(mailbox.attempts >= 2)
                 let (sealed, attempts, lastError) = try await fixture.withDatabase { database async throws in
                     for try await row in try await database.client.query("SELECT sealed_token, attempts, last_error FROM deliveries")
-                        .decode((ByteBuffer, Int32, String?).self) {
+                        .decode((ByteBuffer, Int32, String?).self)
+                    {
                         return (Data(buffer: row.0), row.1, row.2)
                     }
                     throw TestMailboxTimeout()
@@ -245,7 +258,9 @@ import Testing
                 let message = try await mailbox.next(within: .seconds(60))
                 let token = try #require(message.json["token"] as? String)
                 #expect(sealed.range(of: Data(token.utf8)) == nil)
-                #expect(try await client.postJSON("/password/reset/confirm", Self.json(["token": token, "new_password": Self.newPassword])).status == .noContent)
+                #expect(
+                    try await client.postJSON("/password/reset/confirm", Self.json(["token": token, "new_password": Self.newPassword]))
+                        .status == .noContent)
             }
             #expect(try await Self.count("SELECT count(*)::int8 FROM deliveries WHERE sealed_token IS NOT NULL", in: fixture) == 0)
         }
@@ -262,18 +277,23 @@ import Testing
                 #expect(try await client.postJSON("/password/reset", Self.json(["username": "gina"])).status == .accepted)
                 let token = try #require(try await mailbox.next(within: .seconds(60)).json["token"] as? String)
                 clock.advance(by: 1_801)
-                let late = try await client.postJSON("/password/reset/confirm", Self.json(["token": token, "new_password": Self.newPassword]))
+                let late = try await client.postJSON(
+                    "/password/reset/confirm", Self.json(["token": token, "new_password": Self.newPassword]))
                 #expect(late.status == .unauthorized)
 
                 mailbox.refuse(true)
                 #expect(try await client.postJSON("/password/reset", Self.json(["username": "gina"])).status == .accepted)
                 // Once the refusal is recorded (its retry set by the test clock), the token expires.
                 let deadline = ContinuousClock.now + .seconds(60)
-                while try await Self.failedAttempts(in: fixture) == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+                while try await Self.failedAttempts(in: fixture) == 0, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(50))
+                }
                 clock.advance(by: 1_801)
                 // The sender's next pass (within its poll interval, slower on a loaded machine).
                 let given = ContinuousClock.now + .seconds(60)
-                while try await Self.abandoned(in: fixture) == 0, ContinuousClock.now < given { try await Task.sleep(for: .milliseconds(100)) }
+                while try await Self.abandoned(in: fixture) == 0, ContinuousClock.now < given {
+                    try await Task.sleep(for: .milliseconds(100))
+                }
             }
             #expect(try await Self.abandoned(in: fixture) == 1)
             #expect(try await fixture.auditKinds().contains("delivery_abandoned"))
@@ -282,7 +302,9 @@ import Testing
 
     /// Messages whose last attempt failed and that wait for another.
     static func failedAttempts(in fixture: ServerFixture) async throws -> Int {
-        try await count("SELECT count(*)::int8 FROM deliveries WHERE last_error IS NOT NULL AND abandoned_at IS NULL AND delivered_at IS NULL", in: fixture)
+        try await count(
+            "SELECT count(*)::int8 FROM deliveries WHERE last_error IS NOT NULL AND abandoned_at IS NULL AND delivered_at IS NULL",
+            in: fixture)
     }
 
     /// Messages given up, their sealed tokens erased.
@@ -304,12 +326,15 @@ import Testing
     @Test func signUpRefusesAMalformedAddress() async throws {
         try await Self.withMailbox { mailbox, fixture in
             try await fixture.test { client async throws in
-                let first = try await client.postJSON("/users", Self.json(["username": "hal", "password": Self.password, "email": "hal@example.com"]))
+                let first = try await client.postJSON(
+                    "/users", Self.json(["username": "hal", "password": Self.password, "email": "hal@example.com"]))
                 #expect(first.status == .created)
-                let malformed = try await client.postJSON("/users", Self.json(["username": "ian", "password": Self.password, "email": "not an address"]))
+                let malformed = try await client.postJSON(
+                    "/users", Self.json(["username": "ian", "password": Self.password, "email": "not an address"]))
                 #expect(malformed.status == .badRequest)
                 // An optional field sent as null is refused, not taken as absent.
-                let null = try await client.postJSON("/users", #"{"username":"ian","password":"correct horse battery staple","email":null}"#)
+                let null = try await client.postJSON(
+                    "/users", #"{"username":"ian","password":"correct horse battery staple","email":null}"#)
                 #expect(null.status == .badRequest)
                 #expect(try null.error().description == "email must not be null")
                 let nullReset = try await client.postJSON("/password/reset", #"{"username":"hal","email":null}"#)
@@ -352,10 +377,12 @@ import Testing
         let user = try await fixture.addUser("ida", password: PasswordResetTests.password)
         let kek = KeyEncryptionKey.generate()
         let clock = TestClock()
-        let storage = PostgresStorage(configuration: fixture.testDatabase.configuration, timeout: TestCluster.operationTimeout, logger: TestCluster.logger)
+        let storage = PostgresStorage(
+            configuration: fixture.testDatabase.configuration, timeout: TestCluster.operationTimeout, logger: TestCluster.logger)
         try await storage.withRunning { storage in
             let hashing = PasswordHashing(hasher: Argon2idHasher(parameters: .testLight), pool: BlockingWorkPool(width: 1, queueLimit: 4))
-            let recovery = AccountRecoveryService(storage: storage, hashing: hashing, sealer: DeliverySealer(keyEncryptionKey: kek), clock: clock)
+            let recovery = AccountRecoveryService(
+                storage: storage, hashing: hashing, sealer: DeliverySealer(keyEncryptionKey: kek), clock: clock)
             try await recovery.requestPasswordReset(username: "ida", email: nil, origin: RequestOrigin())
             // A sender claims the message and dies before posting it.
             let claimed = try await storage.outbox.claim(limit: 10, now: clock.now, leaseUntil: clock.now.addingTimeInterval(30))
@@ -368,12 +395,12 @@ import Testing
                         storage: storage, transport: transport, secret: SymmetricKey(data: Data(PasswordResetTests.secret.utf8)),
                         sealer: DeliverySealer(keyEncryptionKey: kek), clock: clock
                     )
-                    #expect(try await sender.runOnce().claimed == 0)   // still leased
+                    #expect(try await sender.runOnce().claimed == 0)  // still leased
                     clock.advance(by: 31)
                     #expect(try await sender.runOnce().delivered == 1)
                     let message = try await mailbox.next(within: .seconds(60))
                     #expect(message.json["username"] as? String == "ida")
-                    #expect(try await sender.runOnce().claimed == 0)   // delivered once
+                    #expect(try await sender.runOnce().claimed == 0)  // delivered once
                 }
             }
         }
@@ -386,7 +413,8 @@ import Testing
         let fixture = try await ServerFixture()
         try await fixture.addUser("ida", password: PasswordResetTests.password)
         let kek = KeyEncryptionKey.generate()
-        let storage = PostgresStorage(configuration: fixture.testDatabase.configuration, timeout: TestCluster.operationTimeout, logger: TestCluster.logger)
+        let storage = PostgresStorage(
+            configuration: fixture.testDatabase.configuration, timeout: TestCluster.operationTimeout, logger: TestCluster.logger)
         try await storage.withRunning { storage in
             let hashing = PasswordHashing(hasher: Argon2idHasher(parameters: .testLight), pool: BlockingWorkPool(width: 1, queueLimit: 4))
             let recovery = AccountRecoveryService(storage: storage, hashing: hashing, sealer: DeliverySealer(keyEncryptionKey: kek))
@@ -399,7 +427,8 @@ import Testing
                 try await EphemeralServer.withRunning(redirecting) { base in
                     try await Self.withDeliveryClient { client in
                         let sender = DeliveryService(
-                            storage: storage, transport: HTTPDeliveryTransport(url: try #require(URL(string: "\(base)/deliveries")), client: client),
+                            storage: storage,
+                            transport: HTTPDeliveryTransport(url: try #require(URL(string: "\(base)/deliveries")), client: client),
                             secret: SymmetricKey(data: Data(PasswordResetTests.secret.utf8)), sealer: DeliverySealer(keyEncryptionKey: kek)
                         )
                         #expect(try await sender.runOnce().failed == 1)
@@ -427,9 +456,14 @@ import Testing
                 let secret = SymmetricKey(data: Data(PasswordResetTests.secret.utf8))
                 let header = try #require(message.headers["authd-signature"])
                 try DeliverySignature.verify(header, body: message.body, secret: secret, now: Date())
-                let tampered = Data(String(decoding: message.body, as: UTF8.self).replacingOccurrences(of: "\"delivery_id\":\"\(id)\"", with: "\"delivery_id\":\"\(id)0\"").utf8)
+                let tampered = Data(
+                    String(decoding: message.body, as: UTF8.self).replacingOccurrences(
+                        of: "\"delivery_id\":\"\(id)\"", with: "\"delivery_id\":\"\(id)0\""
+                    ).utf8)
                 #expect(tampered != message.body)
-                #expect(throws: DeliverySignatureError.mismatch) { try DeliverySignature.verify(header, body: tampered, secret: secret, now: Date()) }
+                #expect(throws: DeliverySignatureError.mismatch) {
+                    try DeliverySignature.verify(header, body: tampered, secret: secret, now: Date())
+                }
             }
         }
     }
@@ -455,7 +489,8 @@ import Testing
             fixture.configuration.throttle.recoveryLimit = 1_000
             try await fixture.addUser("jo", password: PasswordResetTests.password)
             try await fixture.test { client async throws in
-                var known: [Duration] = [], unknown: [Duration] = []
+                var known: [Duration] = []
+                var unknown: [Duration] = []
                 let clock = ContinuousClock()
                 for round in 0..<42 {
                     // Which goes first alternates, so that what one request leaves running

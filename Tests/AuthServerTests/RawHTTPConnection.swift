@@ -2,7 +2,7 @@ import Foundation
 import ProcessKit
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension RawHTTP {
@@ -29,9 +29,9 @@ extension RawHTTP {
         static func open(port: Int) async throws -> Connection {
             try await OwnThread.run {
                 #if canImport(Glibc)
-                let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+                    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
                 #else
-                let fd = socket(AF_INET, SOCK_STREAM, 0)
+                    let fd = socket(AF_INET, SOCK_STREAM, 0)
                 #endif
                 guard fd >= 0 else { throw SocketError() }
                 var timeout = timeval(tv_sec: 30, tv_usec: 0)

@@ -19,8 +19,10 @@ import Testing
         let fixture = try await ServerFixture()
         #expect(fixture.configuration.accountReadLifetime == 1)
         try await fixture.addUser("rhea", password: Self.password)
-        let storage = PostgresStorage(configuration: fixture.testDatabase.configuration, timeout: TestCluster.operationTimeout, logger: TestCluster.logger)
-        let app = try await buildApplication(configuration: fixture.configuration, storage: storage, keyEncryptionKey: fixture.keyEncryptionKey)
+        let storage = PostgresStorage(
+            configuration: fixture.testDatabase.configuration, timeout: TestCluster.operationTimeout, logger: TestCluster.logger)
+        let app = try await buildApplication(
+            configuration: fixture.configuration, storage: storage, keyEncryptionKey: fixture.keyEncryptionKey)
         try await app.test(.router) { client async throws in
             let token = try #require(try await client.login("rhea", Self.password).json()["access_token"] as? String)
             let bearer: HTTPFields = [.authorization: "Bearer \(token)"]
@@ -58,7 +60,8 @@ import Testing
         try await fixture.addUser("rosa", password: Self.password)
         try await fixture.test { client in
             let first = try await client.login("rosa", Self.password).json()
-            let access = try #require(first["access_token"] as? String), refresh = try #require(first["refresh_token"] as? String)
+            let access = try #require(first["access_token"] as? String)
+            let refresh = try #require(first["refresh_token"] as? String)
             let bearer: HTTPFields = [.authorization: "Bearer \(access)"]
             #expect(try await client.execute(uri: "/me", method: .get, headers: bearer).status == .ok)
             #expect(try await client.postJSON("/logout", #"{"refresh_token":"\#(refresh)"}"#).status == .noContent)

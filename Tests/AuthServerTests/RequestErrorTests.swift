@@ -71,7 +71,9 @@ import Testing
         }
     }
 
-    @Test(arguments: ["application/json; charset=utf-8", "Application/JSON", "application/vnd.api+json", " \tAPPLICATION/json \t; charset=utf-8"])
+    @Test(arguments: [
+        "application/json; charset=utf-8", "Application/JSON", "application/vnd.api+json", " \tAPPLICATION/json \t; charset=utf-8",
+    ])
     func jsonMediaTypesWithParametersAreAccepted(contentType: String) async throws {
         let fixture = try await ServerFixture()
         try await fixture.test { client async throws in

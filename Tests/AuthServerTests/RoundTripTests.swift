@@ -13,8 +13,10 @@ import Testing
         var fixture = try await ServerFixture()
         fixture.configuration.keyReloadInterval = .seconds(3600)
         try await fixture.addUser("alice", password: "correct horse battery staple")
-        let storage = PostgresStorage(configuration: fixture.testDatabase.configuration, timeout: TestCluster.operationTimeout, logger: TestCluster.logger)
-        let app = try await buildApplication(configuration: fixture.configuration, storage: storage, keyEncryptionKey: fixture.keyEncryptionKey)
+        let storage = PostgresStorage(
+            configuration: fixture.testDatabase.configuration, timeout: TestCluster.operationTimeout, logger: TestCluster.logger)
+        let app = try await buildApplication(
+            configuration: fixture.configuration, storage: storage, keyEncryptionKey: fixture.keyEncryptionKey)
         try await app.test(.router) { client async throws in
             let database = storage.database
             var before = database.operationCount

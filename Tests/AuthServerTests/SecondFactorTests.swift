@@ -25,7 +25,9 @@ import Testing
     }
 
     /// Enrols and confirms an authenticator app for `username`; returns its key and recovery codes.
-    static func turnOn(_ client: some TestClientProtocol, _ username: String, clock: TestClock) async throws -> (key: TOTP, recoveryCodes: [String]) {
+    static func turnOn(_ client: some TestClientProtocol, _ username: String, clock: TestClock) async throws -> (
+        key: TOTP, recoveryCodes: [String]
+    ) {
         let access = try #require(try await client.login(username, password).json()["access_token"] as? String)
         let enrolled = try await client.sendJSON(.post, "/mfa/totp", [:], bearer: access)
         #expect(enrolled.status == .ok)
@@ -60,7 +62,8 @@ import Testing
 
             // Until its first code confirms it, the app is not asked for.
             #expect(try await client.login("alice", Self.password).status == .ok)
-            let wrong = try await client.sendJSON(.post, "/mfa/totp/confirm", ["code": Self.other(than: key.code(at: clock.now))], bearer: access)
+            let wrong = try await client.sendJSON(
+                .post, "/mfa/totp/confirm", ["code": Self.other(than: key.code(at: clock.now))], bearer: access)
             #expect(wrong.status == .unauthorized)
             #expect(try wrong.error().code == "invalid_credentials")
             let confirmed = try await client.sendJSON(.post, "/mfa/totp/confirm", ["code": key.code(at: clock.now)], bearer: access)
@@ -111,22 +114,28 @@ import Testing
             let (key, _) = try await Self.turnOn(client, "bob", clock: clock)
             clock.advance(by: 300)
             let token = try await Self.mfaToken(client, "bob")
-            let late = try await client.sendJSON(.post, "/login/mfa", ["mfa_token": token, "code": key.code(at: clock.now.addingTimeInterval(-60))])
+            let late = try await client.sendJSON(
+                .post, "/login/mfa", ["mfa_token": token, "code": key.code(at: clock.now.addingTimeInterval(-60))])
             #expect(late.status == .unauthorized)
-            let early = try await client.sendJSON(.post, "/login/mfa", ["mfa_token": token, "code": key.code(at: clock.now.addingTimeInterval(60))])
+            let early = try await client.sendJSON(
+                .post, "/login/mfa", ["mfa_token": token, "code": key.code(at: clock.now.addingTimeInterval(60))])
             #expect(early.status == .unauthorized)
-            let behind = try await client.sendJSON(.post, "/login/mfa", ["mfa_token": token, "code": key.code(at: clock.now.addingTimeInterval(-30))])
+            let behind = try await client.sendJSON(
+                .post, "/login/mfa", ["mfa_token": token, "code": key.code(at: clock.now.addingTimeInterval(-30))])
             #expect(behind.status == .ok)
             // The current step comes after the one accepted: it works, once.
-            let now = try await client.sendJSON(.post, "/login/mfa", ["mfa_token": try await Self.mfaToken(client, "bob"), "code": key.code(at: clock.now)])
+            let now = try await client.sendJSON(
+                .post, "/login/mfa", ["mfa_token": try await Self.mfaToken(client, "bob"), "code": key.code(at: clock.now)])
             #expect(now.status == .ok)
             let token2 = try await Self.mfaToken(client, "bob")
             let again = try await client.sendJSON(.post, "/login/mfa", ["mfa_token": token2, "code": key.code(at: clock.now)])
             #expect(again.status == .unauthorized)
             // So is the step before it, though within the window.
-            let earlier = try await client.sendJSON(.post, "/login/mfa", ["mfa_token": token2, "code": key.code(at: clock.now.addingTimeInterval(-30))])
+            let earlier = try await client.sendJSON(
+                .post, "/login/mfa", ["mfa_token": token2, "code": key.code(at: clock.now.addingTimeInterval(-30))])
             #expect(earlier.status == .unauthorized)
-            let ahead = try await client.sendJSON(.post, "/login/mfa", ["mfa_token": token2, "code": key.code(at: clock.now.addingTimeInterval(30))])
+            let ahead = try await client.sendJSON(
+                .post, "/login/mfa", ["mfa_token": token2, "code": key.code(at: clock.now.addingTimeInterval(30))])
             #expect(ahead.status == .ok)
         }
         #expect(try await fixture.auditDetails(of: "login_failed") == ["wrong_code", "wrong_code", "replayed_code", "replayed_code"])
@@ -137,7 +146,8 @@ import Testing
         try await fixture.addUser("carol", password: Self.password)
         try await fixture.test { client async throws in
             let (_, codes) = try await Self.turnOn(client, "carol", clock: clock)
-            let first = try await client.sendJSON(.post, "/login/mfa", ["mfa_token": try await Self.mfaToken(client, "carol"), "recovery_code": codes[0]])
+            let first = try await client.sendJSON(
+                .post, "/login/mfa", ["mfa_token": try await Self.mfaToken(client, "carol"), "recovery_code": codes[0]])
             #expect(first.status == .ok)
             let token = try await Self.mfaToken(client, "carol")
             let reused = try await client.sendJSON(.post, "/login/mfa", ["mfa_token": token, "recovery_code": codes[0]])
@@ -153,7 +163,9 @@ import Testing
         // Only digests are stored: 8 unused ones remain.
         let stored = try await fixture.withDatabase { database async throws in
             var rows: [(String, Bool)] = []
-            for try await row in try await database.client.query("SELECT code_hash, used_at IS NULL FROM recovery_codes").decode((String, Bool).self) {
+            for try await row in try await database.client.query("SELECT code_hash, used_at IS NULL FROM recovery_codes").decode(
+                (String, Bool).self)
+            {
                 rows.append(row)
             }
             return rows
@@ -197,7 +209,8 @@ import Testing
 
             let worn = try await Self.mfaToken(client, "erin")
             for _ in 0..<5 {
-                let wrong = try await client.sendJSON(.post, "/login/mfa", ["mfa_token": worn, "code": Self.other(than: key.code(at: clock.now))])
+                let wrong = try await client.sendJSON(
+                    .post, "/login/mfa", ["mfa_token": worn, "code": Self.other(than: key.code(at: clock.now))])
                 #expect(try wrong.error().code == "invalid_credentials")
             }
             let late = try await client.sendJSON(.post, "/login/mfa", ["mfa_token": worn, "code": key.code(at: clock.now)])
@@ -271,7 +284,8 @@ import Testing
             clock.advance(by: 30)
             for _ in 0..<3 {
                 let token = try await Self.mfaToken(client, "frank")
-                let wrong = try await client.sendJSON(.post, "/login/mfa", ["mfa_token": token, "code": Self.other(than: key.code(at: clock.now))])
+                let wrong = try await client.sendJSON(
+                    .post, "/login/mfa", ["mfa_token": token, "code": Self.other(than: key.code(at: clock.now))])
                 #expect(wrong.status == .unauthorized)
             }
             let token = try await Self.mfaToken(client, "frank")
@@ -355,7 +369,8 @@ import Testing
             (2_000_000_000, "279037"), (20_000_000_000, "353130"),
         ]
         for (time, code) in vectors {
-            #expect(HummingbirdTOTP().code(secret: secret, step: TOTPPolicy.step(at: Date(timeIntervalSince1970: TimeInterval(time)))) == code)
+            #expect(
+                HummingbirdTOTP().code(secret: secret, step: TOTPPolicy.step(at: Date(timeIntervalSince1970: TimeInterval(time)))) == code)
         }
     }
 
@@ -385,10 +400,14 @@ import Testing
             #expect(try extra.error().description == "label is not a field of this request")
             var text = bearer
             text[.contentType] = "text/plain"
-            #expect(try await client.execute(uri: "/mfa/totp", method: .post, headers: text, body: ByteBuffer(string: "hi")).status == .unsupportedMediaType)
+            #expect(
+                try await client.execute(uri: "/mfa/totp", method: .post, headers: text, body: ByteBuffer(string: "hi")).status
+                    == .unsupportedMediaType)
             var json = bearer
             json[.contentType] = "application/json"
-            #expect(try await client.execute(uri: "/mfa/totp", method: .post, headers: json, body: ByteBuffer(string: "[1]")).status == .badRequest)
+            #expect(
+                try await client.execute(uri: "/mfa/totp", method: .post, headers: json, body: ByteBuffer(string: "[1]")).status
+                    == .badRequest)
         }
     }
 
@@ -403,7 +422,9 @@ extension ServerFixture {
     func auditDetails(of kind: String) async throws -> [String?] {
         try await withDatabase { database async throws in
             var details: [String?] = []
-            for try await detail in try await database.client.query("SELECT detail FROM audit_events WHERE kind = \(kind) ORDER BY id").decode(String?.self) {
+            for try await detail in try await database.client.query("SELECT detail FROM audit_events WHERE kind = \(kind) ORDER BY id")
+                .decode(String?.self)
+            {
                 details.append(detail)
             }
             return details

@@ -32,18 +32,22 @@ struct ServerFixture {
     func application() async throws -> some ApplicationProtocol {
         try await buildApplication(
             configuration: configuration,
-            storage: PostgresStorage(configuration: testDatabase.configuration, timeout: TestCluster.operationTimeout, logger: TestCluster.logger),
+            storage: PostgresStorage(
+                configuration: testDatabase.configuration, timeout: TestCluster.operationTimeout, logger: TestCluster.logger),
             keyEncryptionKey: keyEncryptionKey
         )
     }
 
     /// Creates a user directly in storage, hashed with `parameters`.
     @discardableResult
-    func addUser(_ name: String, password: String, parameters: Argon2idHasher.Parameters = lightHash, disabled: Bool = false) async throws -> User {
+    func addUser(_ name: String, password: String, parameters: Argon2idHasher.Parameters = lightHash, disabled: Bool = false) async throws
+        -> User
+    {
         try await TestCluster.withDatabase(testDatabase.configuration) { database async throws in
             let users = PostgresUserRepository(database: database)
             let username = try Username(name)
-            let user = try await users.create(username: username, passwordHash: try Argon2idHasher(parameters: parameters).hash(password), at: Date())
+            let user = try await users.create(
+                username: username, passwordHash: try Argon2idHasher(parameters: parameters).hash(password), at: Date())
             if disabled { _ = try await users.setDisabled(true, usernameKey: username.key, at: Date()) }
             return user
         }
@@ -70,7 +74,8 @@ extension TestClientProtocol {
     func sendJSON(_ method: HTTPRequest.Method, _ path: String, _ body: [String: Any], bearer: String? = nil) async throws -> TestResponse {
         var headers: HTTPFields = [.contentType: "application/json"]
         if let bearer { headers[.authorization] = "Bearer \(bearer)" }
-        return try await execute(uri: path, method: method, headers: headers, body: ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: body)))
+        return try await execute(
+            uri: path, method: method, headers: headers, body: ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: body)))
     }
 
     /// Logs in with `username` and `password`.

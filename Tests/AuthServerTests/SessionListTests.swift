@@ -91,7 +91,8 @@ import Testing
             // The asking token's own session ended with the rest: the token is refused now.
             #expect(try await client.sessions(access).status == .unauthorized)
             let fresh = try #require(try await client.login("tess", Self.password).json()["access_token"] as? String)
-            let one = try #require(try JSONSerialization.jsonObject(with: Data(buffer: try await client.sessions(fresh).body)) as? [[String: Any]])
+            let one = try #require(
+                try JSONSerialization.jsonObject(with: Data(buffer: try await client.sessions(fresh).body)) as? [[String: Any]])
             #expect(one.count == 1 && one.first?["current"] as? Bool == true)
         }
     }
@@ -108,7 +109,8 @@ extension TestClientProtocol {
     /// Logs in with a `User-Agent`.
     func login(_ username: String, _ password: String, userAgent: String) async throws -> TestResponse {
         let body = try JSONSerialization.data(withJSONObject: ["username": username, "password": password])
-        return try await postJSON("/login", String(decoding: body, as: UTF8.self), headers: [.contentType: "application/json", .userAgent: userAgent])
+        return try await postJSON(
+            "/login", String(decoding: body, as: UTF8.self), headers: [.contentType: "application/json", .userAgent: userAgent])
     }
 
     /// GETs /sessions.

@@ -30,7 +30,9 @@ import Testing
             #expect(Set(body.keys) == ["access_token", "token_type", "expires_in", "refresh_token", "refresh_expires_in"])
             let token2 = try #require(body["refresh_token"] as? String)
             #expect(token2 != token1)
-            #expect(try await client.me(try #require(body["access_token"] as? String)).json()["user_id"] as? String == alice.id.uuidString.lowercased())
+            #expect(
+                try await client.me(try #require(body["access_token"] as? String)).json()["user_id"] as? String
+                    == alice.id.uuidString.lowercased())
 
             // The rotated token again: refused, and the whole family goes with it.
             let replay = try await client.refresh(token1)
@@ -137,7 +139,8 @@ import Testing
             let created = try #require(body["created_at"] as? String)
             #expect(try Date(created, strategy: .iso8601).timeIntervalSince(alice.createdAt) < 1)
             // The scheme is case-insensitive.
-            let lower = try await client.execute(uri: "/me", method: .get, headers: [.authorization: "bearer \(try #require(login["access_token"] as? String))"])
+            let lower = try await client.execute(
+                uri: "/me", method: .get, headers: [.authorization: "bearer \(try #require(login["access_token"] as? String))"])
             #expect(lower.status == .ok)
         }
     }
@@ -171,15 +174,21 @@ import Testing
             bearer("a bad signature", "\(parts[0]).\(payload).\(Base64URL.encode(signature))")
             bearer("alg none", Self.jws(header: #"{"alg":"none","kid":"\#(kid)"}"#, payload: payload) { _ in Data() })
             bearer("alg none, no kid", Self.jws(header: #"{"alg":"none"}"#, payload: payload) { _ in Data() })
-            bearer("HS256 keyed with the public JWK", Self.jws(header: #"{"alg":"HS256","kid":"\#(kid)"}"#, payload: payload) { input in
-                Data(HMAC<SHA256>.authenticationCode(for: input, using: SymmetricKey(data: Data(kid.utf8))))
-            })
-            bearer("a foreign Ed25519 key under our kid", Self.jws(header: #"{"alg":"EdDSA","kid":"\#(kid)"}"#, payload: payload) { input in
-                try! foreign.signature(for: input)
-            })
-            bearer("a foreign Ed25519 key with an unknown kid", Self.jws(header: #"{"alg":"EdDSA","kid":"foreign"}"#, payload: payload) { input in
-                try! foreign.signature(for: input)
-            })
+            bearer(
+                "HS256 keyed with the public JWK",
+                Self.jws(header: #"{"alg":"HS256","kid":"\#(kid)"}"#, payload: payload) { input in
+                    Data(HMAC<SHA256>.authenticationCode(for: input, using: SymmetricKey(data: Data(kid.utf8))))
+                })
+            bearer(
+                "a foreign Ed25519 key under our kid",
+                Self.jws(header: #"{"alg":"EdDSA","kid":"\#(kid)"}"#, payload: payload) { input in
+                    try! foreign.signature(for: input)
+                })
+            bearer(
+                "a foreign Ed25519 key with an unknown kid",
+                Self.jws(header: #"{"alg":"EdDSA","kid":"foreign"}"#, payload: payload) { input in
+                    try! foreign.signature(for: input)
+                })
             for (name, fields) in cases {
                 let response = try await client.execute(uri: "/me", method: .get, headers: HTTPFields(fields))
                 #expect(response.status == .unauthorized, "\(name)")

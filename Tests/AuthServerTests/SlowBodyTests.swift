@@ -94,10 +94,13 @@ import Testing
             let port = try #require(client.port)
             let token = try await Self.accessToken(client)
             let (head, _) = try await Self.slowly(
-                "POST", "/password", bearer: token, json: #"{"current_password":"\#(Self.password)","new_password":"another passphrase here"}"#,
+                "POST", "/password", bearer: token,
+                json: #"{"current_password":"\#(Self.password)","new_password":"another passphrase here"}"#,
                 port: port
             ) {
-                _ = try await fixture.withDatabase { try await PostgresUserRepository(database: $0).setDisabled(true, usernameKey: "ann", at: Date()) }
+                _ = try await fixture.withDatabase {
+                    try await PostgresUserRepository(database: $0).setDisabled(true, usernameKey: "ann", at: Date())
+                }
             }
             #expect(head.hasPrefix("HTTP/1.1 401"), "\(head)")
             let login = try await client.login("ann", Self.password)

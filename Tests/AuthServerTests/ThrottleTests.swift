@@ -1,7 +1,7 @@
 import AuthCore
-import Crypto
 import AuthServer
 import AuthTestSupport
+import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -111,7 +111,8 @@ import Testing
         try await fixture.addUser("victim", password: Self.password)
         let app = try await fixture.application()
         try await app.test(.live) { client async throws in
-            let attacker = "203.0.113.66", owner = "198.51.100.7"
+            let attacker = "203.0.113.66"
+            let owner = "198.51.100.7"
             for _ in 0..<10 {
                 #expect(try await client.login("victim", "a guess", from: attacker).status == .unauthorized)
             }
@@ -142,7 +143,9 @@ extension ThrottleTests {
         try await fixture.addUser("victim", password: Self.password)
         let app = try await fixture.application()
         try await app.test(.live) { client async throws in
-            let home = "198.51.100.7", lastYear = "198.51.100.8", elsewhere = "192.0.2.9"
+            let home = "198.51.100.7"
+            let lastYear = "198.51.100.8"
+            let elsewhere = "192.0.2.9"
             #expect(try await client.login("victim", Self.password, from: lastYear).status == .ok)
             clock.advance(by: TimeInterval(ThrottlePolicy.knownAddressLifetime) + 60)
             #expect(try await client.login("victim", Self.password, from: home).status == .ok)

@@ -55,7 +55,8 @@ import Testing
             notes == [
                 PactNote(
                     file: "reset.yaml", interaction: "a reset is requested",
-                    message: "delivers POST /deliveries dropped: a Pact HTTP interaction cannot carry a delivery to another receiver (contract verify still checks it)"
+                    message:
+                        "delivers POST /deliveries dropped: a Pact HTTP interaction cannot carry a delivery to another receiver (contract verify still checks it)"
                 )
             ]
         )

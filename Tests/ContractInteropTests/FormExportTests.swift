@@ -53,7 +53,10 @@ import WebForms
         #expect(request["headers"]?["Content-Type"] == "application/x-www-form-urlencoded")
         #expect(request["body"] == "grant_type=client_credentials&scope=read&tries=2")
         #expect(request["headers"]?["Authorization"] == .string(BasicCredentials.header(username: "client-1", password: "s3cret")))
-        #expect(request["matchingRules"]?["header"]?["Authorization"]?["matchers"] == [["match": "regex", "regex": #"\A(?:Basic [A-Za-z0-9+/=]+)\z"#]])
+        #expect(
+            request["matchingRules"]?["header"]?["Authorization"]?["matchers"] == [
+                ["match": "regex", "regex": #"\A(?:Basic [A-Za-z0-9+/=]+)\z"#]
+            ])
         #expect(request["matchingRules"]?["body"]?["$.tries"]?["matchers"] == [["match": "integer"]])
         let response = try #require(interactions[0]["response"])
         #expect(response["headers"]?["Content-Type"] == "application/x-www-form-urlencoded")
@@ -157,7 +160,10 @@ import WebForms
         let notes = result.notes.map(\.description)
         #expect(notes.contains { $0.contains("field tags") && $0.contains("is not text: left out") }, "\(notes)")
         let authorization = interaction.request.headers.first { $0.name == "Authorization" }?.value
-        #expect(authorization == Matcher(.basicAuth(username: .literal("{{env.CLIENT_AUTH_USERNAME}}"), password: .literal("{{env.CLIENT_AUTH_PASSWORD}}"))))
+        #expect(
+            authorization
+                == Matcher(
+                    .basicAuth(username: .literal("{{env.CLIENT_AUTH_USERNAME}}"), password: .literal("{{env.CLIENT_AUTH_PASSWORD}}"))))
         // The imported contract is written and read back.
         let file = try #require(result.files.first)
         let text = try ContractYAML.contract(name: file.contract.name, interactions: file.contract.interactions)

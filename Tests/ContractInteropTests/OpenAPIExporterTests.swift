@@ -83,15 +83,22 @@ import Testing
         #expect(post["requestBody"]?["required"] == true)
         #expect(post["security"] == [["bearerAuth": []]])
         let parameters = try #require(post["parameters"])
-        #expect(parameters == [
-            ["name": "draft", "in": "query", "required": true, "schema": ["type": "boolean", "examples": [false]]],
-            ["name": "X-Client", "in": "header", "required": true, "schema": ["type": "string", "minLength": 2, "examples": ["ios"]]],
-        ])
+        #expect(
+            parameters == [
+                ["name": "draft", "in": "query", "required": true, "schema": ["type": "boolean", "examples": [false]]],
+                ["name": "X-Client", "in": "header", "required": true, "schema": ["type": "string", "minLength": 2, "examples": ["ios"]]],
+            ])
     }
 
     @Test func pathParametersComeFromTheirMatchers() throws {
         let get = try #require(try document()["paths"]?["/notes/{id}"]?["get"])
-        #expect(get["parameters"] == [["name": "id", "in": "path", "required": true, "schema": ["type": "string", "format": "uuid", "examples": ["0b6c5a3e-2f1d-4a49-9c55-0f8e3c2d1a7b"]]]])
+        #expect(
+            get["parameters"] == [
+                [
+                    "name": "id", "in": "path", "required": true,
+                    "schema": ["type": "string", "format": "uuid", "examples": ["0b6c5a3e-2f1d-4a49-9c55-0f8e3c2d1a7b"]],
+                ]
+            ])
         // A saved value is described by the matcher it was saved from.
         let id = get["responses"]?["200"]?["content"]?["application/json"]?["schema"]?["properties"]?["id"]
         #expect(id?["format"] == "uuid")
@@ -128,7 +135,10 @@ import Testing
         let error = try #require(document["components"]?["schemas"]?["Error"])
         #expect(error["required"] == ["error", "error_description"])
         #expect(error["properties"]?["error"] == ["type": "string", "enum": ["invalid_request", "not_found"]])
-        #expect(document["paths"]?["/notes"]?["post"]?["responses"]?["400"]?["content"]?["application/json"]?["schema"] == ["$ref": "#/components/schemas/Error"])
+        #expect(
+            document["paths"]?["/notes"]?["post"]?["responses"]?["400"]?["content"]?["application/json"]?["schema"] == [
+                "$ref": "#/components/schemas/Error"
+            ])
         #expect(document["components"]?["securitySchemes"]?["bearerAuth"] == ["type": "http", "scheme": "bearer"])
     }
 
@@ -141,9 +151,15 @@ import Testing
     @Test func unionsKeepWhatBothAllow() {
         let union = JSONSchemaUnion.of(
             ["type": "object", "properties": ["a": ["type": "string", "minLength": 3]], "required": ["a"], "additionalProperties": false],
-            ["type": "object", "properties": ["a": ["type": "string", "minLength": 1], "b": ["type": "integer"]], "required": ["a", "b"]]
+            [
+                "type": "object", "properties": ["a": ["type": "string", "minLength": 1], "b": ["type": "integer"]],
+                "required": ["a", "b"],
+            ]
         )
-        #expect(union == ["type": "object", "properties": ["a": ["type": "string", "minLength": 1], "b": ["type": "integer"]], "required": ["a"]])
+        #expect(
+            union == [
+                "type": "object", "properties": ["a": ["type": "string", "minLength": 1], "b": ["type": "integer"]], "required": ["a"],
+            ])
         #expect(JSONSchemaUnion.of(["type": "string"], ["type": "integer"]) == ["anyOf": [["type": "string"], ["type": "integer"]]])
     }
 

@@ -36,7 +36,10 @@ private func member(_ matcher: Matcher, _ key: String) -> Matcher? {
         )
         #expect(member(body, "id")?.kind == .uuid)
         #expect(member(body, "at")?.kind == .datetime)
-        guard case .regex? = member(body, "mail")?.kind else { Issue.record("email is not a regex"); return }
+        guard case .regex? = member(body, "mail")?.kind else {
+            Issue.record("email is not a regex")
+            return
+        }
         #expect(member(body, "mail")?.example == .string("user@example.com"))
         #expect(member(body, "site")?.example == .string("https://example.com/"))
         #expect(member(body, "day")?.mismatches(in: .string("2026-11-24")).isEmpty == true)
@@ -59,8 +62,12 @@ private func member(_ matcher: Matcher, _ key: String) -> Matcher? {
             example: #"{"kind": "pet", "status": "sold", "level": 2}"#
         )
         #expect(member(body, "kind")?.kind == .literal(.string("pet")))
-        #expect(member(body, "status") == Matcher(.oneOf([Matcher(.literal(.string("available"))), Matcher(.literal(.string("sold")))]), example: .string("sold")))
-        #expect(member(body, "level") == Matcher(.oneOf([Matcher(.literal(.integer(1))), Matcher(.literal(.integer(2)))]), example: .integer(2)))
+        #expect(
+            member(body, "status")
+                == Matcher(.oneOf([Matcher(.literal(.string("available"))), Matcher(.literal(.string("sold")))]), example: .string("sold")))
+        #expect(
+            member(body, "level")
+                == Matcher(.oneOf([Matcher(.literal(.integer(1))), Matcher(.literal(.integer(2)))]), example: .integer(2)))
         #expect(notes.isEmpty)
     }
 
@@ -93,7 +100,9 @@ private func member(_ matcher: Matcher, _ key: String) -> Matcher? {
 
     @Test func closedObjectsMakeAStrictResponse() throws {
         let result = try OpenAPIImporter.importDocument(
-            document(schema: #"{"type": "object", "additionalProperties": false, "required": ["a"], "properties": {"a": {"type": "boolean"}}}"#), file: "doc.json"
+            document(
+                schema: #"{"type": "object", "additionalProperties": false, "required": ["a"], "properties": {"a": {"type": "boolean"}}}"#),
+            file: "doc.json"
         )
         #expect(result.files.first?.contract.interactions.first?.response.strict == true)
     }
@@ -183,15 +192,21 @@ private func member(_ matcher: Matcher, _ key: String) -> Matcher? {
         let interactions = try #require(result.files.first?.contract.interactions)
         #expect(interactions.map(\.name) == ["showPetById 200", "uploadPets 204", "Add a pet 201"])
         let show = interactions[0]
-        #expect(show.request.path.text == "/v1/pets/{petId}")   // the server's path first
-        #expect(result.notes.contains { $0.description == "petstore.yaml: servers[0]: the operations' paths start with the server's path /v1" })
+        #expect(show.request.path.text == "/v1/pets/{petId}")  // the server's path first
+        #expect(
+            result.notes.contains { $0.description == "petstore.yaml: servers[0]: the operations' paths start with the server's path /v1" })
         #expect(show.request.path.params["petId"] == Matcher(.integer(min: 1, max: nil), example: .integer(7)))
         #expect(show.request.query.isEmpty)
         #expect(show.given == [ProviderStateUse(state: "a pet exists", params: ["id": .integer(7)])])
-        guard case .json(let pet) = show.response.body else { Issue.record("no body"); return }
+        guard case .json(let pet) = show.response.body else {
+            Issue.record("no body")
+            return
+        }
         #expect(member(pet, "name")?.example == .string("Rex"))
         // Not required, and nullable: an optional key, a string or null.
-        #expect(member(pet, "tag") == Matcher(.oneOf([Matcher(.string(minLength: nil, maxLength: nil)), Matcher(.null)]), example: .null, optional: true))
+        #expect(
+            member(pet, "tag")
+                == Matcher(.oneOf([Matcher(.string(minLength: nil, maxLength: nil)), Matcher(.null)]), example: .null, optional: true))
         #expect(result.states == ["a pet exists"])
         #expect(result.configuration.contains("a pet exists:"))
         #expect(result.configuration.contains("https://petstore.example.com/v1"))
@@ -220,9 +235,11 @@ private func member(_ matcher: Matcher, _ key: String) -> Matcher? {
     }
 
     @Test func aDocumentWithoutOperationsSaysSo() throws {
-        let result = try OpenAPIImporter.importDocument(Data(#"{"openapi": "3.1.0", "info": {"title": "T", "version": "1"}}"#.utf8), file: "empty.json")
+        let result = try OpenAPIImporter.importDocument(
+            Data(#"{"openapi": "3.1.0", "info": {"title": "T", "version": "1"}}"#.utf8), file: "empty.json")
         #expect(result.files.isEmpty)
-        #expect(result.notes.map(\.description) == ["empty.json: paths: no operation with a response of one status: no contract file written"])
+        #expect(
+            result.notes.map(\.description) == ["empty.json: paths: no operation with a response of one status: no contract file written"])
     }
 
     @Test(arguments: [
@@ -261,16 +278,26 @@ private func member(_ matcher: Matcher, _ key: String) -> Matcher? {
         #expect(interaction.request.path.params["id"]?.kind == .uuid)
         #expect(interaction.request.headers.map(\.name) == ["Authorization"])
         #expect(interaction.request.headers.first?.value == Matcher(.literal(.string("Bearer {{env.BEARER_AUTH}}"))))
-        #expect(interaction.request.body == .json(Matcher(.object(["title": Matcher(.string(minLength: nil, maxLength: nil), example: .string("Groceries"))]))))
+        #expect(
+            interaction.request.body
+                == .json(Matcher(.object(["title": Matcher(.string(minLength: nil, maxLength: nil), example: .string("Groceries"))]))))
         #expect(interaction.response.headers["Location"]?.kind == .string(minLength: nil, maxLength: nil))
-        guard case .json(let body) = interaction.response.body else { Issue.record("no body"); return }
+        guard case .json(let body) = interaction.response.body else {
+            Issue.record("no body")
+            return
+        }
         #expect(member(body, "id")?.kind == .uuid)
-        #expect(member(body, "tags")?.kind == .oneOf([Matcher(.each(of: Matcher(.string(minLength: nil, maxLength: nil)), min: nil, max: nil)), Matcher(.null)]))
+        #expect(
+            member(body, "tags")?.kind
+                == .oneOf([Matcher(.each(of: Matcher(.string(minLength: nil, maxLength: nil)), min: nil, max: nil)), Matcher(.null)]))
     }
 
     @Test(arguments: [
         ("openapi: 3.1.0\ninfo: [oops", "line"),
-        (#"{"openapi": "3.1.0", "info": {"title": "T", "version": "1"}, "paths": {"/a": {"get": {"responses": {"200": {"description": 5}}}}}}"#, "paths"),
+        (
+            #"{"openapi": "3.1.0", "info": {"title": "T", "version": "1"}, "paths": {"/a": {"get": {"responses": {"200": {"description": 5}}}}}}"#,
+            "paths"
+        ),
         (#"{"openapi": "3.1.0", "info": {"title": "T", "version": "1"}, "paths": {"/a": {"get": {"responses": 5}}}}"#, "paths"),
         (#"{"openapi": "3.0.0", "info": {"version": "1"}, "paths": {}}"#, "info"),
         (#"{"swagger": "2.0"}"#, "swagger"),
@@ -370,7 +397,9 @@ private func member(_ matcher: Matcher, _ key: String) -> Matcher? {
                 }
             }
         }
-        let imported = result.files.flatMap(\.contract.interactions).map { "\($0.request.method) \($0.request.path.text) \($0.response.status)" }
+        let imported = result.files.flatMap(\.contract.interactions).map {
+            "\($0.request.method) \($0.request.path.text) \($0.response.status)"
+        }
         #expect(imported.sorted() == declared.sorted())
         #expect(result.files.allSatisfy { !$0.carried })
         for file in result.files {

@@ -60,7 +60,10 @@ import Testing
         let (contract, diagnostics) = ContractLoader.parse(yaml: yaml, file: "notes.yaml")
         #expect(diagnostics == [])
         let notes = try #require(contract)
-        let (other, _) = ContractLoader.parse(yaml: "name: Other\ninteractions:\n  - name: a note is created\n    request: { method: GET, path: /x }\n    response: { status: 204 }\n", file: "other.yaml")
+        let (other, _) = ContractLoader.parse(
+            yaml:
+                "name: Other\ninteractions:\n  - name: a note is created\n    request: { method: GET, path: /x }\n    response: { status: 204 }\n",
+            file: "other.yaml")
         return PactExporter(consumer: "ios-app", provider: "notes").export([notes, try #require(other)])
     }
 
@@ -81,7 +84,11 @@ import Testing
 
     @Test func requestsAreWhatTheVerifierSendsWithGeneratorsForSavedValues() throws {
         let created = try interaction(export(), 0)
-        #expect(created["providerStates"] == [["name": "values saved by earlier interactions", "params": ["contract": "Notes", "interaction": "a note is created"]], ["name": "user exists", "params": ["username": "alice"]]])
+        #expect(
+            created["providerStates"] == [
+                ["name": "values saved by earlier interactions", "params": ["contract": "Notes", "interaction": "a note is created"]],
+                ["name": "user exists", "params": ["username": "alice"]],
+            ])
         let request = try #require(created["request"])
         #expect(request["method"] == "POST")
         #expect(request["path"] == "/notes")
@@ -94,7 +101,10 @@ import Testing
 
         let read = try interaction(export(), 1)["request"]
         #expect(read?["path"] == "/notes/3f2504e0-4f89-41d3-9a0c-0305e82c3301/versions/2")
-        #expect(read?["matchingRules"]?["path"] == ["combine": "AND", "matchers": [["match": "regex", "regex": #"\A(?:/notes/[^/]+/versions/[^/]+)\z"#]]])
+        #expect(
+            read?["matchingRules"]?["path"] == [
+                "combine": "AND", "matchers": [["match": "regex", "regex": #"\A(?:/notes/[^/]+/versions/[^/]+)\z"#]],
+            ])
         #expect(
             read?["generators"]
                 == [
@@ -111,7 +121,10 @@ import Testing
         #expect(response["status"] == 201)
         let rules = try #require(response["matchingRules"]?["body"])
         func matchers(_ path: String) -> JSONValue? { rules[path]?["matchers"] }
-        #expect(matchers("$.id") == [["match": "regex", "regex": #"\A(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\z"#]])
+        #expect(
+            matchers("$.id") == [
+                ["match": "regex", "regex": #"\A(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\z"#]
+            ])
         #expect(matchers("$.revision") == [["match": "integer"]])
         #expect(matchers("$.token") == [["match": "regex", "regex": #"\A(?:[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)\z"#]])
         // `each`: type with its bounds; below it, literals keep equality under Pact's cascading type.
@@ -139,7 +152,10 @@ import Testing
     @Test func savedValuesInResponsesAreCheckedByShapeAndDotAllBecomesAClass() throws {
         let response = try #require(try interaction(export(), 1)["response"])
         let rules = try #require(response["matchingRules"])
-        #expect(rules["body"]?["$.id"]?["matchers"] == [["match": "regex", "regex": #"\A(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\z"#]])
+        #expect(
+            rules["body"]?["$.id"]?["matchers"] == [
+                ["match": "regex", "regex": #"\A(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\z"#]
+            ])
         #expect(rules["header"]?["Location"]?["matchers"] == [["match": "regex", "regex": #"\A(?:/notes/[\s\S]+)\z"#]])
         #expect(rules["body"]?["$.body"]?["matchers"] == [["match": "regex", "regex": #"\A(?:a[\s\S]b[.]c)\z"#]])
     }
@@ -148,17 +164,36 @@ import Testing
         let array = try interaction(export(), 2)
         #expect(array["request"]?["body"] == ["a", 1])
         #expect(array["response"]?["body"] == "no")
-        #expect(array["response"]?["matchingRules"]?["body"] == ["$": ["combine": "AND", "matchers": [["match": "regex", "regex": #"\A(?:[\s\S]{1,80})\z"#]]]])
+        #expect(
+            array["response"]?["matchingRules"]?["body"] == [
+                "$": ["combine": "AND", "matchers": [["match": "regex", "regex": #"\A(?:[\s\S]{1,80})\z"#]]]
+            ])
     }
 
     @Test func whatPactCannotCheckIsNotedPerInteraction() throws {
         let notes = try export().notes.map(\.description)
-        #expect(notes.contains("notes.yaml:a note is created: response $.revision: Pact has no numeric bounds, so the minimum 1 and maximum 99 are not checked"))
+        #expect(
+            notes.contains(
+                "notes.yaml:a note is created: response $.revision: Pact has no numeric bounds, so the minimum 1 and maximum 99 are not checked"
+            ))
         #expect(notes.contains("notes.yaml:a note is created: response is strict: Pact allows keys the contract does not list"))
-        #expect(notes.contains("notes.yaml:a note is created: response $.token is a JWT whose claims sub the contract checks: Pact checks its shape only"))
-        #expect(notes.contains("notes.yaml:a note is created: response $.extra may hold any value: Pact has no rule for that, so it is left out and its presence is not checked"))
-        #expect(notes.contains("notes.yaml:a note is created: response header Link: Pact matches each comma-separated part of it alone, so only its presence is checked"))
-        #expect(notes.contains("notes.yaml:the note is read back: response $.id must equal the value saved as {{note}}: Pact checks its shape only"))
-        #expect(notes.contains("notes.yaml:the note is read back: response header Location holds the value saved as {{note}}: Pact checks the text around it only"))
+        #expect(
+            notes.contains(
+                "notes.yaml:a note is created: response $.token is a JWT whose claims sub the contract checks: Pact checks its shape only"))
+        #expect(
+            notes.contains(
+                "notes.yaml:a note is created: response $.extra may hold any value: Pact has no rule for that, so it is left out and its presence is not checked"
+            ))
+        #expect(
+            notes.contains(
+                "notes.yaml:a note is created: response header Link: Pact matches each comma-separated part of it alone, so only its presence is checked"
+            ))
+        #expect(
+            notes.contains(
+                "notes.yaml:the note is read back: response $.id must equal the value saved as {{note}}: Pact checks its shape only"))
+        #expect(
+            notes.contains(
+                "notes.yaml:the note is read back: response header Location holds the value saved as {{note}}: Pact checks the text around it only"
+            ))
     }
 }

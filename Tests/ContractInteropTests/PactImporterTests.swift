@@ -30,16 +30,18 @@ import Testing
     }
 
     @Test func scalarRulesMapToMatchers() throws {
-        let matcher = try responseMatcher(Self.v3(
-            body: #"{"s": "a", "i": 1, "d": 1.5, "n": 2, "b": true, "z": null, "r": "AB12", "day": "2024-02-29", "at": "2024-02-29T10:00:00Z", "inc": "the quick fox", "eq": "x"}"#,
-            rules: #"""
-            {"$.s": {"matchers": [{"match": "type"}]}, "$.i": {"matchers": [{"match": "integer"}]}, "$.d": {"matchers": [{"match": "decimal"}]},
-             "$.n": {"matchers": [{"match": "number"}]}, "$.b": {"matchers": [{"match": "boolean"}]}, "$.z": {"matchers": [{"match": "null"}]},
-             "$.r": {"matchers": [{"match": "regex", "regex": "[A-Z]+[0-9]+"}]}, "$.day": {"matchers": [{"match": "date", "format": "yyyy-MM-dd"}]},
-             "$.at": {"matchers": [{"match": "timestamp", "format": "yyyy-MM-dd'T'HH:mm:ssXXX"}]},
-             "$.inc": {"matchers": [{"match": "include", "value": "quick"}]}, "$.eq": {"matchers": [{"match": "equality"}]}}
-            """#
-        ))
+        let matcher = try responseMatcher(
+            Self.v3(
+                body:
+                    #"{"s": "a", "i": 1, "d": 1.5, "n": 2, "b": true, "z": null, "r": "AB12", "day": "2024-02-29", "at": "2024-02-29T10:00:00Z", "inc": "the quick fox", "eq": "x"}"#,
+                rules: #"""
+                    {"$.s": {"matchers": [{"match": "type"}]}, "$.i": {"matchers": [{"match": "integer"}]}, "$.d": {"matchers": [{"match": "decimal"}]},
+                     "$.n": {"matchers": [{"match": "number"}]}, "$.b": {"matchers": [{"match": "boolean"}]}, "$.z": {"matchers": [{"match": "null"}]},
+                     "$.r": {"matchers": [{"match": "regex", "regex": "[A-Z]+[0-9]+"}]}, "$.day": {"matchers": [{"match": "date", "format": "yyyy-MM-dd"}]},
+                     "$.at": {"matchers": [{"match": "timestamp", "format": "yyyy-MM-dd'T'HH:mm:ssXXX"}]},
+                     "$.inc": {"matchers": [{"match": "include", "value": "quick"}]}, "$.eq": {"matchers": [{"match": "equality"}]}}
+                    """#
+            ))
         guard case .object(let members) = matcher.kind else { throw Failure("not an object") }
         #expect(members["s"] == Matcher(.string(minLength: nil, maxLength: nil), example: "a"))
         #expect(members["i"] == Matcher(.integer(min: nil, max: nil), example: 1))
@@ -56,25 +58,32 @@ import Testing
     }
 
     @Test func typeCascadesAndArraysWithBoundsBecomeEach() throws {
-        let matcher = try responseMatcher(Self.v3(
-            body: #"{"user": {"id": 7, "name": "ann"}, "items": [{"sku": "a1", "qty": 2}], "fixed": [1, 2]}"#,
-            rules: #"""
-            {"$.user": {"matchers": [{"match": "type"}]}, "$.items": {"matchers": [{"match": "type", "min": 1, "max": 5}]},
-             "$.items[*].sku": {"matchers": [{"match": "regex", "regex": "[a-z][0-9]"}]}}
-            """#
-        ))
+        let matcher = try responseMatcher(
+            Self.v3(
+                body: #"{"user": {"id": 7, "name": "ann"}, "items": [{"sku": "a1", "qty": 2}], "fixed": [1, 2]}"#,
+                rules: #"""
+                    {"$.user": {"matchers": [{"match": "type"}]}, "$.items": {"matchers": [{"match": "type", "min": 1, "max": 5}]},
+                     "$.items[*].sku": {"matchers": [{"match": "regex", "regex": "[a-z][0-9]"}]}}
+                    """#
+            ))
         guard case .object(let members) = matcher.kind else { throw Failure("not an object") }
-        #expect(members["user"] == Matcher(.object([
-            "id": Matcher(.integer(min: nil, max: nil), example: 7), "name": Matcher(.string(minLength: nil, maxLength: nil), example: "ann"),
-        ])))
-        let element = Matcher(.object(["sku": Matcher(.regex("[a-z][0-9]"), example: "a1"), "qty": Matcher(.integer(min: nil, max: nil), example: 2)]))
+        #expect(
+            members["user"]
+                == Matcher(
+                    .object([
+                        "id": Matcher(.integer(min: nil, max: nil), example: 7),
+                        "name": Matcher(.string(minLength: nil, maxLength: nil), example: "ann"),
+                    ])))
+        let element = Matcher(
+            .object(["sku": Matcher(.regex("[a-z][0-9]"), example: "a1"), "qty": Matcher(.integer(min: nil, max: nil), example: 2)]))
         #expect(members["items"] == Matcher(.each(of: element, min: 1, max: 5), example: [["sku": "a1", "qty": 2]]))
         // Without a rule, an array is exactly its elements.
         #expect(members["fixed"] == Matcher(.array([Matcher(.literal(1)), Matcher(.literal(2))])))
     }
 
     @Test func v2RulesStatesAndQueryStringsAreRead() throws {
-        let (contract, _) = try imported(#"""
+        let (contract, _) = try imported(
+            #"""
             {"consumer": {"name": "old"}, "provider": {"name": "api"}, "metadata": {"pactSpecification": {"version": "2.0.0"}},
              "interactions": [{"description": "a page", "providerState": "there are notes",
                "request": {"method": "GET", "path": "/notes/42", "query": "page=2&sort=name",
@@ -92,7 +101,8 @@ import Testing
     }
 
     @Test func v4BodiesHeadersStatesAndPathRegexesAreRead() throws {
-        let (contract, notes) = try imported(#"""
+        let (contract, notes) = try imported(
+            #"""
             {"consumer": {"name": "new"}, "provider": {"name": "api"}, "metadata": {"pactSpecification": {"version": "4.0"}},
              "interactions": [{"type": "Synchronous/HTTP", "description": "a note",
                "providerStates": [{"name": "a note exists", "params": {"id": 42}}],
@@ -108,17 +118,20 @@ import Testing
         #expect(interaction.given == [ProviderStateUse(state: "a note exists", params: ["id": 42])])
         #expect(interaction.request.path.text == "/notes/{notes_id}")
         #expect(interaction.request.path.params["notes_id"] == Matcher(.regex("[0-9]+"), example: "42"))
-        #expect(interaction.request.body == .json(Matcher(.object(["title": Matcher(.string(minLength: nil, maxLength: nil), example: "t")]))))
+        #expect(
+            interaction.request.body == .json(Matcher(.object(["title": Matcher(.string(minLength: nil, maxLength: nil), example: "t")]))))
         #expect(interaction.response.headers["x-trace"] == Matcher(.literal("a, b")))
         #expect(notes.contains { $0.hasPrefix("new.json:a note: ProviderState generator at request path (/notes/${id}) dropped") })
         #expect(notes.contains("new.json:a sync message: a Synchronous/Messages interaction is not a synchronous HTTP one: not imported"))
     }
 
     @Test func rulesWithoutAnEquivalentAreReportedPerInteraction() throws {
-        let (_, notes) = try imported(Self.v3(
-            body: #"{"tags": ["a"], "v": "1.2.3"}"#,
-            rules: #"{"$.tags": {"matchers": [{"match": "arrayContains", "variants": []}]}, "$.v": {"combine": "OR", "matchers": [{"match": "semver"}, {"match": "type"}]}}"#
-        ))
+        let (_, notes) = try imported(
+            Self.v3(
+                body: #"{"tags": ["a"], "v": "1.2.3"}"#,
+                rules:
+                    #"{"$.tags": {"matchers": [{"match": "arrayContains", "variants": []}]}, "$.v": {"combine": "OR", "matchers": [{"match": "semver"}, {"match": "type"}]}}"#
+            ))
         #expect(notes.contains("pact.json:one: the 'arrayContains' rule at $.tags has no equivalent: the value is matched literally"))
         #expect(notes.contains("pact.json:one: rules at $.v are combined with OR: only the first is kept"))
         #expect(notes.contains("pact.json:one: the 'semver' rule at $.v has no equivalent: the value is matched literally"))

@@ -43,7 +43,8 @@ import Testing
 
     @Test func openAPIDescribesTheCredentialsAsObjects() throws {
         let document = OpenAPIExporter(title: "t", version: "1").document(for: [try contract()])
-        let registration = document["paths"]?["/webauthn/register"]?["post"]?["requestBody"]?["content"]?["application/json"]?["schema"]?["properties"]?["credential"]
+        let registration = document["paths"]?["/webauthn/register"]?["post"]?["requestBody"]?["content"]?["application/json"]?["schema"]?[
+            "properties"]?["credential"]
         #expect(registration?["type"] == "object")
         #expect(registration?["required"] == ["id", "rawId", "type", "response"])
         #expect(registration?["properties"]?["response"]?["required"] == ["clientDataJSON", "attestationObject"])

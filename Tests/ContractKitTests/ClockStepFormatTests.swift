@@ -39,7 +39,8 @@ import Testing
         let (url, urlProblems) = ContractLoader.parseProvider(yaml: "clock:\n  url: /test/clock\n", file: "contract.yaml")
         #expect(urlProblems == [])
         #expect(url?.clock == .url(Template("/test/clock")))
-        let (command, commandProblems) = ContractLoader.parseProvider(yaml: "clock:\n  command: tool advance {{seconds}}\n", file: "contract.yaml")
+        let (command, commandProblems) = ContractLoader.parseProvider(
+            yaml: "clock:\n  command: tool advance {{seconds}}\n", file: "contract.yaml")
         #expect(commandProblems == [])
         #expect(command?.clock == .command(Template("tool advance {{seconds}}")))
         let (none, _) = ContractLoader.parseProvider(yaml: "states: {}\n", file: "contract.yaml")
@@ -65,7 +66,8 @@ import Testing
         let suite = ContractLoader.load(directory: temporary.url.path)
         #expect(suite.diagnostics.map(\.line) == [6])
         #expect(suite.diagnostics.first?.message.contains("declares no clock: hook") == true)
-        try "clock: { url: /test/clock }\n".write(to: temporary.url.appendingPathComponent("contract.yaml"), atomically: true, encoding: .utf8)
+        try "clock: { url: /test/clock }\n".write(
+            to: temporary.url.appendingPathComponent("contract.yaml"), atomically: true, encoding: .utf8)
         #expect(ContractLoader.load(directory: temporary.url.path).diagnostics == [])
     }
 

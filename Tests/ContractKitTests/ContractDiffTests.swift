@@ -19,7 +19,9 @@ import Testing
         changes.map { "\($0.path): \($0.impact.rawValue)" }
     }
 
-    static func login(request: String = "{ username: alice, password: { match: string, min_length: 8, example: secret-password } }", response: String) -> String {
+    static func login(
+        request: String = "{ username: alice, password: { match: string, min_length: 8, example: secret-password } }", response: String
+    ) -> String {
         """
           - name: valid credentials
             request: { method: POST, path: /login, json: \(request) }
@@ -28,7 +30,8 @@ import Testing
         """
     }
 
-    static let token = "{ status: 200, json: { access_token: { match: jwt }, expires_in: { match: integer, min: 1, max: 3600 }, user: { id: { match: uuid }, name: alice } } }"
+    static let token =
+        "{ status: 200, json: { access_token: { match: jwt }, expires_in: { match: integer, min: 1, max: 3600 }, user: { id: { match: uuid }, name: alice } } }"
 
     @Test func removedIsBreakingAndAddedSafeEachWithItsLines() throws {
         let other = "  - name: logout\n    request: { method: POST, path: /logout }\n    response: { status: 204 }\n"
@@ -66,9 +69,11 @@ import Testing
         let old = Self.login(response: Self.token)
         let removed = try Self.changes(old, Self.login(response: Self.token.replacingOccurrences(of: "id: { match: uuid }, ", with: "")))
         #expect(Self.summary(removed) == ["response $.user.id: breaking"])
-        let added = try Self.changes(old, Self.login(response: Self.token.replacingOccurrences(of: "name: alice", with: "name: alice, admin: false")))
+        let added = try Self.changes(
+            old, Self.login(response: Self.token.replacingOccurrences(of: "name: alice", with: "name: alice, admin: false")))
         #expect(Self.summary(added) == ["response $.user.admin: safe"])
-        let strict = try Self.changes(old, Self.login(response: Self.token.replacingOccurrences(of: "status: 200,", with: "status: 200, strict: true,")))
+        let strict = try Self.changes(
+            old, Self.login(response: Self.token.replacingOccurrences(of: "status: 200,", with: "status: 200, strict: true,")))
         #expect(Self.summary(strict) == ["response strict: safe"])
     }
 
@@ -82,7 +87,8 @@ import Testing
         ("expires_in: { match: integer, min: 1, max: 3600 }", "expires_in: { match: number, min: 1, max: 3600 }"),  // integer → number
     ])
     func anyResponseMatcherChangeBreaks(old: String, new: String) throws {
-        let changes = try Self.changes(Self.login(response: Self.token), Self.login(response: Self.token.replacingOccurrences(of: old, with: new)))
+        let changes = try Self.changes(
+            Self.login(response: Self.token), Self.login(response: Self.token.replacingOccurrences(of: old, with: new)))
         #expect(changes.count == 1)
         #expect(changes.first?.impact == .breaking)
         #expect(changes.first?.path.hasPrefix("response $.") == true)
@@ -97,7 +103,11 @@ import Testing
 
     @Test func requestFieldsAddedOrRemovedBreak() throws {
         let old = Self.login(response: "{ status: 200 }")
-        let added = try Self.changes(old, Self.login(request: "{ username: alice, password: { match: string, min_length: 8, example: secret-password }, otp: \"123456\" }", response: "{ status: 200 }"))
+        let added = try Self.changes(
+            old,
+            Self.login(
+                request: "{ username: alice, password: { match: string, min_length: 8, example: secret-password }, otp: \"123456\" }",
+                response: "{ status: 200 }"))
         #expect(Self.summary(added) == ["request $.otp: breaking"])
         #expect(added.first?.reason.hasPrefix("required field added") == true)
         let removed = try Self.changes(old, Self.login(request: "{ username: alice }", response: "{ status: 200 }"))
@@ -116,24 +126,34 @@ import Testing
     ])
     func requestMatchersNarrowedBreakAndWidenedAreSafe(password: String, impact: ContractChange.Impact) throws {
         let changes = try Self.changes(
-            Self.login(response: "{ status: 200 }"), Self.login(request: "{ username: alice, password: \(password) }", response: "{ status: 200 }")
+            Self.login(response: "{ status: 200 }"),
+            Self.login(request: "{ username: alice, password: \(password) }", response: "{ status: 200 }")
         )
         #expect(Self.summary(changes) == ["request $.password: \(impact.rawValue)"])
     }
 
     @Test func aRequestLiteralChangedBreaksAndOneWidenedToAMatcherIsSafe() throws {
         let old = Self.login(response: "{ status: 200 }")
-        let changed = try Self.changes(old, Self.login(request: "{ username: bob, password: { match: string, min_length: 8, example: secret-password } }", response: "{ status: 200 }"))
+        let changed = try Self.changes(
+            old,
+            Self.login(
+                request: "{ username: bob, password: { match: string, min_length: 8, example: secret-password } }",
+                response: "{ status: 200 }"))
         #expect(Self.summary(changed) == ["request $.username: breaking"])
         let widened = try Self.changes(
-            old, Self.login(request: "{ username: { match: string, example: alice }, password: { match: string, min_length: 8, example: secret-password } }", response: "{ status: 200 }")
+            old,
+            Self.login(
+                request:
+                    "{ username: { match: string, example: alice }, password: { match: string, min_length: 8, example: secret-password } }",
+                response: "{ status: 200 }")
         )
         #expect(Self.summary(widened) == ["request $.username: safe"])
     }
 
     @Test func responseHeadersRemovedOrChangedBreakAndAddedAreSafe() throws {
         let old = Self.login(response: "{ status: 200, headers: { Cache-Control: no-store, Pragma: no-cache } }")
-        let changes = try Self.changes(old, Self.login(response: "{ status: 200, headers: { cache-control: private, X-Request-Id: { match: uuid } } }"))
+        let changes = try Self.changes(
+            old, Self.login(response: "{ status: 200, headers: { cache-control: private, X-Request-Id: { match: uuid } } }"))
         #expect(
             Self.summary(changes) == [
                 "response header cache-control: breaking", "response header pragma: breaking", "response header x-request-id: safe",
@@ -173,7 +193,8 @@ import Testing
     }
 
     @Test func eachComparesItsCountAndItsElements() throws {
-        let old = Self.login(response: "{ status: 200, json: { sessions: { match: each, of: { id: { match: uuid }, current: { match: boolean } } } } }")
+        let old = Self.login(
+            response: "{ status: 200, json: { sessions: { match: each, of: { id: { match: uuid }, current: { match: boolean } } } } }")
         let changes = try Self.changes(
             old, Self.login(response: "{ status: 200, json: { sessions: { match: each, min: 1, of: { id: { match: uuid } } } } }")
         )

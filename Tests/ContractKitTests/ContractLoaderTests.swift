@@ -1,7 +1,7 @@
 import ContractKit
 import Foundation
-import Testing
 import ProcessKit
+import Testing
 
 @Suite struct ContractLoaderTests {
     static let login = """
@@ -47,9 +47,15 @@ import ProcessKit
         #expect(loaded.interactions.count == 2)
         let first = loaded.interactions[0]
         #expect(first.location == SourceLocation(file: "login.yaml", line: 3))
-        #expect(first.given == [ProviderStateUse(state: "user exists", params: ["username": .string("alice"), "password": .string("correct horse battery staple")])])
+        #expect(
+            first.given == [
+                ProviderStateUse(
+                    state: "user exists", params: ["username": .string("alice"), "password": .string("correct horse battery staple")])
+            ])
         #expect(first.request.method == "POST")
-        #expect(first.request.body == .json(.literal(.object(["username": .string("alice"), "password": .string("correct horse battery staple")]))))
+        #expect(
+            first.request.body
+                == .json(.literal(.object(["username": .string("alice"), "password": .string("correct horse battery staple")]))))
         #expect(first.response.headers["cache-control"] == Matcher(.literal(.string("no-store"))))
         guard case .json(let body) = first.response.body, case .object(let members) = body.kind else {
             Issue.record("expected a JSON object matcher")
@@ -176,24 +182,26 @@ import ProcessKit
         let directory = temporary.url
         try Self.login.write(to: directory.appendingPathComponent("login.yaml"), atomically: true, encoding: .utf8)
         try """
-            provider:
-              command: authd serve --port {{port}}
-              ready: /health/ready
-              base_url: http://127.0.0.1:{{port}}
-            states:
-              user exists:
-                command: authd user add {{username}} --password-stdin
-                stdin: "{{password}}"
-              nothing:
-                url: http://127.0.0.1:9/state
-            """.write(to: directory.appendingPathComponent("contract.yaml"), atomically: true, encoding: .utf8)
+        provider:
+          command: authd serve --port {{port}}
+          ready: /health/ready
+          base_url: http://127.0.0.1:{{port}}
+        states:
+          user exists:
+            command: authd user add {{username}} --password-stdin
+            stdin: "{{password}}"
+          nothing:
+            url: http://127.0.0.1:9/state
+        """.write(to: directory.appendingPathComponent("contract.yaml"), atomically: true, encoding: .utf8)
         let suite = ContractLoader.load(directory: directory.path)
         #expect(suite.diagnostics == [])
         #expect(suite.contracts.map(\.name) == ["Login"])
         let provider = try #require(suite.provider)
         #expect(provider.ready == "/health/ready")
         #expect(provider.command == Template("authd serve --port {{port}}"))
-        #expect(provider.states["user exists"] == .command(Template("authd user add {{username}} --password-stdin"), stdin: Template("{{password}}")))
+        #expect(
+            provider.states["user exists"]
+                == .command(Template("authd user add {{username}} --password-stdin"), stdin: Template("{{password}}")))
         #expect(provider.states["nothing"] == .url(Template("http://127.0.0.1:9/state")))
     }
 
@@ -202,7 +210,8 @@ import ProcessKit
         defer { temporary.remove() }
         let directory = temporary.url
         try Self.login.write(to: directory.appendingPathComponent("login.yaml"), atomically: true, encoding: .utf8)
-        try "states:\n  someone else: { command: \"true\" }\n".write(to: directory.appendingPathComponent("contract.yaml"), atomically: true, encoding: .utf8)
+        try "states:\n  someone else: { command: \"true\" }\n".write(
+            to: directory.appendingPathComponent("contract.yaml"), atomically: true, encoding: .utf8)
         let suite = ContractLoader.load(directory: directory.path)
         #expect(suite.diagnostics.map(\.message) == ["unknown provider state 'user exists' (contract.yaml defines: someone else)"])
         #expect(suite.diagnostics.first?.line == 3)

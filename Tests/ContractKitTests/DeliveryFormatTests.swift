@@ -68,7 +68,10 @@ import Testing
 
     @Test func brokenDeliveriesAreReportedWithFileLineAndReason() {
         let cases: [(String, String)] = [
-            ("      - { path: /deliveries, retries: 3 }", "unknown key 'retries' in a delivery (allowed: method, path, headers, json, within, save)"),
+            (
+                "      - { path: /deliveries, retries: 3 }",
+                "unknown key 'retries' in a delivery (allowed: method, path, headers, json, within, save)"
+            ),
             ("      - { method: POST }", "a delivery needs 'path'"),
             ("      - { path: /deliveries, within: 0 }", "within must be a positive number of seconds, not 0"),
             ("      - { path: /deliveries, within: -2 }", "within must be a positive number of seconds, not -2"),
@@ -82,7 +85,9 @@ import Testing
             let (contract, diagnostics) =
                 yaml.hasPrefix("    delivers:")
                 ? ContractLoader.parse(
-                    yaml: "name: R\ninteractions:\n  - name: x\n    request: { method: POST, path: /r }\n    response: { status: 202 }\n\(yaml)\n", file: "r.yaml"
+                    yaml:
+                        "name: R\ninteractions:\n  - name: x\n    request: { method: POST, path: /r }\n    response: { status: 202 }\n\(yaml)\n",
+                    file: "r.yaml"
                 )
                 : Self.parse(yaml)
             #expect(contract == nil, "\(yaml)")
@@ -107,7 +112,8 @@ import Testing
         #expect(expected.mismatches(in: good) == [])
         #expect(expected.captures(from: good).values == ["reset": .string(token)])
 
-        let bad = ContractRequest(method: "PUT", target: "/elsewhere", body: Data(#"{"kind":"password_reset","token":"short","username":"bob"}"#.utf8))
+        let bad = ContractRequest(
+            method: "PUT", target: "/elsewhere", body: Data(#"{"kind":"password_reset","token":"short","username":"bob"}"#.utf8))
         #expect(
             expected.mismatches(in: bad).map(\.path) == ["method", "path", "header authd-signature", "$.token", "$.username"]
         )

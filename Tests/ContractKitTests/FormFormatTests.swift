@@ -54,7 +54,8 @@ import WebForms
     @Test func loadsFormsPartsAndBasicCredentials() throws {
         let contract = try loadContract(Self.token)
         let first = contract.interactions[0]
-        let credentials = Matcher(.basicAuth(username: Matcher(.literal(.string("client-1"))), password: Matcher(.literal(.string("s3cret pass")))))
+        let credentials = Matcher(
+            .basicAuth(username: Matcher(.literal(.string("client-1"))), password: Matcher(.literal(.string("s3cret pass")))))
         #expect(first.request.headers.first?.value == credentials)
         guard case .form(let form) = first.request.body else {
             Issue.record("expected a form body, got \(first.request.body)")
@@ -96,7 +97,8 @@ import WebForms
         #expect(FormEncoding.decode(second.body ?? Data())?.first?.value == "a&b=c d")
 
         // A saved field comes from what was sent and what came back.
-        let response = ContractResponse(status: 200, headers: [("Content-Type", FormBody.contentType)], body: Data("access_token=abcdefgh12&token_type=Bearer".utf8))
+        let response = ContractResponse(
+            status: 200, headers: [("Content-Type", FormBody.contentType)], body: Data("access_token=abcdefgh12&token_type=Bearer".utf8))
         let captured = contract.interactions[0].captures(request: request, response: response).values
         #expect(captured == ["token": "abcdefgh12", "scope": "read write"])
     }
@@ -107,14 +109,27 @@ import WebForms
             spec.mismatches(in: ContractResponse(status: 200, headers: [], body: Data(body.utf8))).map(\.description)
         }
         #expect(problems("access_token=abcdefgh&token_type=Bearer&other=1") == [])
-        #expect(problems("access_token=abc&token_type=Bearer") == [#"form access_token: expected a string of at least 8 characters, got string "abc""#])
-        #expect(problems("token_type=Bearer") == ["form access_token: expected a string of at least 8 characters, got nothing (field missing)"])
-        #expect(problems("access_token=abcdefgh&token_type=Bearer&token_type=MAC") == ["form token_type: expected one value, got 2 values (the field is repeated)"])
-        #expect(problems("access_token=%ZZ") == [#"body: expected a form body (application/x-www-form-urlencoded), got text "access_token=%ZZ""#])
+        #expect(
+            problems("access_token=abc&token_type=Bearer") == [
+                #"form access_token: expected a string of at least 8 characters, got string "abc""#
+            ])
+        #expect(
+            problems("token_type=Bearer") == ["form access_token: expected a string of at least 8 characters, got nothing (field missing)"])
+        #expect(
+            problems("access_token=abcdefgh&token_type=Bearer&token_type=MAC") == [
+                "form token_type: expected one value, got 2 values (the field is repeated)"
+            ])
+        #expect(
+            problems("access_token=%ZZ") == [
+                #"body: expected a form body (application/x-www-form-urlencoded), got text "access_token=%ZZ""#
+            ])
         let strict = ResponseSpec(status: 200, body: spec.body, strict: true)
-        #expect(strict.mismatches(in: ContractResponse(status: 200, headers: [], body: Data("access_token=abcdefgh&token_type=Bearer&x=1".utf8))).map(\.description) == [
-            "form x: expected no such field (strict), got a value"
-        ])
+        #expect(
+            strict.mismatches(
+                in: ContractResponse(status: 200, headers: [], body: Data("access_token=abcdefgh&token_type=Bearer&x=1".utf8))
+            ).map(\.description) == [
+                "form x: expected no such field (strict), got a value"
+            ])
     }
 
     @Test func verifySendsMultipartPartsWithABoundary() throws {
@@ -160,9 +175,10 @@ import WebForms
         let wrong = matcher.mismatches(in: .string(BasicCredentials.header(username: "client-1", password: "guess123"))).map(\.description)
         #expect(wrong == ["$ password: expected the contract's password, got the password does not match"])
         #expect(!wrong.joined().contains("guess123"))
-        #expect(matcher.mismatches(in: .string(BasicCredentials.header(username: "client-2", password: "s3cret"))).map(\.description) == [
-            #"$ username: expected "client-1", got string "client-2""#
-        ])
+        #expect(
+            matcher.mismatches(in: .string(BasicCredentials.header(username: "client-2", password: "s3cret"))).map(\.description) == [
+                #"$ username: expected "client-1", got string "client-2""#
+            ])
         let bearer = matcher.mismatches(in: "Bearer abc.def").map(\.description)
         #expect(bearer == ["$: expected HTTP Basic credentials (Basic base64(username:password)), got a value that is not (not shown)"])
         // The first colon splits: a password may hold colons.
@@ -198,16 +214,26 @@ import WebForms
 
     @Test(arguments: [
         ("      form: { a: b }\n      json: { a: b }", "8: a request has one body: json, body, form or multipart, not several"),
-        ("      headers: { Authorization: { match: basic_auth, password: x } }",
-         #"7: matcher 'basic_auth' needs 'username' and 'password' (each a literal, a "{{saved}}" value or a matcher of text)"#),
-        ("      headers: { Authorization: { match: basic_auth, username: \"a:b\", password: x } }", "7: a basic_auth username cannot hold ':' (RFC 7617), not 'a:b'"),
-        ("      headers: { Authorization: { match: basic_auth, username: { match: each, of: 1 }, password: x } }",
-         "7: the basic_auth username must be text or a matcher of text, not an array of 1"),
+        (
+            "      headers: { Authorization: { match: basic_auth, password: x } }",
+            #"7: matcher 'basic_auth' needs 'username' and 'password' (each a literal, a "{{saved}}" value or a matcher of text)"#
+        ),
+        (
+            "      headers: { Authorization: { match: basic_auth, username: \"a:b\", password: x } }",
+            "7: a basic_auth username cannot hold ':' (RFC 7617), not 'a:b'"
+        ),
+        (
+            "      headers: { Authorization: { match: basic_auth, username: { match: each, of: 1 }, password: x } }",
+            "7: the basic_auth username must be text or a matcher of text, not an array of 1"
+        ),
         ("      form: { a: { b: c } }", "7: form field 'a' must be text or a matcher of text, not an object"),
         ("      form: { a: \"{{nope}}\" }", "7: undefined variable 'nope' (no variable is saved before this interaction)"),
         ("      multipart:\n        - name: a", "8: multipart part 'a' needs body (text) or json"),
         ("      multipart: { a: b }", "7: multipart must be a list of parts, each with name and body or json"),
-        ("      multipart:\n        - name: a\n          body: x\n          json: {}", "8: multipart part 'a' has either body or json, not both"),
+        (
+            "      multipart:\n        - name: a\n          body: x\n          json: {}",
+            "8: multipart part 'a' has either body or json, not both"
+        ),
     ])
     func lintNamesEachBrokenBodyWithItsLine(body: String, expected: String) {
         let (contract, diagnostics) = ContractLoader.parse(yaml: Self.request(body), file: "form.yaml")
@@ -227,7 +253,10 @@ import WebForms
                   y: response.form.c
             """
         let (_, diagnostics) = ContractLoader.parse(yaml: yaml, file: "form.yaml")
-        #expect(diagnostics.map { "\($0.line): \($0.message)" } == ["7: the request has no form field 'nope'", "8: saving response.form.c needs a form response body"])
+        #expect(
+            diagnostics.map { "\($0.line): \($0.message)" } == [
+                "7: the request has no form field 'nope'", "8: saving response.form.c needs a form response body",
+            ])
     }
 
     @Test func formEncodingFollowsTheWHATWGRules() {
@@ -238,7 +267,10 @@ import WebForms
         #expect(FormEncoding.decode(Data("&&=x&a=b=c&&d=%c3%A9&".utf8))?.map { "\($0.name)=\($0.value)" } == ["=x", "a=b=c", "d=é"])
         #expect(FormEncoding.decode(Data())?.isEmpty == true)
         // A `%` without two hex digits after it, or bytes that are not UTF-8, before or after unescaping.
-        for bad in [Data("a=%4".utf8), Data("a=b%".utf8), Data("a%=b".utf8), Data("a=%FF".utf8), Data([0x61, 0x3D, 0xC3]), Data([0x61, 0x3D, 0xC3]) + Data("%A9".utf8)] {
+        for bad in [
+            Data("a=%4".utf8), Data("a=b%".utf8), Data("a%=b".utf8), Data("a=%FF".utf8), Data([0x61, 0x3D, 0xC3]),
+            Data([0x61, 0x3D, 0xC3]) + Data("%A9".utf8),
+        ] {
             #expect(FormEncoding.decode(bad) == nil, "\(Array(bad))")
         }
         #expect(FormEncoding.unescape("x%2By+z") == "x+y z")
@@ -254,7 +286,8 @@ import WebForms
 
     @Test func aChangedPasswordOrFieldBreaksClients() throws {
         let old = try loadContract(Self.token)
-        let changed = Self.token.replacingOccurrences(of: "\"s3cret pass\"", with: "other").replacingOccurrences(of: "grant_type: client_credentials", with: "grant_type: password")
+        let changed = Self.token.replacingOccurrences(of: "\"s3cret pass\"", with: "other").replacingOccurrences(
+            of: "grant_type: client_credentials", with: "grant_type: password")
         let new = try loadContract(changed)
         let changes = InteractionDiff(file: "t.yaml", old: old.interactions[0], new: new.interactions[0]).changes
         #expect(changes.map(\.path).sorted() == ["request form.grant_type", "request header authorization"])
@@ -273,7 +306,9 @@ import WebForms
         var generator = SystemRandomNumberGenerator()
         let alphabet = Array("-\r\nb:;=\"aContent-Disposition: form-data; name=".utf8)
         for _ in 0..<300 {
-            let bytes = (0..<Int.random(in: 0..<120, using: &generator)).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] }
+            let bytes = (0..<Int.random(in: 0..<120, using: &generator)).map { _ in
+                alphabet[Int.random(in: 0..<alphabet.count, using: &generator)]
+            }
             _ = try? MultipartEncoding.decode(Data(bytes), boundary: "b")
         }
         let request = try loadContract(Self.token).interactions[2].request.render(with: ["token": "t"])

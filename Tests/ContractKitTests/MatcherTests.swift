@@ -9,38 +9,51 @@ import Testing
         .object(["keys": .array([.object(["kty": .string("OKP"), "crv": .string("Ed25519"), "kid": .string("k1"), "x": .string(x)])])])
     }
 
-    @Test(arguments: [
-        // (matcher, passing value, failing value)
-        (Matcher(.string(minLength: nil, maxLength: nil)), JSONValue.string("x"), JSONValue.integer(1)),
-        (Matcher(.string(minLength: 3, maxLength: 5)), .string("abcd"), .string("ab")),
-        (Matcher(.string(minLength: 3, maxLength: 5)), .string("abc"), .string("abcdef")),
-        (Matcher(.integer(min: 1, max: 10)), .integer(10), .integer(11)),
-        (Matcher(.integer(min: 1, max: nil)), .integer(1), .number(1.5)),
-        (Matcher(.integer(min: 1, max: nil)), .integer(900), .string("900")),
-        (Matcher(.number(min: 0, max: 1)), .number(0.5), .number(1.5)),
-        (Matcher(.number(min: nil, max: nil)), .integer(3), .bool(true)),
-        (Matcher(.boolean), .bool(false), .string("false")),
-        (Matcher(.null), .null, .string("")),
-        (Matcher(.any), .array([]), nil),
-        (Matcher(.regex("[a-z]+-[0-9]{2}")), .string("abc-12"), .string("abc-123")),
-        (Matcher(.regex("b")), .string("b"), .string("abc")),
-        (Matcher(.uuid), .string("ce7af357-a101-4d35-9de7-b83dd4157e0f"), .string("ce7af357")),
-        (Matcher(.datetime), .string("2026-11-22T07:32:36Z"), .string("2026-11-22 07:32")),
-        (Matcher(.datetime), .string("2026-11-22T07:32:36.123+01:00"), .integer(1)),
-        (Matcher(.jwt(claims: [:])), .string(jwt), .string("a.b.c")),
-        (Matcher(.jwt(claims: [:])), .string(jwt), .string("only.two")),
-        (Matcher(.jwt(claims: ["sub": .literal(.string("u1"))])), .string(jwt), .string("eyJhbGciOiJFZERTQSIsImtpZCI6ImsxIn0.eyJzdWIiOiJ1MiJ9.c2lnbmF0dXJl")),
-        (Matcher(.jwks(min: 1, max: 2)), jwks(x: String(repeating: "A", count: 43)), jwks(x: "short")),
-        (Matcher(.jwks(min: 1, max: 2)), jwks(x: String(repeating: "A", count: 43)), .object(["keys": .array([])])),
-        (Matcher(.jwks(min: nil, max: nil)), jwks(x: String(repeating: "A", count: 43)), .object(["keys": .array([.object(["kty": .string("RSA")])])])),
-        (Matcher(.jwks(min: nil, max: nil)), .object(["keys": .array([.object(["kty": .string("RSA"), "kid": .string("r1")])])]), .array([])),
-        (Matcher(.each(of: Matcher(.integer(min: nil, max: nil)), min: 1, max: 3)), .array([.integer(1), .integer(2)]), .array([])),
-        (Matcher(.each(of: Matcher(.integer(min: nil, max: nil)), min: nil, max: nil)), .array([.integer(1)]), .array([.integer(1), .string("2")])),
-        (Matcher(.each(of: Matcher(.any), min: nil, max: 1)), .array([.null]), .array([.null, .null])),
-        (Matcher.literal(.string("Bearer")), .string("Bearer"), .string("bearer")),
-        (Matcher.literal(.integer(900)), .number(900), .integer(901)),
-        (Matcher.literal(.array([.integer(1), .integer(2)])), .array([.integer(1), .integer(2)]), .array([.integer(1)])),
-    ] as [(Matcher, JSONValue, JSONValue?)])
+    @Test(
+        arguments: [
+            // (matcher, passing value, failing value)
+            (Matcher(.string(minLength: nil, maxLength: nil)), JSONValue.string("x"), JSONValue.integer(1)),
+            (Matcher(.string(minLength: 3, maxLength: 5)), .string("abcd"), .string("ab")),
+            (Matcher(.string(minLength: 3, maxLength: 5)), .string("abc"), .string("abcdef")),
+            (Matcher(.integer(min: 1, max: 10)), .integer(10), .integer(11)),
+            (Matcher(.integer(min: 1, max: nil)), .integer(1), .number(1.5)),
+            (Matcher(.integer(min: 1, max: nil)), .integer(900), .string("900")),
+            (Matcher(.number(min: 0, max: 1)), .number(0.5), .number(1.5)),
+            (Matcher(.number(min: nil, max: nil)), .integer(3), .bool(true)),
+            (Matcher(.boolean), .bool(false), .string("false")),
+            (Matcher(.null), .null, .string("")),
+            (Matcher(.any), .array([]), nil),
+            (Matcher(.regex("[a-z]+-[0-9]{2}")), .string("abc-12"), .string("abc-123")),
+            (Matcher(.regex("b")), .string("b"), .string("abc")),
+            (Matcher(.uuid), .string("ce7af357-a101-4d35-9de7-b83dd4157e0f"), .string("ce7af357")),
+            (Matcher(.datetime), .string("2026-11-22T07:32:36Z"), .string("2026-11-22 07:32")),
+            (Matcher(.datetime), .string("2026-11-22T07:32:36.123+01:00"), .integer(1)),
+            (Matcher(.jwt(claims: [:])), .string(jwt), .string("a.b.c")),
+            (Matcher(.jwt(claims: [:])), .string(jwt), .string("only.two")),
+            (
+                Matcher(.jwt(claims: ["sub": .literal(.string("u1"))])), .string(jwt),
+                .string("eyJhbGciOiJFZERTQSIsImtpZCI6ImsxIn0.eyJzdWIiOiJ1MiJ9.c2lnbmF0dXJl")
+            ),
+            (Matcher(.jwks(min: 1, max: 2)), jwks(x: String(repeating: "A", count: 43)), jwks(x: "short")),
+            (Matcher(.jwks(min: 1, max: 2)), jwks(x: String(repeating: "A", count: 43)), .object(["keys": .array([])])),
+            (
+                Matcher(.jwks(min: nil, max: nil)), jwks(x: String(repeating: "A", count: 43)),
+                .object(["keys": .array([.object(["kty": .string("RSA")])])])
+            ),
+            (
+                Matcher(.jwks(min: nil, max: nil)), .object(["keys": .array([.object(["kty": .string("RSA"), "kid": .string("r1")])])]),
+                .array([])
+            ),
+            (Matcher(.each(of: Matcher(.integer(min: nil, max: nil)), min: 1, max: 3)), .array([.integer(1), .integer(2)]), .array([])),
+            (
+                Matcher(.each(of: Matcher(.integer(min: nil, max: nil)), min: nil, max: nil)), .array([.integer(1)]),
+                .array([.integer(1), .string("2")])
+            ),
+            (Matcher(.each(of: Matcher(.any), min: nil, max: 1)), .array([.null]), .array([.null, .null])),
+            (Matcher.literal(.string("Bearer")), .string("Bearer"), .string("bearer")),
+            (Matcher.literal(.integer(900)), .number(900), .integer(901)),
+            (Matcher.literal(.array([.integer(1), .integer(2)])), .array([.integer(1), .integer(2)]), .array([.integer(1)])),
+        ] as [(Matcher, JSONValue, JSONValue?)])
     func matchersAcceptAndReject(matcher: Matcher, good: JSONValue, bad: JSONValue?) {
         #expect(matcher.mismatches(in: good) == [])
         if let bad {
@@ -61,10 +74,11 @@ import Testing
 
         let wrong = JSONValue.object(["token_type": .string("bearer"), "nested": .object([:])])
         let problems = matcher.mismatches(in: wrong)
-        #expect(problems.map(\.description) == [
-            #"$.nested.a: expected 1, got nothing (key missing)"#,
-            #"$.token_type: expected "Bearer", got string "bearer""#,
-        ])
+        #expect(
+            problems.map(\.description) == [
+                #"$.nested.a: expected 1, got nothing (key missing)"#,
+                #"$.token_type: expected "Bearer", got string "bearer""#,
+            ])
     }
 
     @Test func oddKeysGetBracketPaths() {

@@ -38,7 +38,8 @@ import Testing
         let spec = ResponseSpec(
             status: 200,
             headers: ["Location": Matcher.literal(.string("/users/{{id}}"))],
-            body: .json(Matcher.literal(.object(["user_id": .string("{{id}}"), "count": .string("{{n}}"), "other": .string("{{unsaved}}")])))
+            body: .json(
+                Matcher.literal(.object(["user_id": .string("{{id}}"), "count": .string("{{n}}"), "other": .string("{{unsaved}}")])))
         )
         let (resolved, undefined) = spec.resolved(with: ["id": .string("u1"), "n": .integer(3)])
         #expect(undefined == ["unsaved"])
@@ -48,7 +49,9 @@ import Testing
             return
         }
         #expect(matcher.mismatches(in: .object(["user_id": .string("u1"), "count": .integer(3), "other": .string("{{unsaved}}")])) == [])
-        #expect(matcher.mismatches(in: .object(["user_id": .string("u2"), "count": .integer(3), "other": .string("{{unsaved}}")])).map(\.path) == ["$.user_id"])
+        #expect(
+            matcher.mismatches(in: .object(["user_id": .string("u2"), "count": .integer(3), "other": .string("{{unsaved}}")])).map(\.path)
+                == ["$.user_id"])
     }
 
     /// A contract whose one response is `token: { match: jwt, claims: CLAIMS }`, on line 8.

@@ -58,7 +58,9 @@ import Testing
         var steps: [Int64] = []
         for _ in 0..<8 {
             let request = try await spec.render(with: [:], waitingFor: codes)
-            guard case .string(let code)? = try JSONValue(parsing: request.body ?? Data())["code"], let step = totp.step(of: code, near: clock.now()) else {
+            guard case .string(let code)? = try JSONValue(parsing: request.body ?? Data())["code"],
+                let step = totp.step(of: code, near: clock.now())
+            else {
                 Issue.record("no code valid within a step of the clock")
                 return
             }

@@ -28,7 +28,9 @@ import Testing
         let request = contract.interactions[1].request
         #expect(request.query.first?.value == Matcher(.totp(TOTPSpec(secret: "{{totp_secret}}", digits: 8))))
         #expect(request.headers.first?.value == Matcher(.totp(TOTPSpec(secret: "{{totp_secret}}", period: 60, algorithm: .sha256))))
-        #expect(request.body == .json(Matcher(.object(["factor": Matcher(.object(["code": Matcher(.totp(TOTPSpec(secret: "{{totp_secret}}")))]))]))))
+        #expect(
+            request.body
+                == .json(Matcher(.object(["factor": Matcher(.object(["code": Matcher(.totp(TOTPSpec(secret: "{{totp_secret}}")))]))]))))
         #expect(request.variables == ["totp_secret", "totp_secret", "totp_secret"])
     }
 
@@ -78,7 +80,9 @@ import Testing
     @Test func writesBackWhatItRead() throws {
         let contract = try loadContract(Self.everywhere)
         let text = try ContractYAML.contract(name: contract.name, interactions: contract.interactions)
-        #expect(text.contains("match: totp") && text.contains("period: 60") && text.contains("algorithm: SHA256") && !text.contains("digits: 6"), "\(text)")
+        #expect(
+            text.contains("match: totp") && text.contains("period: 60") && text.contains("algorithm: SHA256")
+                && !text.contains("digits: 6"), "\(text)")
         let again = try loadContract(text)
         #expect(again.interactions.map(\.request) == contract.interactions.map(\.request))
     }
@@ -108,9 +112,18 @@ import Testing
         (#"{ match: totp, secret: "{{totp_secret}}", digits: 5 }"#, "12: digits must be from 6 to 8"),
         (#"{ match: totp, secret: "{{totp_secret}}", digits: six }"#, "12: digits must be an integer, not text"),
         (#"{ match: totp, secret: "{{totp_secret}}", period: 0 }"#, "12: period must be at least 1 (seconds)"),
-        (#"{ match: totp, secret: "{{totp_secret}}", algorithm: MD5 }"#, "12: unknown algorithm 'MD5' (expected one of: SHA1, SHA256, SHA512)"),
-        (#"{ match: totp, secret: "{{totp_secret}}", example: "123456" }"#, "12: unknown key 'example' in matcher 'totp' (allowed: match, secret, digits, period, algorithm, optional)"),
-        (#"{ match: totp, secret: "not base32!" }"#, #"12: secret must be base32 (letters A–Z and digits 2–7) or a saved value such as "{{totp_secret}}", not 'not base32!'"#),
+        (
+            #"{ match: totp, secret: "{{totp_secret}}", algorithm: MD5 }"#,
+            "12: unknown algorithm 'MD5' (expected one of: SHA1, SHA256, SHA512)"
+        ),
+        (
+            #"{ match: totp, secret: "{{totp_secret}}", example: "123456" }"#,
+            "12: unknown key 'example' in matcher 'totp' (allowed: match, secret, digits, period, algorithm, optional)"
+        ),
+        (
+            #"{ match: totp, secret: "not base32!" }"#,
+            #"12: secret must be base32 (letters A–Z and digits 2–7) or a saved value such as "{{totp_secret}}", not 'not base32!'"#
+        ),
         (#"{ match: totp, secret: "{{nope}}" }"#, "12: undefined variable 'nope' (saved so far: totp_secret)"),
     ])
     func lintNamesEachBrokenMatcherWithItsLine(matcher: String, expected: String) {

@@ -13,14 +13,15 @@ import Testing
         .sha512: "1234567890123456789012345678901234567890123456789012345678901234",
     ]
 
-    @Test(arguments: [
-        (59, "94287082", "46119246", "90693936"),
-        (1_111_111_109, "07081804", "68084774", "25091201"),
-        (1_111_111_111, "14050471", "67062674", "99943326"),
-        (1_234_567_890, "89005924", "91819424", "93441116"),
-        (2_000_000_000, "69279037", "90698825", "38618901"),
-        (20_000_000_000, "65353130", "77737706", "47863826"),
-    ] as [(Int, String, String, String)])
+    @Test(
+        arguments: [
+            (59, "94287082", "46119246", "90693936"),
+            (1_111_111_109, "07081804", "68084774", "25091201"),
+            (1_111_111_111, "14050471", "67062674", "99943326"),
+            (1_234_567_890, "89005924", "91819424", "93441116"),
+            (2_000_000_000, "69279037", "90698825", "38618901"),
+            (20_000_000_000, "65353130", "77737706", "47863826"),
+        ] as [(Int, String, String, String)])
     func rfc6238Vectors(time: Int, sha1: String, sha256: String, sha512: String) throws {
         let date = Date(timeIntervalSince1970: TimeInterval(time))
         for (algorithm, expected) in [(TOTP.Algorithm.sha1, sha1), (.sha256, sha256), (.sha512, sha512)] {
@@ -34,7 +35,9 @@ import Testing
     }
 
     @Test func base32FollowsRFC4648() {
-        let vectors = [("", ""), ("f", "MY"), ("fo", "MZXQ"), ("foo", "MZXW6"), ("foob", "MZXW6YQ"), ("fooba", "MZXW6YTB"), ("foobar", "MZXW6YTBOI")]
+        let vectors = [
+            ("", ""), ("f", "MY"), ("fo", "MZXQ"), ("foo", "MZXW6"), ("foob", "MZXW6YQ"), ("fooba", "MZXW6YTB"), ("foobar", "MZXW6YTBOI"),
+        ]
         for (text, encoded) in vectors {
             #expect(Base32.encode(Array(text.utf8)) == encoded)
             if !encoded.isEmpty { #expect(Base32.decode(encoded) == Array(text.utf8)) }
@@ -85,7 +88,10 @@ import Testing
             let secret = Base32.encode((0..<Int.random(in: 14...40)).map { _ in UInt8.random(in: 0...255) })
             let time = Int.random(in: 0...4_000_000_000)
             let totp = try TOTP(secret: secret, digits: digits, period: period, algorithm: algorithm)
-            cases.append(["secret": .string(secret), "digits": .integer(digits), "period": .integer(period), "digest": .string(algorithm.rawValue.lowercased()), "time": .integer(time)])
+            cases.append([
+                "secret": .string(secret), "digits": .integer(digits), "period": .integer(period),
+                "digest": .string(algorithm.rawValue.lowercased()), "time": .integer(time),
+            ])
             expected.append(totp.code(at: Date(timeIntervalSince1970: TimeInterval(time))))
         }
         let script = """

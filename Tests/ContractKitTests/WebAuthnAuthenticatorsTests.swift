@@ -24,7 +24,9 @@ import WebAuthn
     }
 
     static func spec(_ ceremony: WebAuthnSpec.Ceremony, _ name: String) -> WebAuthnSpec {
-        WebAuthnSpec(ceremony, options: ceremony == .registration ? "{{creation}}" : "{{request}}", origin: "https://example.com", authenticator: name)
+        WebAuthnSpec(
+            ceremony, options: ceremony == .registration ? "{{creation}}" : "{{request}}", origin: "https://example.com",
+            authenticator: name)
     }
 
     func decode<T: Decodable>(_ type: T.Type, _ value: JSONValue) throws -> T {
@@ -49,7 +51,8 @@ import WebAuthn
         var record = miaCredential.record(userHandle: Data("mia".utf8))
         for count in 1...2 {
             let request = try Self.request()
-            let sent = try decode(AuthenticationResponseJSON.self, authenticators.credential(for: Self.spec(.assertion, "mia-phone"), options: request.json))
+            let sent = try decode(
+                AuthenticationResponseJSON.self, authenticators.credential(for: Self.spec(.assertion, "mia-phone"), options: request.json))
             let assertion = try Self.relyingParty.verifyAuthentication(sent, expectedChallenge: request.challenge, credential: record)
             #expect(assertion.signCount == UInt32(count) && !assertion.signCountRegressed)
             record.signCount = assertion.signCount
@@ -70,7 +73,8 @@ import WebAuthn
         // EdDSA, packed self-attestation, no UV: as the matcher says.
         var relyingParty = Self.relyingParty
         relyingParty.attestationPolicy = .verifiedOnly
-        let credential = try relyingParty.verifyRegistration(decode(RegistrationResponseJSON.self, try #require(registered)), expectedChallenge: creation.challenge)
+        let credential = try relyingParty.verifyRegistration(
+            decode(RegistrationResponseJSON.self, try #require(registered)), expectedChallenge: creation.challenge)
         #expect(credential.algorithm == .edDSA && credential.attestationType == .selfAttestation && !credential.isUserVerified)
 
         // Another file's sequence in the same run signs with that key.
@@ -78,7 +82,8 @@ import WebAuthn
         let login = try contract.interactions[3].request.render(with: ["request": request.json], authenticators: authenticators)
         let loginBody = try #require(login.body)
         let sent = try #require(try JSONValue(parsing: loginBody)["credential"])
-        let assertion = try Self.relyingParty.verifyAuthentication(decode(AuthenticationResponseJSON.self, sent), expectedChallenge: request.challenge, credential: credential.record())
+        let assertion = try Self.relyingParty.verifyAuthentication(
+            decode(AuthenticationResponseJSON.self, sent), expectedChallenge: request.challenge, credential: credential.record())
         #expect(assertion.isUserVerified)
         // `save: { used: request.json.credential }` keeps what was sent, for a replay.
         #expect(contract.interactions[3].captures(request: login, response: nil).values["used"] == sent)
@@ -99,12 +104,15 @@ import WebAuthn
         // Without a run's authenticators there is no credential to sign with either.
         #expect(throws: MatcherSampleError.self) { try contract.interactions[3].request.render(with: ["request": request.json]) }
         // An unsaved value is an undefined variable, as anywhere.
-        #expect(throws: Template.UndefinedVariable.self) { try contract.interactions[3].request.render(with: [:], authenticators: WebAuthnAuthenticators()) }
+        #expect(throws: Template.UndefinedVariable.self) {
+            try contract.interactions[3].request.render(with: [:], authenticators: WebAuthnAuthenticators())
+        }
     }
 
     @Test func optionsTheAuthenticatorCannotAnswerAreNamed() throws {
         let authenticators = WebAuthnAuthenticators()
-        var options = Self.relyingParty.creationOptions(challenge: Self.challenge(), user: .init(id: Data([1]), name: "a", displayName: "a"))
+        var options = Self.relyingParty.creationOptions(
+            challenge: Self.challenge(), user: .init(id: Data([1]), name: "a", displayName: "a"))
         options.pubKeyCredParams = [.init(.rs256)]
         let json = try JSONValue(parsing: try JSONEncoder().encode(options))
         #expect {

@@ -53,7 +53,9 @@ import WebAuthn
         registration.attestation = .packedSelf
         registration.userVerified = false
         let assertion = WebAuthnSpec(.assertion, options: "{{request}}", origin: "https://example.com", authenticator: "mia-phone")
-        #expect(contract.interactions[1].request.body == .json(Matcher(.object(["credential": Matcher(.webauthn(registration)), "name": .literal("phone")]))))
+        #expect(
+            contract.interactions[1].request.body
+                == .json(Matcher(.object(["credential": Matcher(.webauthn(registration)), "name": .literal("phone")]))))
         #expect(contract.interactions[3].request.body == .json(Matcher(.object(["credential": Matcher(.webauthn(assertion))]))))
         #expect(contract.interactions[1].request.variables == ["creation"])
         #expect(Matcher(.webauthn(assertion)).specificity == 4)
@@ -69,20 +71,26 @@ import WebAuthn
         #expect(sent == registration.exampleCredential, "the same every time")
         let decoded = try WebAuthnJSON.decode(RegistrationResponseJSON.self, from: Data(sent.description.utf8))
         #expect(decoded.type == "public-key")
-        #expect(try WebAuthnJSON.decode(AuthenticationResponseJSON.self, from: Data(assertion.exampleCredential.description.utf8)).response.signature.count == 64)
+        #expect(
+            try WebAuthnJSON.decode(AuthenticationResponseJSON.self, from: Data(assertion.exampleCredential.description.utf8)).response
+                .signature.count == 64)
         // The matcher checks the shape.
         #expect(Matcher(.webauthn(registration)).mismatches(in: sent) == [])
         #expect(Matcher(.webauthn(assertion)).mismatches(in: sent).count == 1)
         #expect(Matcher(.webauthn(assertion)).mismatches(in: "a string").count == 1)
         // No relying party accepts it: its challenge is no one's.
         let relyingParty = WebAuthnRelyingParty(id: "example.com", name: "Example", origins: ["https://example.com"])
-        #expect(throws: WebAuthnError.self) { try relyingParty.verifyRegistration(decoded, expectedChallenge: Data(repeating: 1, count: 32)) }
+        #expect(throws: WebAuthnError.self) {
+            try relyingParty.verifyRegistration(decoded, expectedChallenge: Data(repeating: 1, count: 32))
+        }
     }
 
     @Test func writesBackWhatItRead() throws {
         let contract = try loadContract(Self.ceremonies)
         let text = try ContractYAML.contract(name: contract.name, interactions: contract.interactions)
-        #expect(text.contains("match: webauthn_registration") && text.contains("algorithm: EdDSA") && text.contains("attestation: packed"), "\(text)")
+        #expect(
+            text.contains("match: webauthn_registration") && text.contains("algorithm: EdDSA") && text.contains("attestation: packed"),
+            "\(text)")
         #expect(text.contains("user_verified: false") && !text.contains("user_verified: true"), "\(text)")
         let again = try loadContract(text)
         #expect(again.interactions.map(\.request) == contract.interactions.map(\.request))
@@ -126,12 +134,18 @@ import WebAuthn
             #"{ match: webauthn_registration, options: creation, origin: "https://example.com", authenticator: a }"#,
             #"12: options must be a saved value such as "{{creation}}" (the whole options an earlier interaction answered), not 'creation'"#
         ),
-        (#"{ match: webauthn_registration, options: "{{nope}}", origin: "https://example.com", authenticator: a }"#, "12: undefined variable 'nope' (saved so far: creation)"),
+        (
+            #"{ match: webauthn_registration, options: "{{nope}}", origin: "https://example.com", authenticator: a }"#,
+            "12: undefined variable 'nope' (saved so far: creation)"
+        ),
         (
             #"{ match: webauthn_registration, options: "{{creation}}", origin: "https://example.com/login", authenticator: a }"#,
             "12: origin must be an origin such as https://example.com (a scheme, a host and perhaps a port; no path), not 'https://example.com/login'"
         ),
-        (#"{ match: webauthn_registration, options: "{{creation}}", origin: "https://example.com", authenticator: " " }"#, "12: authenticator must name the authenticator, such as mia-phone"),
+        (
+            #"{ match: webauthn_registration, options: "{{creation}}", origin: "https://example.com", authenticator: " " }"#,
+            "12: authenticator must name the authenticator, such as mia-phone"
+        ),
         ("{ \(base), algorithm: RS256 }", "12: unknown algorithm 'RS256' (expected one of: ES256, EdDSA)"),
         ("{ \(base), attestation: direct }", "12: unknown attestation 'direct' (expected one of: none, packed)"),
         ("{ \(base), user_verified: maybe }", "12: user_verified must be true or false, not text"),
@@ -167,7 +181,9 @@ import WebAuthn
         let (contract, diagnostics) = ContractLoader.parse(yaml: yaml, file: "passkeys.yaml")
         #expect(contract == nil)
         let lines = diagnostics.map { "\($0.line): \($0.message)" }
-        #expect(lines.contains { $0.hasPrefix("4: header 'X-Credential' must be text or a matcher of text, not a WebAuthn registration") }, "\(lines)")
+        #expect(
+            lines.contains { $0.hasPrefix("4: header 'X-Credential' must be text or a matcher of text, not a WebAuthn registration") },
+            "\(lines)")
         #expect(
             lines.contains(
                 "7: a webauthn_assertion matcher belongs in a request (a credential the verifier's authenticator makes), not in a response or a delivery"

@@ -4,17 +4,24 @@ import Foundation
 import Testing
 
 @Suite struct ContractRecorderTests {
-    func exchange(_ method: String, _ target: String, headers: [(name: String, value: String)] = [], body: String? = nil, status: Int = 200, response: String = "") -> RecordedExchange {
+    func exchange(
+        _ method: String, _ target: String, headers: [(name: String, value: String)] = [], body: String? = nil, status: Int = 200,
+        response: String = ""
+    ) -> RecordedExchange {
         RecordedExchange(
             request: ContractRequest(method: method, target: target, headers: headers, body: body.map { Data($0.utf8) }),
-            response: ContractResponse(status: status, headers: [("Content-Type", "application/json"), ("Date", "Mon, 23 Nov 2026 00:00:00 GMT")], body: Data(response.utf8))
+            response: ContractResponse(
+                status: status, headers: [("Content-Type", "application/json"), ("Date", "Mon, 23 Nov 2026 00:00:00 GMT")],
+                body: Data(response.utf8))
         )
     }
 
     @Test func anAuthorizationTheProviderDidNotIssueIsASecretAndMadeUpIdsAreParameters() throws {
         let id = "0b6c5a3e-2f1d-4a49-9c55-0f8e3c2d1a7b"
         let output = ContractRecorder.record([
-            exchange("GET", "/items/\(id)?verbose=true", headers: [("Authorization", "Bearer abc123def456ghi789"), ("User-Agent", "curl")], response: #"{"id": "\#(id)", "count": 2}"#),
+            exchange(
+                "GET", "/items/\(id)?verbose=true", headers: [("Authorization", "Bearer abc123def456ghi789"), ("User-Agent", "curl")],
+                response: #"{"id": "\#(id)", "count": 2}"#),
             exchange("DELETE", "/items/\(id)", headers: [("Authorization", "Bearer abc123def456ghi789")], status: 204),
         ])
         #expect(output.secrets.map(\.variable) == ["ITEMS_AUTHORIZATION"])
@@ -37,7 +44,9 @@ import Testing
 
     @Test func textThatWouldReadAsAnotherTypeIsQuoted() throws {
         let output = ContractRecorder.record([
-            exchange("POST", "/x", headers: [("Content-Type", "application/json")], body: #"{"a": "true", "b": "12", "c": "", "d": "x: y"}"#, response: "{}")
+            exchange(
+                "POST", "/x", headers: [("Content-Type", "application/json")], body: #"{"a": "true", "b": "12", "c": "", "d": "x: y"}"#,
+                response: "{}")
         ])
         let file = try #require(output.files.first)
         let (contract, diagnostics) = ContractLoader.parse(yaml: file.yaml, file: file.name)

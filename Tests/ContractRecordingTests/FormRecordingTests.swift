@@ -14,10 +14,14 @@ import WebForms
                 request: ContractRequest(
                     method: "POST", target: "/oauth/token", headers: [("Content-Type", FormBody.contentType), ("Authorization", basic)],
                     body: Data("grant_type=client_credentials&scope=read+write".utf8)),
-                response: ContractResponse(status: 200, headers: [("Content-Type", FormBody.contentType)], body: Data("access_token=\(token)&token_type=bearer".utf8))
+                response: ContractResponse(
+                    status: 200, headers: [("Content-Type", FormBody.contentType)],
+                    body: Data("access_token=\(token)&token_type=bearer".utf8))
             ),
             RecordedExchange(
-                request: ContractRequest(method: "POST", target: "/oauth/revoke", headers: [("Content-Type", FormBody.contentType)], body: Data("token=\(token)".utf8)),
+                request: ContractRequest(
+                    method: "POST", target: "/oauth/revoke", headers: [("Content-Type", FormBody.contentType)],
+                    body: Data("token=\(token)".utf8)),
                 response: ContractResponse(status: 200, headers: [], body: Data())
             ),
         ])
@@ -37,7 +41,9 @@ import WebForms
         #expect(response.field("access_token")?.kind == .string(minLength: token.count, maxLength: nil))
         #expect(response.field("token_type") == Matcher(.literal(.string("bearer"))))
         let variable = try #require(output.secrets.first?.variable)
-        #expect(first.request.headers.first { $0.name == "Authorization" }?.value == Matcher(.basicAuth(username: .literal("client-1"), password: .literal(.string("{{env.\(variable)}}")))))
+        #expect(
+            first.request.headers.first { $0.name == "Authorization" }?.value
+                == Matcher(.basicAuth(username: .literal("client-1"), password: .literal(.string("{{env.\(variable)}}")))))
         // The token handed out is saved from the form and sent back in the next one.
         #expect(first.save["access_token"] == .responseForm("access_token"))
         guard case .form(let revoke)? = contract?.interactions.last?.request.body else {

@@ -14,7 +14,9 @@ import Testing
 @Suite struct RecordedSessionTests {
     static let user = "0b6c5a3e-2f1d-4a49-9c55-0f8e3c2d1a7b"
     static let note = "9e4f1a22-8a3b-4c1d-9e0f-1a2b3c4d5e6f"
-    static let access = CompactJWS.serialize(header: Data(#"{"alg":"EdDSA","typ":"JWT"}"#.utf8), payload: Data(#"{"sub":"\#(user)","exp":4102444800}"#.utf8)) { _ in Data(repeating: 7, count: 64) }
+    static let access = CompactJWS.serialize(
+        header: Data(#"{"alg":"EdDSA","typ":"JWT"}"#.utf8), payload: Data(#"{"sub":"\#(user)","exp":4102444800}"#.utf8)
+    ) { _ in Data(repeating: 7, count: 64) }
     static let refresh = "k3P9xQ2mZ7vB1nL5tR8wY4cF6hJ0dS2a"
     static let rotated = "Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4"
 
@@ -28,7 +30,8 @@ import Testing
             request: ContractRequest(method: method, target: target, headers: requestHeaders, body: json.map { Data($0.utf8) }),
             response: ContractResponse(
                 status: status,
-                headers: [("Content-Type", "application/json"), ("Date", "Mon, 23 Nov 2026 10:00:00 GMT"), ("Content-Length", "99")] + responseHeaders,
+                headers: [("Content-Type", "application/json"), ("Date", "Mon, 23 Nov 2026 10:00:00 GMT"), ("Content-Length", "99")]
+                    + responseHeaders,
                 body: Data((response ?? "").utf8)
             )
         )
@@ -51,7 +54,9 @@ import Testing
             "POST", "/notes", headers: [("Authorization", "Bearer \(access)")], json: #"{"title":"Groceries"}"#, status: 201,
             response: #"{"id":"\#(note)","title":"Groceries","owner":"\#(user)"}"#
         ),
-        exchange("GET", "/notes/\(note)", headers: [("Authorization", "Bearer \(access)")], status: 200, response: #"{"id":"\#(note)","title":"Groceries","owner":"\#(user)"}"#),
+        exchange(
+            "GET", "/notes/\(note)", headers: [("Authorization", "Bearer \(access)")], status: 200,
+            response: #"{"id":"\#(note)","title":"Groceries","owner":"\#(user)"}"#),
         exchange(
             "POST", "/token/refresh", json: #"{"refresh_token":"\#(refresh)"}"#, status: 200,
             response: #"{"access_token":"\#(access)","token_type":"Bearer","expires_in":900,"refresh_token":"\#(rotated)"}"#
@@ -74,11 +79,16 @@ import Testing
                 guard let index = remaining.firstIndex(where: { Self.repeats(request, $0.request) }) else { return nil }
                 return remaining.remove(at: index)
             }
-            return found?.response ?? ContractResponse(status: 599, headers: [], body: Data("not recorded: \(request.method) \(request.target) \(request.header("Authorization") ?? "")".utf8))
+            return found?.response
+                ?? ContractResponse(
+                    status: 599, headers: [],
+                    body: Data("not recorded: \(request.method) \(request.target) \(request.header("Authorization") ?? "")".utf8))
         }
 
         static func repeats(_ sent: ContractRequest, _ recorded: ContractRequest) -> Bool {
-            guard sent.method == recorded.method, sent.target == recorded.target, sent.header("Authorization") == recorded.header("Authorization") else { return false }
+            guard sent.method == recorded.method, sent.target == recorded.target,
+                sent.header("Authorization") == recorded.header("Authorization")
+            else { return false }
             switch (sent.body, recorded.body) {
             case (nil, nil): return true
             case (let a?, let b?): return (try? JSONValue(parsing: a)) == (try? JSONValue(parsing: b))
@@ -123,7 +133,8 @@ import Testing
         #expect(output.files.map(\.interactions) == [1, 6])
         let session = try #require(suite.contracts.first { $0.name == "login (recorded)" })
         let (login, me, create, read, refresh, logout) = (
-            session.interactions[0], session.interactions[1], session.interactions[2], session.interactions[3], session.interactions[4], session.interactions[5]
+            session.interactions[0], session.interactions[1], session.interactions[2], session.interactions[3], session.interactions[4],
+            session.interactions[5]
         )
 
         // Nothing recorded that changes from run to run is written down as a literal.
@@ -140,7 +151,10 @@ import Testing
         #expect(tokens["refresh_token"]?.kind == .string(minLength: Self.refresh.count, maxLength: nil))
         #expect(tokens["token_type"]?.kind == .literal("Bearer"))
         #expect(tokens["expires_in"] == Matcher(.integer(min: nil, max: nil), example: 900))
-        #expect(login.response.headers.mapValues(\.kind).map { "\($0.key.lowercased()): \($0.value)" } == ["cache-control: \(Matcher.Kind.literal("no-store"))"])
+        #expect(
+            login.response.headers.mapValues(\.kind).map { "\($0.key.lowercased()): \($0.value)" } == [
+                "cache-control: \(Matcher.Kind.literal("no-store"))"
+            ])
 
         // What later requests send back is saved where it came from and used by name.
         #expect(Set(login.save.keys) == ["access_token", "refresh_token"])

@@ -12,7 +12,8 @@ import Testing
         let contract = try loadContract(ToyProvider.clockContract, file: "clock.yaml")
         let report = try await ToyProvider.withRunning { url in
             let states = ProviderStates(setups: [:], variables: [:], clock: .url(Template("/test/clock")), baseURL: url)
-            return await ContractVerifier(live: HTTPTransport(baseURL: url), stub: try ContractStub(contracts: [contract]), states: states).verify([contract])
+            return await ContractVerifier(live: HTTPTransport(baseURL: url), stub: try ContractStub(contracts: [contract]), states: states)
+                .verify([contract])
         }
         #expect(report.results.map(\.outcome) == [.passed, .passed, .passed, .passed], "\(TextReport.render(report, color: false))")
         #expect(report.results[2].stubResponse?.status == 401)
@@ -35,7 +36,8 @@ import Testing
         let contract = try loadContract(ToyProvider.clockContract, file: "clock.yaml")
         let report = try await ToyProvider.withRunning { url in
             let states = ProviderStates(setups: [:], variables: [:])
-            return await ContractVerifier(live: HTTPTransport(baseURL: url), stub: try ContractStub(contracts: [contract]), states: states).verify([contract])
+            return await ContractVerifier(live: HTTPTransport(baseURL: url), stub: try ContractStub(contracts: [contract]), states: states)
+                .verify([contract])
         }
         guard case .error(let error)? = report.results[2].live else {
             Issue.record("expected an error, got \(String(describing: report.results[2].live))")
@@ -51,7 +53,8 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("steps").path
-        let states = ProviderStates(setups: [:], variables: ["out": .string(file)], clock: .command(Template("echo {{seconds}} >> {{out}}")))
+        let states = ProviderStates(
+            setups: [:], variables: ["out": .string(file)], clock: .command(Template("echo {{seconds}} >> {{out}}")))
         try await states.advanceClock(by: 901)
         try await states.advanceClock(by: 0.5)
         #expect(try String(contentsOfFile: file, encoding: .utf8) == "901\n0.5\n")

@@ -5,9 +5,9 @@ import ContractTestSupport
 import Foundation
 import Hummingbird
 import NIOCore
+import ProcessKit
 import Synchronization
 import Testing
-import ProcessKit
 
 @Suite struct ContractVerifierTests {
     static let contract = ToyProvider.contract
@@ -107,7 +107,8 @@ import ProcessKit
     }
 
     @Test func filtersByProviderState() async throws {
-        let contract = try loadContract("""
+        let contract = try loadContract(
+            """
             name: States
             interactions:
               - name: as alice
@@ -134,10 +135,14 @@ import ProcessKit
         defer { temporary.remove() }
         let folder = temporary.url
         let states = ProviderStates(
-            setups: ["user exists": .command(Template("printf %s {{username}} > \(folder.path)/name; cat > \(folder.path)/stdin"), stdin: Template("{{password}}"))],
+            setups: [
+                "user exists": .command(
+                    Template("printf %s {{username}} > \(folder.path)/name; cat > \(folder.path)/stdin"), stdin: Template("{{password}}"))
+            ],
             variables: [:]
         )
-        try await states.setUp(ProviderStateUse(state: "user exists", params: ["username": .string("o'brien; rm -rf /"), "password": .string("p w")]))
+        try await states.setUp(
+            ProviderStateUse(state: "user exists", params: ["username": .string("o'brien; rm -rf /"), "password": .string("p w")]))
         #expect(try String(contentsOfFile: folder.path + "/name", encoding: .utf8) == "o'brien; rm -rf /")
         #expect(try String(contentsOfFile: folder.path + "/stdin", encoding: .utf8) == "p w")
 
@@ -174,14 +179,18 @@ import ProcessKit
         let stub = try ContractStub(contracts: [contract])
         let (full, declared) = try await ToyProvider.withRunning { url in
             let full = await ContractVerifier(live: HTTPTransport(baseURL: url), stub: stub, states: nil).verify([contract])
-            let declared = await ContractVerifier(live: HTTPTransport(baseURL: url), stub: stub, states: nil, agreement: .declared).verify([contract])
+            let declared = await ContractVerifier(live: HTTPTransport(baseURL: url), stub: stub, states: nil, agreement: .declared).verify([
+                contract
+            ])
             return (full, declared)
         }
         // Both sides keep the contract, but they do not look alike.
-        #expect(full.results[0].outcome == .failed([
-            Mismatch(path: "agreement $.access_token", expected: "present (live)", actual: "missing (stub)"),
-            Mismatch(path: "agreement $.expires_in", expected: "present (live)", actual: "missing (stub)"),
-        ]))
+        #expect(
+            full.results[0].outcome
+                == .failed([
+                    Mismatch(path: "agreement $.access_token", expected: "present (live)", actual: "missing (stub)"),
+                    Mismatch(path: "agreement $.expires_in", expected: "present (live)", actual: "missing (stub)"),
+                ]))
         #expect(full.results[0].stubResponse?.status == 200)
         #expect(declared.succeeded)
         let text = TextReport.render(full, color: false)
@@ -191,12 +200,14 @@ import ProcessKit
     @Test func typesMustAgreeToo() {
         let spec = ResponseSpec(status: 200)
         let live = ContractResponse(status: 200, headers: [], body: Data(#"{"n": 1, "list": [{"a": "x"}], "obj": {"k": true}}"#.utf8))
-        let stub = ContractResponse(status: 201, headers: [], body: Data(#"{"n": 1.5, "list": [{"a": 2}], "obj": {"k": true, "extra": null}}"#.utf8))
-        #expect(Agreement.compare(live: live, stub: stub, spec: spec, mode: .full).map(\.description) == [
-            "status: expected 200 (live), got 201 (stub)",
-            "$.list[0].a: expected string (live), got number (stub)",
-            "$.obj.extra: expected missing (live), got present (stub)",
-        ])
+        let stub = ContractResponse(
+            status: 201, headers: [], body: Data(#"{"n": 1.5, "list": [{"a": 2}], "obj": {"k": true, "extra": null}}"#.utf8))
+        #expect(
+            Agreement.compare(live: live, stub: stub, spec: spec, mode: .full).map(\.description) == [
+                "status: expected 200 (live), got 201 (stub)",
+                "$.list[0].a: expected string (live), got number (stub)",
+                "$.obj.extra: expected missing (live), got present (stub)",
+            ])
         #expect(Agreement.compare(live: live, stub: stub, spec: spec, mode: .declared).map(\.path) == ["status"])
     }
 
@@ -222,7 +233,9 @@ import ProcessKit
     @Test func examplesAndGeneratedValuesVerifyLiveAndStubAlike() async throws {
         let contract = try loadContract(NotesProvider.contract, file: "notes.yaml")
         let report = try await NotesProvider.withRunning { url in
-            await ContractVerifier(live: HTTPTransport(baseURL: url), stub: try ContractStub(contracts: [contract]), states: nil).verify([contract])
+            await ContractVerifier(live: HTTPTransport(baseURL: url), stub: try ContractStub(contracts: [contract]), states: nil).verify([
+                contract
+            ])
         }
         #expect(report.succeeded, "\(TextReport.render(report, color: false))")
         #expect(report.results.count == 6)
@@ -243,7 +256,9 @@ import ProcessKit
         let contract = try loadContract(yaml, file: "env.yaml")
         let (set, unset) = try await NotesProvider.withRunning { url in
             (
-                await ContractVerifier(live: HTTPTransport(baseURL: url), states: nil, environment: ["NOTES_PASSWORD": "secret"]).verify([contract]),
+                await ContractVerifier(live: HTTPTransport(baseURL: url), states: nil, environment: ["NOTES_PASSWORD": "secret"]).verify([
+                    contract
+                ]),
                 await ContractVerifier(live: HTTPTransport(baseURL: url), states: nil, environment: [:]).verify([contract])
             )
         }

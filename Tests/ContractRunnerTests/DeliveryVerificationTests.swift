@@ -39,11 +39,17 @@ import Testing
         #expect(
             first.live
                 == .failed([
-                    Mismatch(path: "delivery POST /deliveries", expected: "a delivery within 0.5 s", actual: "no delivery to POST /deliveries within 0.5 s")
+                    Mismatch(
+                        path: "delivery POST /deliveries", expected: "a delivery within 0.5 s",
+                        actual: "no delivery to POST /deliveries within 0.5 s")
                 ])
         )
         // Nothing was saved, so the token cannot be carried back.
-        if case .error(let error)? = report.results[1].live { #expect(error.code == .undefinedVariable) } else { Issue.record("expected an error") }
+        if case .error(let error)? = report.results[1].live {
+            #expect(error.code == .undefinedVariable)
+        } else {
+            Issue.record("expected an error")
+        }
     }
 
     @Test func aMalformedDeliveryFailsLiveNamingTheMismatch() async throws {
@@ -56,7 +62,9 @@ import Testing
                     Mismatch(path: "delivery POST /deliveries $.token", expected: "a string", actual: "integer 42")
                 ])
         )
-        #expect(TextReport.render(report, color: false).contains("live delivery POST /deliveries $.token\n        - expected: a string\n        + actual:   integer 42"))
+        #expect(
+            TextReport.render(report, color: false).contains(
+                "live delivery POST /deliveries $.token\n        - expected: a string\n        + actual:   integer 42"))
     }
 
     @Test func concurrentInteractionsClaimTheirOwnDeliveries() async throws {
@@ -83,8 +91,11 @@ import Testing
     }
 
     @Test func liveAndStubDeliveriesMustHaveTheSameShape() {
-        let spec = Delivery(path: Template("/deliveries"), body: Matcher(.object(["kind": .literal("password_reset")])), location: SourceLocation(file: "r.yaml", line: 1))
-        let live = ContractRequest(method: "POST", target: "/deliveries", body: Data(#"{"kind":"password_reset","token":"abc","sent_at":1}"#.utf8))
+        let spec = Delivery(
+            path: Template("/deliveries"), body: Matcher(.object(["kind": .literal("password_reset")])),
+            location: SourceLocation(file: "r.yaml", line: 1))
+        let live = ContractRequest(
+            method: "POST", target: "/deliveries", body: Data(#"{"kind":"password_reset","token":"abc","sent_at":1}"#.utf8))
         let stub = ContractRequest(method: "POST", target: "/deliveries", body: Data(#"{"kind":"password_reset","token":7}"#.utf8))
         let differences = Agreement.compare(liveDeliveries: [live], stubDeliveries: [stub], specs: [spec], mode: .full)
         #expect(differences.map(\.path) == ["delivery POST /deliveries $.sent_at", "delivery POST /deliveries $.token"])

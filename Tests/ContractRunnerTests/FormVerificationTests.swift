@@ -20,7 +20,8 @@ import WebForms
     }
 
     @Test func aFormResponseTheContractGetsWrongFailsLiveAndAgreement() async throws {
-        let wrong = ToyProvider.oauthContract.replacingOccurrences(of: "token_type: bearer", with: "token_type: mac\n        scope: { match: string }")
+        let wrong = ToyProvider.oauthContract.replacingOccurrences(
+            of: "token_type: bearer", with: "token_type: mac\n        scope: { match: string }")
         let contract = try loadContract(wrong)
         let report = try await verifiedOnTheToy(contract)
         let result = report.results[3]
@@ -37,17 +38,20 @@ import WebForms
     }
 
     @Test func agreementComparesFormFieldsAsAFlatObject() throws {
-        let spec = ResponseSpec(status: 200, body: .form(FormBody([FormField(name: "a", value: Matcher(.string(minLength: nil, maxLength: nil)))])))
+        let spec = ResponseSpec(
+            status: 200, body: .form(FormBody([FormField(name: "a", value: Matcher(.string(minLength: nil, maxLength: nil)))])))
         func response(_ body: String) -> ContractResponse { ContractResponse(status: 200, headers: [], body: Data(body.utf8)) }
-        #expect(Agreement.compare(live: response("a=1&b=2"), stub: response("a=x"), spec: spec, mode: .full).map(\.description) == [
-            "form.b: expected present (live), got missing (stub)"
-        ])
+        #expect(
+            Agreement.compare(live: response("a=1&b=2"), stub: response("a=x"), spec: spec, mode: .full).map(\.description) == [
+                "form.b: expected present (live), got missing (stub)"
+            ])
         #expect(Agreement.compare(live: response("a=1&b=2"), stub: response("a=x"), spec: spec, mode: .declared) == [])
     }
 
     @Test func formVariantsDropRepeatAndEmptyEachRequiredFieldAndSendTheFormAsJSON() throws {
         let request = ContractRequest(
-            method: "POST", target: "/oauth/token", headers: [("Content-Type", FormBody.contentType)], body: Data("grant_type=client_credentials&scope=read".utf8))
+            method: "POST", target: "/oauth/token", headers: [("Content-Type", FormBody.contentType)],
+            body: Data("grant_type=client_credentials&scope=read".utf8))
         let variants = ProbeVariant.derive(from: request, limits: .init(longString: 20, oversizedBody: 300), optional: ["scope"])
         #expect(
             variants.map(\.name) == [
@@ -75,6 +79,8 @@ import WebForms
         }
         #expect(report.succeeded, "\(ProbeTextReport.render(report, color: false))")
         let names = report.interactions[0].variants.map(\.name)
-        #expect(names.contains("form field grant_type duplicated") && names.contains("Content-Type application/json") && !names.contains("form field scope missing"))
+        #expect(
+            names.contains("form field grant_type duplicated") && names.contains("Content-Type application/json")
+                && !names.contains("form field scope missing"))
     }
 }

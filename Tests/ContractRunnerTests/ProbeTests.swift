@@ -18,7 +18,8 @@ import Testing
         #expect(
             variants.map(\.name) == [
                 "address missing", "address null", "address a string", "address empty",
-                "address.city missing", "address.city null", "address.city a number", "address.city empty", "address.city too long (20 characters)",
+                "address.city missing", "address.city null", "address.city a number", "address.city empty",
+                "address.city too long (20 characters)",
                 "age missing", "age null", "age a string",
                 "name missing", "name null", "name a number", "name empty", "name too long (20 characters)",
                 "tags missing", "tags null", "tags a string", "tags empty",
@@ -126,9 +127,15 @@ import Testing
         }
         let failures = report.interactions.flatMap(\.variants).filter { !$0.passed }
         #expect(failures.map(\.name) == ["title missing", "title a number"])
-        #expect(failures.map(\.failure) == [#"a server error (500) "Internal Server Error""#, #"an error shape no contract declares: "{\"message\":\"bad title\"}""#])
+        #expect(
+            failures.map(\.failure) == [
+                #"a server error (500) "Internal Server Error""#, #"an error shape no contract declares: "{\"message\":\"bad title\"}""#,
+            ])
         let text = ProbeTextReport.render(report, color: false)
-        #expect(text.contains(#"    ✗ title missing → 500: a server error (500) "Internal Server Error"  [a contract says 400: 'a note without a title is refused']"#))
+        #expect(
+            text.contains(
+                #"    ✗ title missing → 500: a server error (500) "Internal Server Error"  [a contract says 400: 'a note without a title is refused']"#
+            ))
         #expect(text.hasSuffix("\(report.passedCount) passed, 2 failed"))
         #expect(!report.succeeded)
         let json = try JSONValue(parsing: Data(ProbeJSONReport.render(report).utf8))
@@ -163,7 +170,8 @@ import Testing
     @Test func anAnswerThatDoesNotComeWithinTheDeadlineFails() async throws {
         let contract = try loadContract(NotesProvider.contract, file: "notes.yaml")
         let start = ContinuousClock.now
-        let report = await ContractProber(live: HangingTransport(), contracts: [contract], states: nil, deadline: .milliseconds(200)).probe(filter: "wrong password")
+        let report = await ContractProber(live: HangingTransport(), contracts: [contract], states: nil, deadline: .milliseconds(200)).probe(
+            filter: "wrong password")
         // The hang is cut off by the deadline (the generous bound allows for a loaded machine).
         #expect(ContinuousClock.now - start < .seconds(60))
         let failures = report.interactions.flatMap(\.variants).filter { !$0.passed }

@@ -19,7 +19,8 @@ import Testing
     }
 
     @Test func prebuiltProductsComeFromTheFolderGiven() async throws {
-        let configuration = ProviderConfiguration(command: nil, ready: "/", baseURL: nil, startupTimeout: 1, states: [:], swiftProducts: ["sh"])
+        let configuration = ProviderConfiguration(
+            command: nil, ready: "/", baseURL: nil, startupTimeout: 1, states: [:], swiftProducts: ["sh"])
         let environment = try await ProviderEnvironment.prepare(configuration, contractsDirectory: ".", products: .prebuilt(folder: "/bin"))
         defer { environment.remove() }
         #expect(environment.variables["bin.sh"] == .string("/bin/sh"))
@@ -32,7 +33,8 @@ import Testing
     }
 
     @Test func noPackageAboveTheContractsIsAClearError() async throws {
-        let configuration = ProviderConfiguration(command: nil, ready: "/", baseURL: nil, startupTimeout: 1, states: [:], swiftProducts: ["authd"])
+        let configuration = ProviderConfiguration(
+            command: nil, ready: "/", baseURL: nil, startupTimeout: 1, states: [:], swiftProducts: ["authd"])
         await #expect {
             _ = try await ProviderEnvironment.prepare(configuration, contractsDirectory: "/tmp", products: .build)
         } throws: { error in

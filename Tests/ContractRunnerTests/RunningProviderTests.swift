@@ -25,7 +25,8 @@ import Testing
         let running = try await RunningProvider.start(suite, directory: contracts.path)
         let process = try #require(running.process)
         try "here".write(to: running.environment.scratch.appendingPathComponent("probe.txt"), atomically: true, encoding: .utf8)
-        let answer = try await HTTPTransport(baseURL: process.baseURL).send(ContractRequest(method: "GET", target: "/probe.txt", headers: [], body: nil))
+        let answer = try await HTTPTransport(baseURL: process.baseURL).send(
+            ContractRequest(method: "GET", target: "/probe.txt", headers: [], body: nil))
         #expect(answer.status == 200)
         #expect(String(decoding: answer.body, as: UTF8.self) == "here")
         #expect(running.states(suite) != nil)
@@ -33,7 +34,8 @@ import Testing
         running.close()
         #expect(!FileManager.default.fileExists(atPath: running.environment.scratch.path))
         await #expect(throws: (any Error).self) {
-            _ = try await HTTPTransport(baseURL: process.baseURL, timeout: .seconds(2)).send(ContractRequest(method: "GET", target: "/", headers: [], body: nil))
+            _ = try await HTTPTransport(baseURL: process.baseURL, timeout: .seconds(2)).send(
+                ContractRequest(method: "GET", target: "/", headers: [], body: nil))
         }
     }
 
@@ -62,9 +64,12 @@ import Testing
             "\(error)" == "no contract.yaml in \(empty.path) and no --base-url"
         }
 
-        let failing = try TemporaryFolder("running-provider", files: [
-            "contract.yaml": "provider:\n  command: sh -c 'echo broken; exit 7'\n  base_url: http://127.0.0.1:{{port}}\n  startup_timeout: 5\n",
-        ])
+        let failing = try TemporaryFolder(
+            "running-provider",
+            files: [
+                "contract.yaml":
+                    "provider:\n  command: sh -c 'echo broken; exit 7'\n  base_url: http://127.0.0.1:{{port}}\n  startup_timeout: 5\n"
+            ])
         defer { failing.remove() }
         await #expect {
             _ = try await RunningProvider.start(ContractLoader.load(directory: failing.path), directory: failing.path)

@@ -8,7 +8,9 @@ import Testing
 /// provider states: what the format tests run.
 func verifiedOnTheToy(_ contract: Contract) async throws -> VerificationReport {
     try await ToyProvider.withRunning { url in
-        await ContractVerifier(live: HTTPTransport(baseURL: url), stub: try ContractStub(contracts: [contract]), states: nil).verify([contract])
+        await ContractVerifier(live: HTTPTransport(baseURL: url), stub: try ContractStub(contracts: [contract]), states: nil).verify([
+            contract
+        ])
     }
 }
 
@@ -17,7 +19,8 @@ func verifiedOnTheToy(_ contract: Contract) async throws -> VerificationReport {
 func expectEveryInteractionHeld(_ report: VerificationReport, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
     for result in report.results {
         #expect(
-            result.live?.held == true && result.stub?.held == true && result.agreement?.held == true, "\(result.interaction.name): \(result.outcome)",
+            result.live?.held == true && result.stub?.held == true && result.agreement?.held == true,
+            "\(result.interaction.name): \(result.outcome)",
             sourceLocation: sourceLocation
         )
     }

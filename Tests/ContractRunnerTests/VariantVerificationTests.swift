@@ -28,10 +28,11 @@ import Testing
         let report = try await verifiedOnTheToy(contract)
         // The stub answers with a scope the toy leaves out: both allowed, so they agree.
         #expect(report.results.map(\.outcome) == [.passed])
-        #expect(report.unseenVariants.map { "\($0.place): \($0.variant)" } == [
-            "POST /login 200 $.scope: never present",
-            #"POST /login 200 $.token_type: never one_of alternative 2: "bearer""#,
-        ])
+        #expect(
+            report.unseenVariants.map { "\($0.place): \($0.variant)" } == [
+                "POST /login 200 $.scope: never present",
+                #"POST /login 200 $.token_type: never one_of alternative 2: "bearer""#,
+            ])
         #expect(!report.succeeded)
         let text = TextReport.render(report, color: false)
         #expect(text.contains("Variants the contracts allow and the provider never answered with:"))

@@ -27,7 +27,9 @@ import Testing
     }
 
     @Test func anAssertionWithoutARegistrationInTheRunIsAClearError() async throws {
-        let yaml = ToyProvider.webAuthnContract.replacingOccurrences(of: "authenticator: mia-phone } }\n    response: { status: 200", with: "authenticator: bob-key } }\n    response: { status: 200")
+        let yaml = ToyProvider.webAuthnContract.replacingOccurrences(
+            of: "authenticator: mia-phone } }\n    response: { status: 200", with: "authenticator: bob-key } }\n    response: { status: 200"
+        )
         #expect(yaml != ToyProvider.webAuthnContract)
         let contract = try loadContract(yaml)
         let report = try await verifiedOnTheToy(contract)

@@ -1,7 +1,8 @@
 import ContractKit
-@testable import ContractStub
 import Foundation
 import Testing
+
+@testable import ContractStub
 
 /// The stub fits a request only against the interactions that can answer it: by route, and
 /// among a route's interactions by the literal string their bodies hold under one key (a file

@@ -6,7 +6,7 @@ import JOSE
 import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// `after:` in the stub: an interaction that happens later answers only once the stub's

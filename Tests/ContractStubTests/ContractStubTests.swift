@@ -6,7 +6,7 @@ import JOSE
 import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 func loadContract(_ yaml: String, file: String = "stub.yaml") throws -> Contract {
@@ -147,7 +147,9 @@ func post(_ path: String, _ json: String, headers: [(name: String, value: String
         #expect(body["error"] == .string("not_stubbed"))
         let unmatched = try #require(stub.unmatched.first)
         #expect(stub.unmatched.count == 1)
-        #expect(unmatched.closest?.hasPrefix("login gives a token (stub.yaml:") == true || unmatched.closest?.hasPrefix("a wrong password") == true)
+        #expect(
+            unmatched.closest?.hasPrefix("login gives a token (stub.yaml:") == true
+                || unmatched.closest?.hasPrefix("a wrong password") == true)
         #expect(unmatched.difference.contains("$.password"))
         guard case .string(let description)? = body["error_description"] else {
             Issue.record("no description")

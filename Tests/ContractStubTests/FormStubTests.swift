@@ -50,7 +50,9 @@ import WebForms
 
     static let basic = "Basic " + Data("client-1:s3cret".utf8).base64EncodedString()
 
-    static func form(_ path: String, _ body: String, authorization: String? = basic, contentType: String = FormBody.contentType) -> ContractRequest {
+    static func form(_ path: String, _ body: String, authorization: String? = basic, contentType: String = FormBody.contentType)
+        -> ContractRequest
+    {
         var headers: [(name: String, value: String)] = [("Content-Type", contentType)]
         if let authorization { headers.append(("Authorization", authorization)) }
         return ContractRequest(method: "POST", target: path, headers: headers, body: Data(body.utf8))
@@ -82,7 +84,9 @@ import WebForms
 
     @Test func refusesFormsThatBreakTheContractSayingWhy() throws {
         let stub = try ContractStub(contracts: [try loadContract(Self.oauth)])
-        #expect(difference(stub, Self.form("/oauth/token", "grant_type=password")) == "form grant_type: expected client_credentials, got password")
+        #expect(
+            difference(stub, Self.form("/oauth/token", "grant_type=password"))
+                == "form grant_type: expected client_credentials, got password")
         #expect(difference(stub, Self.form("/oauth/token", "scope=x")) == "form grant_type: missing")
         // As an OAuth server reads a form (RFC 6749 §3.1): an unlisted field is ignored, one without a value is omitted.
         #expect(stub.respond(to: Self.form("/oauth/token", "grant_type=client_credentials&extra=1")).status == 200)
@@ -93,7 +97,8 @@ import WebForms
         #expect(
             difference(stub, Self.form("/oauth/token", #"{"grant_type":"client_credentials"}"#, contentType: "application/json"))
                 == "body: expected a form (Content-Type: application/x-www-form-urlencoded), got Content-Type: application/json")
-        #expect(difference(stub, Self.form("/oauth/token", "grant_type=%ZZ")).hasPrefix("body: expected a form, got 14 bytes that are no form"))
+        #expect(
+            difference(stub, Self.form("/oauth/token", "grant_type=%ZZ")).hasPrefix("body: expected a form, got 14 bytes that are no form"))
     }
 
     @Test func checksBasicCredentialsWithoutShowingThePassword() throws {
@@ -105,11 +110,22 @@ import WebForms
         #expect(!String(decoding: response.body, as: UTF8.self).contains("hunter2"))
         #expect(!String(decoding: response.body, as: UTF8.self).contains(Data("client-1:hunter2".utf8).base64EncodedString()))
         let otherUser = "basic " + Data("client-2:s3cret".utf8).base64EncodedString()
-        #expect(difference(stub, Self.form("/oauth/token", "grant_type=client_credentials", authorization: otherUser)) == "header Authorization username: expected client-1, got client-2")
-        #expect(difference(stub, Self.form("/oauth/token", "grant_type=client_credentials", authorization: "Bearer x")).hasSuffix("got a value that is not (not shown)"))
-        #expect(difference(stub, Self.form("/oauth/token", "grant_type=client_credentials", authorization: nil)) == "header Authorization: missing")
+        #expect(
+            difference(stub, Self.form("/oauth/token", "grant_type=client_credentials", authorization: otherUser))
+                == "header Authorization username: expected client-1, got client-2")
+        #expect(
+            difference(stub, Self.form("/oauth/token", "grant_type=client_credentials", authorization: "Bearer x")).hasSuffix(
+                "got a value that is not (not shown)"))
+        #expect(
+            difference(stub, Self.form("/oauth/token", "grant_type=client_credentials", authorization: nil))
+                == "header Authorization: missing")
         // The scheme is case-insensitive.
-        #expect(stub.respond(to: Self.form("/oauth/token", "grant_type=client_credentials", authorization: "BASIC " + Data("client-1:s3cret".utf8).base64EncodedString())).status == 200)
+        #expect(
+            stub.respond(
+                to: Self.form(
+                    "/oauth/token", "grant_type=client_credentials",
+                    authorization: "BASIC " + Data("client-1:s3cret".utf8).base64EncodedString())
+            ).status == 200)
     }
 
     static func multipart(_ parts: [MultipartEncoding.Part], boundary: String = "xyz") -> ContractRequest {
@@ -120,8 +136,10 @@ import WebForms
 
     static let goodParts = [
         MultipartEncoding.Part(name: "text", body: Data("remember the milk".utf8)),
-        MultipartEncoding.Part(name: "attachment", filename: "a.txt", headers: [.init(name: "Content-Type", value: "text/plain")], body: Data("hello".utf8)),
-        MultipartEncoding.Part(name: "meta", headers: [.init(name: "Content-Type", value: "application/json")], body: Data(#"{"pinned": true}"#.utf8)),
+        MultipartEncoding.Part(
+            name: "attachment", filename: "a.txt", headers: [.init(name: "Content-Type", value: "text/plain")], body: Data("hello".utf8)),
+        MultipartEncoding.Part(
+            name: "meta", headers: [.init(name: "Content-Type", value: "application/json")], body: Data(#"{"pinned": true}"#.utf8)),
     ]
 
     @Test func matchesMultipartPartsByName() throws {
@@ -138,9 +156,13 @@ import WebForms
         parts[2].body = Data(#"{"pinned": "yes"}"#.utf8)
         #expect(difference(stub, Self.multipart(parts)).contains("pinned"))
         #expect(difference(stub, Self.multipart(Array(Self.goodParts.dropFirst()))) == "multipart part text: missing")
-        #expect(difference(stub, Self.multipart(Self.goodParts + [Self.goodParts[0]])) == "multipart part text: sent 2 times, the contract's request has it once")
+        #expect(
+            difference(stub, Self.multipart(Self.goodParts + [Self.goodParts[0]]))
+                == "multipart part text: sent 2 times, the contract's request has it once")
         // Malformed bodies are refused with a reason, never a crash.
-        let broken = ContractRequest(method: "POST", target: "/notes", headers: [("Content-Type", "multipart/form-data; boundary=xyz")], body: Data("--xyz\r\nno end".utf8))
+        let broken = ContractRequest(
+            method: "POST", target: "/notes", headers: [("Content-Type", "multipart/form-data; boundary=xyz")],
+            body: Data("--xyz\r\nno end".utf8))
         #expect(difference(stub, broken).hasPrefix("body: not a multipart body: part 1 has no end of its headers"))
         let noBoundary = ContractRequest(method: "POST", target: "/notes", headers: [("Content-Type", "multipart/form-data")], body: Data())
         #expect(difference(stub, noBoundary) == "body: expected multipart/form-data with a boundary, got Content-Type: multipart/form-data")

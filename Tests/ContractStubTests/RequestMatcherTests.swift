@@ -25,7 +25,9 @@ import Testing
         Case(yaml: "{ match: regex, pattern: 'n-[0-9]+', example: n-1 }", good: .string("n-42"), bad: .string("m-42")),
         Case(yaml: "{ match: uuid }", good: .string("0b6c5a3e-2f1d-4a49-9c55-0f8e3c2d1a7b"), bad: .string("not-a-uuid")),
         Case(yaml: "{ match: datetime }", good: .string("2026-11-23T10:00:00Z"), bad: .string("yesterday")),
-        Case(yaml: "{ match: jwt, example: eyJhbGciOiJub25lIn0.eyJzdWIiOiJhIn0.c2ln }", good: .string("eyJhbGciOiJFZERTQSJ9.eyJzdWIiOiJiIn0.eHl6"), bad: .string("abc.def")),
+        Case(
+            yaml: "{ match: jwt, example: eyJhbGciOiJub25lIn0.eyJzdWIiOiJhIn0.c2ln }",
+            good: .string("eyJhbGciOiJFZERTQSJ9.eyJzdWIiOiJiIn0.eHl6"), bad: .string("abc.def")),
     ]
 
     /// The text a value is in a header, a query parameter or a path segment.
@@ -83,7 +85,9 @@ import Testing
         if let bad = matcher.bad { #expect(stub.respond(to: Self.request(position, bad)).status == 501) }
         // What the verifier sends (the example, or a generated value) is what the stub accepts.
         let sent = try contract.interactions[0].request.render(with: [:])
-        #expect(stub.respond(to: sent).status == 200, "sent \(sent.target) \(sent.headers) \(String(decoding: sent.body ?? Data(), as: UTF8.self))")
+        #expect(
+            stub.respond(to: sent).status == 200,
+            "sent \(sent.target) \(sent.headers) \(String(decoding: sent.body ?? Data(), as: UTF8.self))")
         #expect(stub.unmatched.count == (matcher.bad == nil ? 0 : 1))
     }
 
@@ -211,7 +215,8 @@ import Testing
             )
         )
         #expect(created.status == 201)
-        #expect(created.json == .object(["id": .string(id), "title": .string("Books"), "draft": .string("false"), "client": .string("app-7")]))
+        #expect(
+            created.json == .object(["id": .string(id), "title": .string("Books"), "draft": .string("false"), "client": .string("app-7")]))
         #expect(stub.respond(to: ContractRequest(method: "GET", target: "/notes/\(id)")).json?["title"] == .string("Books"))
         // Another id is not the note the client made.
         #expect(stub.respond(to: ContractRequest(method: "GET", target: "/notes/1e4f1a22-8a3b-4c1d-9e0f-1a2b3c4d5e6f")).status == 501)
@@ -237,7 +242,10 @@ import Testing
         ("path: '/n/{id}'", "path segment {id} has no matcher in path_params"),
         ("path: /n, path_params: { id: { match: uuid } }", "path_params names 'id', but the path has no {id} segment"),
         ("path: /n, headers: { X-A: { match: each, of: { match: any } } }", "header 'X-A' must be text or a matcher of text"),
-        ("path: /n, json: { a: { match: regex, pattern: 'x+' } }", "json at $.a: a regex matcher (/x+/) needs an example, the value the verifier sends"),
+        (
+            "path: /n, json: { a: { match: regex, pattern: 'x+' } }",
+            "json at $.a: a regex matcher (/x+/) needs an example, the value the verifier sends"
+        ),
         ("path: /n, query: { t: { match: jwt } }", "query parameter 't': a jwt matcher needs an example, the value the verifier sends"),
     ])
     func requestMatchersTheVerifierCannotSendAreDiagnosed(request: String, message: String) {

@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The stub's deliveries: built from `delivers:`, handed to the test, and the token they
@@ -54,7 +54,7 @@ import FoundationNetworking
         #expect(delivery.header("Authd-Signature")?.hasPrefix("t=1,v1=") == true)
         #expect(delivery.header("content-type") == "application/json")
         #expect(delivery.json?["kind"] == "password_reset")
-        #expect(delivery.json?["username"] == "bob")   // the saved value, as the service would send
+        #expect(delivery.json?["username"] == "bob")  // the saved value, as the service would send
         guard case .string(let token)? = delivery.json?["token"] else {
             Issue.record("no token in \(delivery)")
             return
@@ -63,19 +63,27 @@ import FoundationNetworking
         #expect(stub.delivered.map(\.path) == ["/deliveries"])
 
         // A made-up token is refused; the delivered one is accepted.
-        #expect(try await post("/password/reset/confirm", ["token": String(repeating: "x", count: 40), "new_password": "a new passphrase"], session: session) == 501)
+        #expect(
+            try await post(
+                "/password/reset/confirm", ["token": String(repeating: "x", count: 40), "new_password": "a new passphrase"],
+                session: session) == 501)
         #expect(try await post("/password/reset/confirm", ["token": token, "new_password": "a new passphrase"], session: session) == 204)
     }
 
     @Test func aStreamReplaysEarlierDeliveriesThenFollowsNewOnes() async throws {
         let stub = try ContractStub(contracts: [try loadContract(Self.reset)])
-        let request = ContractRequest(method: "POST", target: "/password/reset", headers: [("Content-Type", "application/json")], body: Data(#"{"username":"a"}"#.utf8))
+        let request = ContractRequest(
+            method: "POST", target: "/password/reset", headers: [("Content-Type", "application/json")],
+            body: Data(#"{"username":"a"}"#.utf8))
         let first = stub.exchange(request)
         #expect(first.response.status == 202)
         #expect(first.deliveries.count == 1)
         var iterator = stub.deliveries.makeAsyncIterator()
         #expect(await iterator.next()?.json?["username"] == "a")
-        _ = stub.respond(to: ContractRequest(method: "POST", target: "/password/reset", headers: [("Content-Type", "application/json")], body: Data(#"{"username":"b"}"#.utf8)))
+        _ = stub.respond(
+            to: ContractRequest(
+                method: "POST", target: "/password/reset", headers: [("Content-Type", "application/json")],
+                body: Data(#"{"username":"b"}"#.utf8)))
         #expect(await iterator.next()?.json?["username"] == "b")
         stub.reset()
         #expect(stub.delivered.isEmpty)
@@ -96,8 +104,12 @@ import FoundationNetworking
             var portIterator = ports.makeAsyncIterator()
             let port = try #require(await portIterator.next())
             let logged = Mutex<[String]>([])
-            stub.forwardDeliveries(to: try #require(URL(string: "http://127.0.0.1:\(port)/")), log: { line in logged.withLock { $0.append(line) } })
-            _ = stub.respond(to: ContractRequest(method: "POST", target: "/password/reset", headers: [("Content-Type", "application/json")], body: Data(#"{"username":"c"}"#.utf8)))
+            stub.forwardDeliveries(
+                to: try #require(URL(string: "http://127.0.0.1:\(port)/")), log: { line in logged.withLock { $0.append(line) } })
+            _ = stub.respond(
+                to: ContractRequest(
+                    method: "POST", target: "/password/reset", headers: [("Content-Type", "application/json")],
+                    body: Data(#"{"username":"c"}"#.utf8)))
             var arrivalIterator = arrivals.makeAsyncIterator()
             let arrived = try #require(await arrivalIterator.next())
             #expect(arrived.method == "POST")
@@ -113,7 +125,10 @@ import FoundationNetworking
         let (lines, continuation) = AsyncStream.makeStream(of: String.self)
         // Port 9 on 127.0.0.1: nothing listens (discard), so the post is refused.
         stub.forwardDeliveries(to: try #require(URL(string: "http://127.0.0.1:9")), log: { continuation.yield($0) })
-        let response = stub.respond(to: ContractRequest(method: "POST", target: "/password/reset", headers: [("Content-Type", "application/json")], body: Data(#"{"username":"d"}"#.utf8)))
+        let response = stub.respond(
+            to: ContractRequest(
+                method: "POST", target: "/password/reset", headers: [("Content-Type", "application/json")],
+                body: Data(#"{"username":"d"}"#.utf8)))
         #expect(response.status == 202)
         var iterator = lines.makeAsyncIterator()
         let line = try #require(await iterator.next())
@@ -121,7 +136,8 @@ import FoundationNetworking
     }
 
     @Test func aDeliveryThatCannotBeBuiltStopsTheStubBeingMade() throws {
-        let yaml = Self.reset.replacingOccurrences(of: #", example: "t=1,v1=0000000000000000000000000000000000000000000000000000000000000000""#, with: "")
+        let yaml = Self.reset.replacingOccurrences(
+            of: #", example: "t=1,v1=0000000000000000000000000000000000000000000000000000000000000000""#, with: "")
         #expect(throws: ContractStub.BuildError.self) { try ContractStub(contracts: [try loadContract(yaml)]) }
     }
 }

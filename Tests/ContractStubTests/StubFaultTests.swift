@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Faults a test injects, directly, through URLProtocol and through the local server.
@@ -175,14 +175,18 @@ import FoundationNetworking
             // under the whole suite's load the stub server's task has waited over 20 s for a
             // thread, and once over 60 s, when the truncated body below timed out).
             try stub.inject(.reset, for: Self.login, times: 3)
-            let reset = await urlError { _ = try await URLSession(configuration: .ephemeral).data(for: try loginRequest(base, timeout: 300)) }
+            let reset = await urlError {
+                _ = try await URLSession(configuration: .ephemeral).data(for: try loginRequest(base, timeout: 300))
+            }
             #expect(reset != nil, "a reset connection is a failure, not an answer")
             #expect(stub.exchanges.contains { $0.fault == .reset })
             stub.removeFaults()
 
             try stub.inject(.truncatedBody, for: Self.login)
             // On a fresh connection too: a reused one may be retried, as for the reset.
-            let truncated = await urlError { _ = try await URLSession(configuration: .ephemeral).data(for: try loginRequest(base, timeout: 300)) }
+            let truncated = await urlError {
+                _ = try await URLSession(configuration: .ephemeral).data(for: try loginRequest(base, timeout: 300))
+            }
             #expect(truncated != nil && truncated != .timedOut)
 
             try stub.inject(.delay(0.15), for: Self.login)

@@ -14,7 +14,7 @@ import Testing
         _ = stub.respond(to: wrong)
         _ = stub.respond(to: login)
         _ = stub.respond(to: login)
-        _ = stub.respond(to: post("/nowhere", "{}"))   // unmatched: not usage
+        _ = stub.respond(to: post("/nowhere", "{}"))  // unmatched: not usage
         stub.reset()
         let usage = stub.usage(client: "app")
         #expect(usage.client == "app")
@@ -25,18 +25,23 @@ import Testing
             ]
         )
         #expect(
-            stub.unexercised.map(\.interaction) == ["a revoked refresh token is refused", "the saved refresh token is accepted", "the token opens /me"]
+            stub.unexercised.map(\.interaction) == [
+                "a revoked refresh token is refused", "the saved refresh token is accepted", "the token opens /me",
+            ]
         )
         #expect(throws: ContractStub.Unexercised.self) { try stub.assertAllExercised() }
         do {
             try stub.assertAllExercised()
         } catch let error as ContractStub.Unexercised {
-            #expect(error.description.hasPrefix("3 interactions were not exercised:\n  toy.yaml: a revoked refresh token is refused (POST /token/refresh)"))
+            #expect(
+                error.description.hasPrefix(
+                    "3 interactions were not exercised:\n  toy.yaml: a revoked refresh token is refused (POST /token/refresh)"))
         }
     }
 
     @Test func assertAllExercisedPassesWhenEveryInteractionAnswered() throws {
-        let stub = try ContractStub(contracts: [try loadContract(ContractStubTests.toy)], activeStates: [])   // 'login gives a token' needs a state
+        // 'login gives a token' needs a state.
+        let stub = try ContractStub(contracts: [try loadContract(ContractStubTests.toy)], activeStates: [])
         #expect(stub.unexercised.count == 4)
         _ = stub.respond(to: wrong)
         _ = stub.respond(to: post("/token/refresh", #"{"refresh_token": "revoked"}"#))
@@ -92,8 +97,13 @@ import Testing
         let changed = ContractStubTests.toy.replacingOccurrences(of: "status: 401\n", with: "status: 400\n")
         let new = try loadContract(changed, file: "new/toy.yaml")
         let changes = ContractDiff.changes(old: [old], new: [new])
-        #expect(changes.filter { $0.impact == .breaking }.map(\.interaction) == ["a revoked refresh token is refused", "a wrong password is refused"])
-        let usesWrong = ContractUsage(client: "app", interactions: [.init(file: "toy.yaml", interaction: "a wrong password is refused", method: "POST", path: "/login")])
+        #expect(
+            changes.filter { $0.impact == .breaking }.map(\.interaction) == [
+                "a revoked refresh token is refused", "a wrong password is refused",
+            ])
+        let usesWrong = ContractUsage(
+            client: "app",
+            interactions: [.init(file: "toy.yaml", interaction: "a wrong password is refused", method: "POST", path: "/login")])
         let blocked = DeployCheck(changes: changes, usages: [usesWrong], old: [old])
         #expect(!blocked.deployable)
         #expect(blocked.broken.map(\.change.interaction) == ["a wrong password is refused"])
@@ -101,8 +111,12 @@ import Testing
         #expect(blocked.text.hasPrefix("BROKEN  app  POST /login  breaking  old/toy.yaml:"))
         #expect(blocked.json["deployable"] == .bool(false))
 
-        let usesLogin = ContractUsage(client: "app", interactions: [.init(file: "toy.yaml", interaction: "login gives a token", method: "POST", path: "/login"),
-                                                                    .init(file: "gone.yaml", interaction: "x", method: "GET", path: "/x")])
+        let usesLogin = ContractUsage(
+            client: "app",
+            interactions: [
+                .init(file: "toy.yaml", interaction: "login gives a token", method: "POST", path: "/login"),
+                .init(file: "gone.yaml", interaction: "x", method: "GET", path: "/x"),
+            ])
         let allowed = DeployCheck(changes: changes, usages: [usesLogin], old: [old])
         #expect(allowed.deployable)
         #expect(allowed.unknown.map(\.used.file) == ["gone.yaml"])

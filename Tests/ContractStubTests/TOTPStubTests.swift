@@ -95,9 +95,12 @@ import Testing
         let code = Self.totp.code(step: Self.step)
         #expect(send(code, to: stub) == "200 totp")
         #expect(send(code, to: stub).hasPrefix("501"))
-        #expect(stub.unmatched.last?.difference.contains("is of a step at or before one already used (a replay)") == true, "\(stub.unmatched)")
+        #expect(
+            stub.unmatched.last?.difference.contains("is of a step at or before one already used (a replay)") == true, "\(stub.unmatched)")
         #expect(send(Self.wrongCode(of: Self.totp), to: stub).hasPrefix("501"))
-        #expect(stub.unmatched.last?.difference.contains("expected a 6-digit TOTP code of {{totp_secret}} valid now") == true, "\(stub.unmatched)")
+        #expect(
+            stub.unmatched.last?.difference.contains("expected a 6-digit TOTP code of {{totp_secret}} valid now") == true,
+            "\(stub.unmatched)")
     }
 
     @Test func beforeTheEnrolmentTheKeyIsUnknownAndAnyValueFitsAsAPlaceholder() throws {
@@ -126,8 +129,12 @@ import Testing
         let stub = try enrolledStub(yaml)
         let eight = try TOTP(secret: "JBSWY3DPEHPK3PXP", digits: 8)
         let sha512 = try TOTP(secret: "JBSWY3DPEHPK3PXP", algorithm: .sha512)
-        #expect(stub.respond(to: ContractRequest(method: "GET", target: "/secure", headers: [("X-OTP", eight.code(at: Self.now))])).status == 200)
-        #expect(stub.respond(to: ContractRequest(method: "GET", target: "/secure", headers: [("X-OTP", eight.code(at: Self.now))])).status == 501)
+        #expect(
+            stub.respond(to: ContractRequest(method: "GET", target: "/secure", headers: [("X-OTP", eight.code(at: Self.now))])).status
+                == 200)
+        #expect(
+            stub.respond(to: ContractRequest(method: "GET", target: "/secure", headers: [("X-OTP", eight.code(at: Self.now))])).status
+                == 501)
         // What the verifier sends from the stub's own secret is what the stub takes.
         let codes = TOTPCodeGenerator(now: { Self.now })
         let sent = try loadContract(yaml).interactions[2].request.render(with: ["totp_secret": "JBSWY3DPEHPK3PXP"], codes: codes)

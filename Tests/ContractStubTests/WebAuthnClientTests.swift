@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 // Only ContractStub is imported here, as in an app's test target: the software authenticator
@@ -32,7 +32,8 @@ struct PasskeyClient {
     let session: URLSession
 
     func registrationOptions() async throws -> PublicKeyCredentialCreationOptionsJSON {
-        try JSONDecoder().decode(PublicKeyCredentialCreationOptionsJSON.self, from: try await post("webauthn/register/options", Data("{}".utf8)).data)
+        try JSONDecoder().decode(
+            PublicKeyCredentialCreationOptionsJSON.self, from: try await post("webauthn/register/options", Data("{}".utf8)).data)
     }
 
     /// The status `POST /webauthn/register` answers.
@@ -41,7 +42,8 @@ struct PasskeyClient {
     }
 
     func loginOptions() async throws -> PublicKeyCredentialRequestOptionsJSON {
-        try JSONDecoder().decode(PublicKeyCredentialRequestOptionsJSON.self, from: try await post("webauthn/login/options", Data("{}".utf8)).data)
+        try JSONDecoder().decode(
+            PublicKeyCredentialRequestOptionsJSON.self, from: try await post("webauthn/login/options", Data("{}".utf8)).data)
     }
 
     /// The access token, or nil with the status when the login was refused.

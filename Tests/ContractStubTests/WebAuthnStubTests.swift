@@ -49,18 +49,28 @@ import Testing
         """
 
     /// The contract without its refusals: a refused credential is then a 501 naming why.
-    static let strict = contract
-        .replacingOccurrences(of: "  - name: a registration is refused\n    request: { method: POST, path: /webauthn/register, json: { credential: { match: any } } }\n    response: { status: 401, json: { error: registration_refused } }\n", with: "")
-        .replacingOccurrences(of: "  - name: an assertion is refused\n    request: { method: POST, path: /webauthn/login, json: { credential: { match: any } } }\n    response: { status: 401, json: { error: invalid_credentials } }", with: "")
+    static let strict =
+        contract
+        .replacingOccurrences(
+            of:
+                "  - name: a registration is refused\n    request: { method: POST, path: /webauthn/register, json: { credential: { match: any } } }\n    response: { status: 401, json: { error: registration_refused } }\n",
+            with: ""
+        )
+        .replacingOccurrences(
+            of:
+                "  - name: an assertion is refused\n    request: { method: POST, path: /webauthn/login, json: { credential: { match: any } } }\n    response: { status: 401, json: { error: invalid_credentials } }",
+            with: "")
 
     static let origin = "https://example.com"
 
     func creation(_ stub: ContractStub) throws -> PublicKeyCredentialCreationOptionsJSON {
-        try JSONDecoder().decode(PublicKeyCredentialCreationOptionsJSON.self, from: stub.respond(to: post("/webauthn/register/options", "{}")).body)
+        try JSONDecoder().decode(
+            PublicKeyCredentialCreationOptionsJSON.self, from: stub.respond(to: post("/webauthn/register/options", "{}")).body)
     }
 
     func request(_ stub: ContractStub) throws -> PublicKeyCredentialRequestOptionsJSON {
-        try JSONDecoder().decode(PublicKeyCredentialRequestOptionsJSON.self, from: stub.respond(to: post("/webauthn/login/options", "{}")).body)
+        try JSONDecoder().decode(
+            PublicKeyCredentialRequestOptionsJSON.self, from: stub.respond(to: post("/webauthn/login/options", "{}")).body)
     }
 
     /// `STATUS error`, or the status alone: what answered a credential.
@@ -150,14 +160,17 @@ import Testing
         var stranger = SoftwareAuthenticator(origin: Self.origin)
         _ = try stranger.register(creation(try ContractStub(contracts: [try loadContract(Self.contract)])))
         #expect(try send(stranger.authenticate(request(stub)), to: "/webauthn/login", stub) == "501 not_stubbed")
-        #expect(stub.unmatched.last?.difference.contains("no credential with this ID was registered with the stub") == true, "\(stub.unmatched)")
+        #expect(
+            stub.unmatched.last?.difference.contains("no credential with this ID was registered with the stub") == true, "\(stub.unmatched)"
+        )
         // Reset forgets the stub's passkeys too.
         stub.reset()
         #expect(try send(phone.authenticate(request(stub)), to: "/webauthn/login", stub) == "501 not_stubbed")
     }
 
     @Test func userVerificationIsCheckedAsTheOptionsAsk() throws {
-        let required = Self.contract.replacingOccurrences(of: "residentKey: required, userVerification: preferred", with: "residentKey: required, userVerification: required")
+        let required = Self.contract.replacingOccurrences(
+            of: "residentKey: required, userVerification: preferred", with: "residentKey: required, userVerification: required")
         var phone = SoftwareAuthenticator(origin: Self.origin)
         phone.userVerified = false
         let stub = try ContractStub(contracts: [try loadContract(required)])
@@ -180,9 +193,13 @@ import Testing
         let stub = try ContractStub(contracts: [contract])
         let authenticators = WebAuthnAuthenticators()
         let creation = try JSONValue(parsing: stub.respond(to: post("/webauthn/register/options", "{}")).body)
-        #expect(stub.respond(to: try contract.interactions[1].request.render(with: ["creation": creation], authenticators: authenticators)).status == 201)
+        #expect(
+            stub.respond(to: try contract.interactions[1].request.render(with: ["creation": creation], authenticators: authenticators))
+                .status == 201)
         let request = try JSONValue(parsing: stub.respond(to: post("/webauthn/login/options", "{}")).body)
-        #expect(stub.respond(to: try contract.interactions[4].request.render(with: ["request": request], authenticators: authenticators)).status == 200)
+        #expect(
+            stub.respond(to: try contract.interactions[4].request.render(with: ["request": request], authenticators: authenticators)).status
+                == 200)
         // Each answer carries a fresh challenge.
         let again = try JSONValue(parsing: stub.respond(to: post("/webauthn/login/options", "{}")).body)
         #expect(again["challenge"] != request["challenge"])

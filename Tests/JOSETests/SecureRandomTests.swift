@@ -24,7 +24,11 @@ import Testing
     @Test func base64URLTextIsTheLengthAskedForInTheAlphabet() {
         let text = SecureRandom.base64URLText(length: 43)
         #expect(text.utf8.count == 43)
-        #expect(text.utf8.allSatisfy { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) })
+        #expect(
+            text.utf8.allSatisfy {
+                $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90)
+                    || ($0 >= 97 && $0 <= 122)
+            })
         #expect(SecureRandom.base64URLText(length: 43) != text)
         // All 64 characters turn up in 4,096 of them: each draw's low six bits are used.
         #expect(Set(SecureRandom.base64URLText(length: 4096).utf8).count == 64)

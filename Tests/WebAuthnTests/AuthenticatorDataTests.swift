@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Testing
+
 @testable import WebAuthn
 
 /// Authenticator data: each part at its offset, every length checked, nothing left over.
@@ -48,7 +49,9 @@ import Testing
         let error = try #require(throws: WebAuthnError.self) { try AuthenticatorData(bytes: Self.attested(flags: 0x41, idLength: 1024)) }
         #expect(error.check == .credentialID)
         // 65535 announced, with far fewer bytes.
-        #expect(throws: WebAuthnError.self) { try AuthenticatorData(bytes: Self.attested(flags: 0x41, idLength: 0xffff, id: Data(count: 10))) }
+        #expect(throws: WebAuthnError.self) {
+            try AuthenticatorData(bytes: Self.attested(flags: 0x41, idLength: 0xffff, id: Data(count: 10)))
+        }
     }
 
     static let malformed: [(String, Data)] = [
@@ -62,7 +65,10 @@ import Testing
         ("ED without extensions", rpIDHash + Data([0x81, 0, 0, 0, 0])),
         ("ED with an array", rpIDHash + Data([0x81, 0, 0, 0, 0, 0x80])),
         ("ED with bytes after the map", rpIDHash + Data([0x81, 0, 0, 0, 0, 0xa0, 0xa0])),
-        ("a huge length in the key", attested(flags: 0x41, idLength: 16, key: Data([0x5b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]))),
+        (
+            "a huge length in the key",
+            attested(flags: 0x41, idLength: 16, key: Data([0x5b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]))
+        ),
     ]
 
     @Test(arguments: malformed)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WebAuthn
 
 /// The CBOR decoder and encoder: RFC 8949 Appendix A's examples of the kinds WebAuthn uses,
@@ -43,7 +44,10 @@ import Testing
         ("[1, 2, …, 25]", .array((1...25).map { .int($0) }), "98190102030405060708090a0b0c0d0e0f101112131415161718181819"),
         ("{}", .map([]), "a0"),
         ("{1: 2, 3: 4}", .map([.init(.int(1), .int(2)), .init(.int(3), .int(4))]), "a201020304"),
-        ("{\"a\": 1, \"b\": [2, 3]}", .map([.init(.text("a"), .int(1)), .init(.text("b"), .array([.int(2), .int(3)]))]), "a26161016162820203"),
+        (
+            "{\"a\": 1, \"b\": [2, 3]}", .map([.init(.text("a"), .int(1)), .init(.text("b"), .array([.int(2), .int(3)]))]),
+            "a26161016162820203"
+        ),
         ("[\"a\", {\"b\": \"c\"}]", .array([.text("a"), .map([.init(.text("b"), .text("c"))])]), "826161a161626163"),
         (
             "{\"a\": \"A\", …, \"e\": \"E\"}",
@@ -103,12 +107,12 @@ import Testing
     }
 
     @Test(arguments: [
-        ("5bffffffffffffffff", "string claims"),          // a byte string of 2^64 - 1 bytes
-        ("5b8000000000000000", "string claims"),          // 2^63 bytes
-        ("7b7fffffffffffffff00", "string claims"),        // text, Int.max bytes
-        ("9bffffffffffffffff", "array claims"),           // 2^64 - 1 items
-        ("bb4000000000000000", "map claims"),             // 2^62 entries
-        ("9a0000010101", "array claims"),                 // more items than bytes left
+        ("5bffffffffffffffff", "string claims"),  // a byte string of 2^64 - 1 bytes
+        ("5b8000000000000000", "string claims"),  // 2^63 bytes
+        ("7b7fffffffffffffff00", "string claims"),  // text, Int.max bytes
+        ("9bffffffffffffffff", "array claims"),  // 2^64 - 1 items
+        ("bb4000000000000000", "map claims"),  // 2^62 entries
+        ("9a0000010101", "array claims"),  // more items than bytes left
         ("a2010203", "map claims"),
         ("1b0000", "truncated"),
         ("44010203", "string claims"),
@@ -129,7 +133,9 @@ import Testing
 
     @Test(arguments: ["a2010201 03", "a2616101616102", "a1800 1", "a1f5 01", "a14001", "62c328", "61ff"])
     func refusesRepeatedOrOddKeysAndBadUTF8(encoding: String) {
-        #expect(throws: WebAuthnError.self) { try CBORDecoder.decode(Self.hex(encoding.replacingOccurrences(of: " ", with: "")), field: "x") }
+        #expect(throws: WebAuthnError.self) {
+            try CBORDecoder.decode(Self.hex(encoding.replacingOccurrences(of: " ", with: "")), field: "x")
+        }
     }
 
     @Test func reservedAdditionalInformationIsRefused() {

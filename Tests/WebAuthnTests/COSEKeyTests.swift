@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Testing
+
 @testable import WebAuthn
 
 /// COSE keys: the three algorithms parse and verify their signatures; other curves,
@@ -43,7 +44,7 @@ import Testing
     }
 
     @Test func rsaKeysBelow2048BitsAreRejected() throws {
-        let n = Data([0xc0]) + Data(repeating: 0xff, count: 126) + Data([0x01])   // 1024 bits
+        let n = Data([0xc0]) + Data(repeating: 0xff, count: 126) + Data([0x01])  // 1024 bits
         let error = try #require(throws: WebAuthnError.self) {
             try COSEKey(bytes: Self.coseKey([(1, .int(3)), (3, .int(-257)), (-1, .bytes(n)), (-2, .bytes(Data([1, 0, 1])))]))
         }
@@ -55,11 +56,11 @@ import Testing
     }
 
     @Test(arguments: [
-        [(1, CBORValue.int(2)), (3, .int(-35)), (-1, .int(2))],                            // ES384
-        [(1, .int(2)), (3, .int(-36)), (-1, .int(3))],                                      // ES512
-        [(1, .int(1)), (3, .int(-8)), (-1, .int(7)), (-2, .bytes(Data(count: 57)))],        // Ed448
-        [(1, .int(2)), (3, .int(-7)), (-1, .int(8)), (-2, .bytes(Data(count: 32))), (-3, .bytes(Data(count: 32)))],   // secp256k1 curve
-        [(1, .int(3)), (3, .int(-37))],                                                     // PS256
+        [(1, CBORValue.int(2)), (3, .int(-35)), (-1, .int(2))],  // ES384
+        [(1, .int(2)), (3, .int(-36)), (-1, .int(3))],  // ES512
+        [(1, .int(1)), (3, .int(-8)), (-1, .int(7)), (-2, .bytes(Data(count: 57)))],  // Ed448
+        [(1, .int(2)), (3, .int(-7)), (-1, .int(8)), (-2, .bytes(Data(count: 32))), (-3, .bytes(Data(count: 32)))],  // secp256k1 curve
+        [(1, .int(3)), (3, .int(-37))],  // PS256
     ])
     func otherAlgorithmsAndCurvesAreRejected(entries: [(Int, CBORValue)]) throws {
         let error = try #require(throws: WebAuthnError.self) { try COSEKey(bytes: Self.coseKey(entries)) }
@@ -68,19 +69,20 @@ import Testing
 
     @Test func malformedKeysAreMalformed() throws {
         let good = P256.Signing.PrivateKey().publicKey.x963Representation
-        let x = CBORValue.bytes(good.dropFirst().prefix(32)), y = CBORValue.bytes(good.suffix(32))
+        let x = CBORValue.bytes(good.dropFirst().prefix(32))
+        let y = CBORValue.bytes(good.suffix(32))
         let cases: [Data] = [
             CBOREncoder.encode(.array([])),
-            Self.coseKey([(3, .int(-7))]),                                                   // no kty
-            Self.coseKey([(1, .int(2))]),                                                    // no alg
-            Self.coseKey([(1, .int(1)), (3, .int(-7)), (-1, .int(1)), (-2, x), (-3, y)]),    // kty OKP for ES256
+            Self.coseKey([(3, .int(-7))]),  // no kty
+            Self.coseKey([(1, .int(2))]),  // no alg
+            Self.coseKey([(1, .int(1)), (3, .int(-7)), (-1, .int(1)), (-2, x), (-3, y)]),  // kty OKP for ES256
             Self.coseKey([(1, .int(2)), (3, .int(-7)), (-1, .int(1)), (-2, .bytes(Data(count: 31))), (-3, y)]),
-            Self.coseKey([(1, .int(2)), (3, .int(-7)), (-1, .int(1)), (-2, x)]),             // no y
-            Self.coseKey([(1, .int(2)), (3, .int(-7)), (-1, .int(1)), (-2, x), (-3, .bool(true))]),   // compressed
+            Self.coseKey([(1, .int(2)), (3, .int(-7)), (-1, .int(1)), (-2, x)]),  // no y
+            Self.coseKey([(1, .int(2)), (3, .int(-7)), (-1, .int(1)), (-2, x), (-3, .bool(true))]),  // compressed
             Self.coseKey([(1, .int(2)), (3, .int(-7)), (-1, .int(1)), (-2, .bytes(Data(count: 32))), (-3, .bytes(Data(count: 32)))]),
             Self.coseKey([(1, .int(1)), (3, .int(-8)), (-1, .int(6)), (-2, .bytes(Data(count: 33)))]),
-            Self.coseKey([(1, .int(3)), (3, .int(-257)), (-1, .bytes(Data(count: 256)))]),   // no e
-            COSEKey.encoded(P256.Signing.PrivateKey().publicKey) + Data([0]),                // trailing byte
+            Self.coseKey([(1, .int(3)), (3, .int(-257)), (-1, .bytes(Data(count: 256)))]),  // no e
+            COSEKey.encoded(P256.Signing.PrivateKey().publicKey) + Data([0]),  // trailing byte
         ]
         for bytes in cases {
             let error = try #require(throws: WebAuthnError.self) { try COSEKey(bytes: bytes) }

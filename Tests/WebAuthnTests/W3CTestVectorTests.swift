@@ -1,6 +1,7 @@
 import Foundation
 import JOSE
 import Testing
+
 @testable import WebAuthn
 
 /// The WebAuthn Level 3 test vectors (WebAuthnTestVectors.swift): each registration is
@@ -12,7 +13,8 @@ import Testing
     /// example.org with the vectors' top origin allowed (two vectors are cross-origin).
     static func relyingParty(_ policy: AttestationPolicy) -> WebAuthnRelyingParty {
         WebAuthnRelyingParty(
-            id: "example.org", name: "Example", origins: ["https://example.org"], topOrigins: ["https://example.com"], attestationPolicy: policy
+            id: "example.org", name: "Example", origins: ["https://example.org"], topOrigins: ["https://example.com"],
+            attestationPolicy: policy
         )
     }
 
@@ -101,11 +103,14 @@ import Testing
         let registration = Self.registration(vector)
         var relyingParty = Self.relyingParty(.verifiedOnly)
         relyingParty.topOrigins = []
-        #expect(throws: WebAuthnError.rejected(.topOrigin, "the call came from a cross-origin iframe, which the relying party does not allow")) {
+        #expect(
+            throws: WebAuthnError.rejected(.topOrigin, "the call came from a cross-origin iframe, which the relying party does not allow")
+        ) {
             try relyingParty.verifyRegistration(registration, expectedChallenge: Self.hex(vector.registrationChallenge))
         }
         #expect(throws: WebAuthnError.self) {
-            try Self.relyingParty(.verifiedOnly).verifyRegistration(registration, expectedChallenge: Self.hex(vector.authenticationChallenge))
+            try Self.relyingParty(.verifiedOnly).verifyRegistration(
+                registration, expectedChallenge: Self.hex(vector.authenticationChallenge))
         }
         let rs256 = try #require(W3CTestVector.named("packed-rs256"))
         let credential = try Self.verify(rs256, policy: .acceptUnverified)

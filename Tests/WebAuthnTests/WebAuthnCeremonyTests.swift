@@ -1,6 +1,7 @@
 import Foundation
 import JOSE
 import Testing
+
 @testable import WebAuthn
 
 /// Registration then authentication with the software authenticator, through the JSON
@@ -26,14 +27,18 @@ import Testing
         }
 
         /// A fresh registration by `authenticator` as it is now, for challenge 1.
-        mutating func register(_ change: (inout PublicKeyCredentialCreationOptionsJSON) -> Void = { _ in }) throws -> RegistrationResponseJSON {
+        mutating func register(_ change: (inout PublicKeyCredentialCreationOptionsJSON) -> Void = { _ in }) throws
+            -> RegistrationResponseJSON
+        {
             var options = relyingParty.creationOptions(challenge: challenge(1), user: user)
             change(&options)
             return try authenticator.register(options)
         }
 
         /// An assertion by `authenticator` as it is now, for challenge 2.
-        mutating func assert(_ change: (inout PublicKeyCredentialRequestOptionsJSON) -> Void = { _ in }) throws -> AuthenticationResponseJSON {
+        mutating func assert(_ change: (inout PublicKeyCredentialRequestOptionsJSON) -> Void = { _ in }) throws
+            -> AuthenticationResponseJSON
+        {
             var options = relyingParty.requestOptions(challenge: challenge(2))
             change(&options)
             return try authenticator.authenticate(options)
@@ -71,7 +76,8 @@ import Testing
             PublicKeyCredentialCreationOptionsJSON.self,
             from: JSONEncoder().encode(relyingParty.creationOptions(challenge: Self.challenge(1), user: Self.user))
         )
-        let registration = try WebAuthnJSON.decode(RegistrationResponseJSON.self, from: JSONEncoder().encode(authenticator.register(options)))
+        let registration = try WebAuthnJSON.decode(
+            RegistrationResponseJSON.self, from: JSONEncoder().encode(authenticator.register(options)))
         let credential = try relyingParty.verifyRegistration(registration, expectedChallenge: Self.challenge(1))
         #expect(credential.algorithm == algorithm.cose)
         #expect(credential.id == registration.rawId && credential.id.count == 32)
@@ -84,10 +90,13 @@ import Testing
 
         var record = credential.record(userHandle: Self.user.id)
         for round in 1...2 {
-            let options = relyingParty.requestOptions(challenge: Self.challenge(UInt8(10 + round)), allowCredentials: [.init(id: record.id)])
+            let options = relyingParty.requestOptions(
+                challenge: Self.challenge(UInt8(10 + round)), allowCredentials: [.init(id: record.id)])
             let request = try JSONDecoder().decode(PublicKeyCredentialRequestOptionsJSON.self, from: JSONEncoder().encode(options))
-            let response = try WebAuthnJSON.decode(AuthenticationResponseJSON.self, from: JSONEncoder().encode(authenticator.authenticate(request)))
-            let assertion = try relyingParty.verifyAuthentication(response, expectedChallenge: Self.challenge(UInt8(10 + round)), credential: record)
+            let response = try WebAuthnJSON.decode(
+                AuthenticationResponseJSON.self, from: JSONEncoder().encode(authenticator.authenticate(request)))
+            let assertion = try relyingParty.verifyAuthentication(
+                response, expectedChallenge: Self.challenge(UInt8(10 + round)), credential: record)
             #expect(assertion.credentialID == record.id && assertion.signCount == UInt32(round) && !assertion.signCountRegressed)
             #expect(assertion.isUserVerified && !assertion.isBackedUp && assertion.userHandle == Self.user.id)
             record.signCount = assertion.signCount
@@ -99,7 +108,9 @@ import Testing
     @Test(arguments: SoftwareAuthenticator.Algorithm.allCases)
     func registrationRefusesAnotherChallenge(algorithm: SoftwareAuthenticator.Algorithm) throws {
         let flow = try Flow(algorithm: algorithm)
-        Self.expectRejected(.challenge) { _ = try flow.relyingParty.verifyRegistration(flow.registration, expectedChallenge: Self.challenge(9)) }
+        Self.expectRejected(.challenge) {
+            _ = try flow.relyingParty.verifyRegistration(flow.registration, expectedChallenge: Self.challenge(9))
+        }
         Self.expectRejected(.challenge) {
             _ = try flow.relyingParty.verifyRegistration(flow.registration, expectedChallenge: Self.challenge(1).dropLast())
         }
@@ -197,16 +208,19 @@ import Testing
         let object = try CBORDecoder.decode(flow.registration.response.attestationObject, field: "x")
         func with(_ statement: CBORValue, format: String = "packed") -> RegistrationResponseJSON {
             var registration = flow.registration
-            registration.response.attestationObject = CBOREncoder.encode(.map([
-                .init(.text("fmt"), .text(format)), .init(.text("attStmt"), statement), .init(.text("authData"), object["authData"]!),
-            ]))
+            registration.response.attestationObject = CBOREncoder.encode(
+                .map([
+                    .init(.text("fmt"), .text(format)), .init(.text("attStmt"), statement), .init(.text("authData"), object["authData"]!),
+                ]))
             return registration
         }
         var signature = try #require(object["attStmt"]?["sig"]?.bytesValue)
         signature[signature.count - 1] ^= 1
         let alg = CBORMapEntry(.text("alg"), .int(algorithm.cose.rawValue))
         Self.expectRejected(.attestation) { _ = try flow.verify(with(.map([alg, .init(.text("sig"), .bytes(signature))]))) }
-        Self.expectRejected(.attestation) { _ = try flow.verify(with(.map([.init(.text("alg"), .int(-257)), object["attStmt"]!.mapValue![1]]))) }
+        Self.expectRejected(.attestation) {
+            _ = try flow.verify(with(.map([.init(.text("alg"), .int(-257)), object["attStmt"]!.mapValue![1]])))
+        }
         Self.expectRejected(.attestation) { _ = try flow.verify(with(.map([alg]))) }
         Self.expectRejected(.attestation) { _ = try flow.verify(with(object["attStmt"]!, format: "none")) }
         Self.expectRejected(.attestation) { _ = try flow.verify(with(.map([]), format: "Packed")) }
@@ -218,11 +232,12 @@ import Testing
         let object = try CBORDecoder.decode(flow.registration.response.attestationObject, field: "x")
         for format in ["fido-u2f", "tpm", "android-key", "android-safetynet", "apple", "compound"] {
             var registration = flow.registration
-            registration.response.attestationObject = CBOREncoder.encode(.map([
-                .init(.text("fmt"), .text(format)),
-                .init(.text("attStmt"), .map([.init(.text("x5c"), .array([.bytes(Data([0x30]))]))])),
-                .init(.text("authData"), object["authData"]!),
-            ]))
+            registration.response.attestationObject = CBOREncoder.encode(
+                .map([
+                    .init(.text("fmt"), .text(format)),
+                    .init(.text("attStmt"), .map([.init(.text("x5c"), .array([.bytes(Data([0x30]))]))])),
+                    .init(.text("authData"), object["authData"]!),
+                ]))
             flow.relyingParty.attestationPolicy = .verifiedOnly
             let error = try #require(throws: WebAuthnError.self) { try flow.verify(registration) }
             #expect(error.check == .attestation && "\(error)".contains("\(format) attestation is not verified"))
@@ -273,11 +288,12 @@ import Testing
         flipped.response.signature[flipped.response.signature.count - 1] ^= 0x01
         Self.expectRejected(.signature) { _ = try flow.verify(flipped) }
         var altered = assertion
-        altered.response.authenticatorData[33 + 3] ^= 0x01   // the counter
+        altered.response.authenticatorData[33 + 3] ^= 0x01  // the counter
         Self.expectRejected(.signature) { _ = try flow.verify(altered) }
         var otherClientData = assertion
-        otherClientData.response.clientDataJSON = Data(String(decoding: assertion.response.clientDataJSON, as: UTF8.self)
-            .replacingOccurrences(of: "\"crossOrigin\":false", with: "\"crossOrigin\":false,\"x\":1").utf8)
+        otherClientData.response.clientDataJSON = Data(
+            String(decoding: assertion.response.clientDataJSON, as: UTF8.self)
+                .replacingOccurrences(of: "\"crossOrigin\":false", with: "\"crossOrigin\":false,\"x\":1").utf8)
         Self.expectRejected(.signature) { _ = try flow.verify(otherClientData) }
         // Signed by another credential's key.
         let other = try Flow(algorithm: algorithm)
@@ -339,7 +355,7 @@ import Testing
         flow.authenticator.signCount = 9
         #expect(try flow.verify(try flow.assert()).signCountRegressed)
         flow.authenticator.signCount = .max
-        let wrapped = try flow.verify(try flow.assert())   // the counter wrapped to 0
+        let wrapped = try flow.verify(try flow.assert())  // the counter wrapped to 0
         #expect(wrapped.signCount == 0 && wrapped.signCountRegressed)
         // An authenticator that keeps no counter: both zero, no regression.
         flow.record.signCount = 0

@@ -1,6 +1,7 @@
 import Foundation
 import JOSE
 import Testing
+
 @testable import WebAuthn
 
 /// Errors: malformed and rejected are told apart, checks compare as values, and no
@@ -33,7 +34,8 @@ import Testing
         for expected in [challenge, WebAuthnFixtures.challenge(78)] {
             do { _ = try relyingParty.verifyRegistration(registration, expectedChallenge: expected) } catch { errors.append(error) }
             do {
-                let record = WebAuthnCredentialRecord(id: registration.rawId, publicKey: Data([0xa0]), signCount: 0, isBackupEligible: false)
+                let record = WebAuthnCredentialRecord(
+                    id: registration.rawId, publicKey: Data([0xa0]), signCount: 0, isBackupEligible: false)
                 _ = try relyingParty.verifyAuthentication(signed, expectedChallenge: expected, credential: record)
             } catch {
                 errors.append(error)

@@ -1,6 +1,7 @@
 import Foundation
 import JOSE
 import Testing
+
 @testable import WebAuthn
 
 /// Deterministic fuzzing of both ceremonies: valid registrations and assertions of the
@@ -33,7 +34,8 @@ import Testing
     }
 
     @Test(arguments: SoftwareAuthenticator.Algorithm.allCases, SoftwareAuthenticator.Attestation.allCases)
-    func mutatedRegistrationsFailCleanly(algorithm: SoftwareAuthenticator.Algorithm, attestation: SoftwareAuthenticator.Attestation) throws {
+    func mutatedRegistrationsFailCleanly(algorithm: SoftwareAuthenticator.Algorithm, attestation: SoftwareAuthenticator.Attestation) throws
+    {
         let relyingParty = WebAuthnFixtures.relyingParty()
         var authenticator = SoftwareAuthenticator(algorithm: algorithm, attestation: attestation, origin: WebAuthnFixtures.origin)
         let challenge = WebAuthnFixtures.challenge(1)
@@ -41,7 +43,8 @@ import Testing
         let expected = try relyingParty.verifyRegistration(original, expectedChallenge: challenge)
         let originalJSON = try JSONEncoder().encode(original)
         let authData = try #require(CBORDecoder.decode(original.response.attestationObject, field: "x")["authData"]?.bytesValue)
-        var fuzzer = WebAuthnFuzzer(seed: Self.seed ^ 0x5EED_0000 | UInt64(algorithm == .es256 ? 1 : 2) << 8 | UInt64(attestation == .none ? 1 : 2))
+        var fuzzer = WebAuthnFuzzer(
+            seed: Self.seed ^ 0x5EED_0000 | UInt64(algorithm == .es256 ? 1 : 2) << 8 | UInt64(attestation == .none ? 1 : 2))
         var tally = Tally()
 
         for _ in 0..<Self.iterations {
@@ -67,7 +70,8 @@ import Testing
             case 4:
                 response = original
                 let mutated = fuzzer.mutate(authData)
-                response.response.attestationObject = fuzzer.attestationObject(authData: mutated, original: original.response.attestationObject)
+                response.response.attestationObject = fuzzer.attestationObject(
+                    authData: mutated, original: original.response.attestationObject)
             case 5:
                 response = original
                 response.response.clientDataJSON = fuzzer.clientData(original.response.clientDataJSON)
@@ -93,9 +97,12 @@ import Testing
                 // acceptable (the client may always send none). Packed self-attestation signs
                 // it all: a self-attested result must be the original credential.
                 if credential.attestationType == .selfAttestation {
-                    #expect(credential.id == expected.id && credential.publicKey == expected.publicKey && credential.algorithm == expected.algorithm)
+                    #expect(
+                        credential.id == expected.id && credential.publicKey == expected.publicKey
+                            && credential.algorithm == expected.algorithm)
                     #expect(credential.signCount == expected.signCount && credential.aaguid == expected.aaguid)
-                    #expect(credential.isUserVerified == expected.isUserVerified && credential.isBackupEligible == expected.isBackupEligible)
+                    #expect(
+                        credential.isUserVerified == expected.isUserVerified && credential.isBackupEligible == expected.isBackupEligible)
                     #expect(response.response.clientDataJSON == original.response.clientDataJSON)
                 }
             } catch {
@@ -228,8 +235,10 @@ struct WebAuthnFuzzer {
     static let hostileHeads: [[UInt8]] = [
         [0x5b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff], [0x5b, 0x80, 0, 0, 0, 0, 0, 0, 0],
         [0x7b, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff], [0x9b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff],
-        [0xbb, 0x40, 0, 0, 0, 0, 0, 0, 0], [0x5a, 0xff, 0xff, 0xff, 0xff], [0x99, 0xff, 0xff], [0x1b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff],
-        [0x3b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff], [0x5f], [0x9f], [0xbf], [0xff], [0xc0], [0xf7], [0xfb, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0xbb, 0x40, 0, 0, 0, 0, 0, 0, 0], [0x5a, 0xff, 0xff, 0xff, 0xff], [0x99, 0xff, 0xff],
+        [0x1b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff],
+        [0x3b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff], [0x5f], [0x9f], [0xbf], [0xff], [0xc0], [0xf7],
+        [0xfb, 0, 0, 0, 0, 0, 0, 0, 0],
     ]
     static let specialBytes: [UInt8] = [
         0x00, 0x01, 0x17, 0x18, 0x19, 0x1a, 0x1b, 0x1f, 0x20, 0x3f, 0x40, 0x5f, 0x7f, 0x80, 0x9f, 0xa0, 0xbf, 0xf4, 0xf6, 0xf7, 0xff,
@@ -308,11 +317,12 @@ struct WebAuthnFuzzer {
             let formats = ["none", "packed", "tpm", "fido-u2f", "x"]
             let signature = randomBytes(count: int(0..<80))
             let statement: CBORValue = chance(2) ? .map([]) : .map([.init(.text("alg"), .int(-7)), .init(.text("sig"), .bytes(signature))])
-            return CBOREncoder.encode(.map([
-                .init(.text("fmt"), .text(formats[int(0..<formats.count)])),
-                .init(.text("attStmt"), statement),
-                .init(.text("authData"), .bytes(authData)),
-            ]))
+            return CBOREncoder.encode(
+                .map([
+                    .init(.text("fmt"), .text(formats[int(0..<formats.count)])),
+                    .init(.text("attStmt"), statement),
+                    .init(.text("authData"), .bytes(authData)),
+                ]))
         }
         return CBOREncoder.encode(.map((object.mapValue ?? []).map { $0.key == .text("authData") ? .init($0.key, .bytes(authData)) : $0 }))
     }

@@ -1,6 +1,7 @@
 import Foundation
 import JOSE
 import Testing
+
 @testable import WebAuthn
 
 /// The JSON forms: the options carry exactly the members browsers'
@@ -20,7 +21,8 @@ import Testing
         )
         let json = try Self.object(options)
         let members: Set = [
-            "rp", "user", "challenge", "pubKeyCredParams", "timeout", "excludeCredentials", "authenticatorSelection", "attestation", "extensions",
+            "rp", "user", "challenge", "pubKeyCredParams", "timeout", "excludeCredentials", "authenticatorSelection", "attestation",
+            "extensions",
         ]
         #expect(Set(json.keys) == members)
         #expect(json["rp"] as? [String: String] == ["id": "example.org", "name": "Example Login"])
@@ -43,7 +45,8 @@ import Testing
 
     @Test func requestOptionsHaveTheSpecsMembers() throws {
         let options = WebAuthnFixtures.relyingParty().requestOptions(
-            challenge: Data(repeating: 0xff, count: 32), allowCredentials: [.init(id: Data([1]), transports: ["internal", "hybrid"])], timeout: 60_000
+            challenge: Data(repeating: 0xff, count: 32), allowCredentials: [.init(id: Data([1]), transports: ["internal", "hybrid"])],
+            timeout: 60_000
         )
         let json = try Self.object(options)
         #expect(Set(json.keys) == ["challenge", "timeout", "rpId", "allowCredentials", "userVerification"])
@@ -71,11 +74,13 @@ import Testing
         #expect(registration.clientExtensionResults.credProps?.rk == false)
         #expect(VerifiedCredential.sanitizedTransports(["usb", "future-transport", "usb", "internal"]) == ["usb", "internal"])
 
-        let minimal = #"{"id":"AQ","rawId":"AQ==","type":"public-key","response":{"clientDataJSON":"","attestationObject":"","transports":null}}"#
+        let minimal =
+            #"{"id":"AQ","rawId":"AQ==","type":"public-key","response":{"clientDataJSON":"","attestationObject":"","transports":null}}"#
         let decoded = try WebAuthnJSON.decode(RegistrationResponseJSON.self, from: Data(minimal.utf8))
         #expect(decoded.rawId == Data([1]) && decoded.clientExtensionResults == .init() && decoded.response.transports == nil)
 
-        let odd = #"{"id":"AQ","rawId":"AQ","type":"public-key","clientExtensionResults":{"credProps":7},"response":{"clientDataJSON":"","authenticatorData":"","signature":"","userHandle":""}}"#
+        let odd =
+            #"{"id":"AQ","rawId":"AQ","type":"public-key","clientExtensionResults":{"credProps":7},"response":{"clientDataJSON":"","authenticatorData":"","signature":"","userHandle":""}}"#
         let assertion = try WebAuthnJSON.decode(AuthenticationResponseJSON.self, from: Data(odd.utf8))
         #expect(assertion.response.userHandle == nil && assertion.clientExtensionResults.credProps == nil)
         let nullHandle = odd.replacingOccurrences(of: #""userHandle":"""#, with: #""userHandle":null"#)
@@ -84,16 +89,24 @@ import Testing
 
     @Test(arguments: [
         (#"{"id":"AQ","rawId":1,"type":"public-key","response":{}}"#, "malformed credential: rawId has the wrong type"),
-        (#"{"id":"AQ","rawId":"AQ","type":"public-key","response":{"attestationObject":""}}"#, "malformed credential: response.clientDataJSON is missing"),
+        (
+            #"{"id":"AQ","rawId":"AQ","type":"public-key","response":{"attestationObject":""}}"#,
+            "malformed credential: response.clientDataJSON is missing"
+        ),
         (#"{"id":"AQ","rawId":"A+Q","type":"public-key","response":{}}"#, "malformed credential: rawId is not base64url"),
         (#"{"id":"AQ","rawId":null,"type":"public-key","response":{}}"#, "malformed credential: rawId is null"),
-        (#"{"id":"AQ","rawId":"AQ","type":"public-key","response":{"clientDataJSON":"","attestationObject":"","transports":[1]}}"#, "malformed credential: response.transports[0] has the wrong type"),
+        (
+            #"{"id":"AQ","rawId":"AQ","type":"public-key","response":{"clientDataJSON":"","attestationObject":"","transports":[1]}}"#,
+            "malformed credential: response.transports[0] has the wrong type"
+        ),
         (#"[1]"#, "malformed credential: value has the wrong type"),
         (#"{"id":"#, "malformed credential: is not valid JSON"),
         ("", "malformed credential: is not valid JSON"),
     ])
     func badShapesAreMalformedWithoutQuotingTheInput(json: String, description: String) throws {
-        let error = try #require(throws: WebAuthnError.self) { try WebAuthnJSON.decode(RegistrationResponseJSON.self, from: Data(json.utf8)) }
+        let error = try #require(throws: WebAuthnError.self) {
+            try WebAuthnJSON.decode(RegistrationResponseJSON.self, from: Data(json.utf8))
+        }
         #expect(error.isMalformed && error.description == description)
     }
 
@@ -107,7 +120,8 @@ import Testing
         #expect(throws: WebAuthnError.malformed("credential", "id is too long")) {
             try WebAuthnJSON.decode(RegistrationResponseJSON.self, from: Data(longID.utf8))
         }
-        let manyTransports = #"{"id":"AQ","rawId":"AQ","type":"public-key","response":{"clientDataJSON":"","attestationObject":"","transports":[\#(Array(repeating: "\"usb\"", count: 33).joined(separator: ","))]}}"#
+        let manyTransports =
+            #"{"id":"AQ","rawId":"AQ","type":"public-key","response":{"clientDataJSON":"","attestationObject":"","transports":[\#(Array(repeating: "\"usb\"", count: 33).joined(separator: ","))]}}"#
         #expect(throws: WebAuthnError.self) { try WebAuthnJSON.decode(RegistrationResponseJSON.self, from: Data(manyTransports.utf8)) }
         let oversized = Data(repeating: 0x20, count: WebAuthnJSON.maximumDocumentLength + 1)
         #expect(throws: WebAuthnError.malformed("credential", "is larger than 262144 bytes")) {
@@ -120,7 +134,10 @@ import Testing
     }
 
     @Test func clientDataNeedsStringsAndBase64URLChallenge() throws {
-        let good = try CollectedClientData(json: Data(#"{"type":"webauthn.get","challenge":"AQID","origin":"https://example.org","crossOrigin":true,"topOrigin":"https://example.com","extraData":"x"}"#.utf8))
+        let good = try CollectedClientData(
+            json: Data(
+                #"{"type":"webauthn.get","challenge":"AQID","origin":"https://example.org","crossOrigin":true,"topOrigin":"https://example.com","extraData":"x"}"#
+                    .utf8))
         #expect(good.challenge == Data([1, 2, 3]) && good.crossOrigin && good.topOrigin == "https://example.com")
         #expect(throws: WebAuthnError.malformed("clientDataJSON.challenge", "is not base64url")) {
             try CollectedClientData(json: Data(#"{"type":"webauthn.get","challenge":"A Q","origin":"o"}"#.utf8))

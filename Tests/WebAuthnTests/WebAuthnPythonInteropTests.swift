@@ -1,6 +1,7 @@
 import Foundation
 import JOSE
 import Testing
+
 @testable import WebAuthn
 
 /// Interop with Python: a registration and an assertion made by soft-webauthn 0.1.4's
@@ -45,7 +46,8 @@ import Testing
     @Test func acceptsSoftWebauthnsRegistrationAndAssertion() throws {
         let relyingParty = WebAuthnFixtures.relyingParty(userVerification: .discouraged)
         let registration = try WebAuthnJSON.decode(RegistrationResponseJSON.self, from: Data(Self.registration.utf8))
-        let credential = try relyingParty.verifyRegistration(registration, expectedChallenge: try Self.challenge(Self.registrationChallenge))
+        let credential = try relyingParty.verifyRegistration(
+            registration, expectedChallenge: try Self.challenge(Self.registrationChallenge))
         #expect(credential.algorithm == .es256 && credential.attestationType == .none && credential.signCount == 0)
         #expect(!credential.isUserVerified && credential.transports.isEmpty && credential.isDiscoverable == nil)
 
@@ -83,7 +85,8 @@ import Testing
                 var record = try relyingParty.verifyRegistration(registration, expectedChallenge: WebAuthnFixtures.challenge(1)).record()
                 var assertions: [Any] = []
                 for round in [2, 3] as [UInt8] {
-                    let assertion = try authenticator.authenticate(relyingParty.requestOptions(challenge: WebAuthnFixtures.challenge(round)))
+                    let assertion = try authenticator.authenticate(
+                        relyingParty.requestOptions(challenge: WebAuthnFixtures.challenge(round)))
                     let verified = try relyingParty.verifyAuthentication(
                         assertion, expectedChallenge: WebAuthnFixtures.challenge(round), credential: record
                     )

@@ -1,5 +1,6 @@
 import Foundation
 import JOSE
+
 @testable import WebAuthn
 
 /// What the WebAuthn tests share: hex, a relying party for example.org, a user, challenges.
@@ -24,7 +25,8 @@ enum WebAuthnFixtures {
     static func hex(_ text: String) -> Data {
         let digits = Array(text.utf8)
         precondition(digits.count % 2 == 0, "odd hex")
-        return Data(stride(from: 0, to: digits.count, by: 2).map { UInt8(String(decoding: digits[$0..<$0 + 2], as: UTF8.self), radix: 16)! })
+        return Data(
+            stride(from: 0, to: digits.count, by: 2).map { UInt8(String(decoding: digits[$0..<$0 + 2], as: UTF8.self), radix: 16)! })
     }
 
     static func hexString(_ data: Data) -> String {

@@ -4,7 +4,7 @@ import ProcessKit
 import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Runs the built `authd` executable.
@@ -30,7 +30,9 @@ enum AuthdBinary {
 
     /// Runs `authd arguments` to completion, waiting on a thread of its own: a blocked thread
     /// of the pool (two on two cores) would stall every other test of the run.
-    static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = environment()) async throws -> (status: Int32, stdout: String, stderr: String) {
+    static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = environment()) async throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
         let child = try ChildProcess(executable: try path, arguments: arguments, environment: environment, input: input)
         let status = await child.waitForExit()
         return (status, child.standardOutput, child.standardError)

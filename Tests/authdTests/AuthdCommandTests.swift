@@ -7,7 +7,7 @@ import ProcessKit
 import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 @Suite struct AuthdCommandTests {
@@ -46,7 +46,8 @@ import FoundationNetworking
         let database = try await TestCluster.newMigratedDatabase()
         // The shell only redirects: the command reaches it as its positional parameters.
         let child = try ChildProcess(
-            executable: "/bin/sh", arguments: ["-c", "exec \"$@\" < /", "sh", try AuthdBinary.path] + command + ["--database-url", database.url]
+            executable: "/bin/sh",
+            arguments: ["-c", "exec \"$@\" < /", "sh", try AuthdBinary.path] + command + ["--database-url", database.url]
         )
         let status = await child.waitForExit()
         #expect(status == 1, "\(child.standardError)")
@@ -86,7 +87,8 @@ import FoundationNetworking
         #expect(try await AuthdBinary.run(["user", "revoke-sessions", "nobody"] + url).stderr.contains("no user named 'nobody'"))
 
         let stolen = try await AuthdBinary.login(base, "alice", "correct horse battery staple").1["refresh_token"]
-        let reset = try await AuthdBinary.run(["user", "add", "alice", "--password-stdin", "--update-existing"] + url, input: "another good password")
+        let reset = try await AuthdBinary.run(
+            ["user", "add", "alice", "--password-stdin", "--update-existing"] + url, input: "another good password")
         #expect(reset.status == 0)
         #expect(try await refresh(stolen) == 401)
         let kinds = try await AuthdBinary.run(["audit", "--user", "alice", "--limit", "3"] + url).stdout
@@ -144,7 +146,8 @@ import FoundationNetworking
         let (_, other) = try await URLSession.shared.data(from: URL(string: "/health/live", relativeTo: metrics)!)
         #expect((other as? HTTPURLResponse)?.statusCode == 404)
         #expect(try await AuthdBinary.stop(server) == 0)
-        #expect(try await AuthdBinary.run(["serve", "--metrics-listen", "9090"]).stderr.contains("--metrics-listen: '9090' is not HOST:PORT"))
+        #expect(
+            try await AuthdBinary.run(["serve", "--metrics-listen", "9090"]).stderr.contains("--metrics-listen: '9090' is not HOST:PORT"))
     }
 
     /// Runs a Python socket script against `port` and returns what it printed.
@@ -202,7 +205,9 @@ import FoundationNetworking
     /// ConnectionCapTests say which, and that a connection inside a request is never closed).
     @Test func atTheCapASilentConnectionMakesRoomForANewOne() async throws {
         let database = try await TestCluster.newMigratedDatabase()
-        let (server, base) = try await AuthdBinary.serve(["--database-url", database.url, "--max-connections", "2", "--request-head-timeout", "60"])
+        let (server, base) = try await AuthdBinary.serve([
+            "--database-url", database.url, "--max-connections", "2", "--request-head-timeout", "60",
+        ])
         let script = """
             import select, socket, sys, time
             port = int(sys.argv[1])
@@ -276,7 +281,8 @@ import FoundationNetworking
         #expect(duplicate.stderr.contains("Error: a user named 'alice' already exists"))
 
         #expect(try await AuthdBinary.run(["user", "disable", "alice"] + url).status == 0)
-        let updated = try await AuthdBinary.run(["user", "add", "ALICE", "--password-stdin", "--update-existing"] + url, input: "another good password")
+        let updated = try await AuthdBinary.run(
+            ["user", "add", "ALICE", "--password-stdin", "--update-existing"] + url, input: "another good password")
         #expect(updated.status == 0)
         #expect(updated.stdout == "updated user ALICE\n")
         let (server, base) = try await AuthdBinary.serve(url)
@@ -334,7 +340,9 @@ import FoundationNetworking
     @Test func userAddRefusesCommonAndBreachedPasswords() async throws {
         let database = try await TestCluster.newMigratedDatabase()
         let url = ["--database-url", database.url]
-        #expect(try await AuthdBinary.run(["user", "add", "alice", "--password-stdin"] + url, input: "correct horse battery staple").status == 0)
+        #expect(
+            try await AuthdBinary.run(["user", "add", "alice", "--password-stdin"] + url, input: "correct horse battery staple").status == 0
+        )
         for weak in ["password", "12345678", "qwertyuiop"] {
             for arguments in [["bob"], ["alice", "--update-existing"]] {
                 let refused = try await AuthdBinary.run(["user", "add"] + arguments + ["--password-stdin"] + url, input: weak + "\n")
@@ -349,14 +357,17 @@ import FoundationNetworking
         defer { folder.remove() }
         let list = folder.appending("pwned.txt").path
         let breached = "Error: password appears in a list of breached passwords"
-        let byOption = try await AuthdBinary.run(["user", "add", "carol", "--password-stdin", "--breached-passwords", list] + url, input: leaked)
+        let byOption = try await AuthdBinary.run(
+            ["user", "add", "carol", "--password-stdin", "--breached-passwords", list] + url, input: leaked)
         #expect(byOption.status == 1 && byOption.stderr.hasPrefix(breached))
         let byEnvironment = try await AuthdBinary.run(
-            ["user", "add", "carol", "--password-stdin"] + url, input: leaked, environment: AuthdBinary.environment(["AUTHD_BREACHED_PASSWORDS": list])
+            ["user", "add", "carol", "--password-stdin"] + url, input: leaked,
+            environment: AuthdBinary.environment(["AUTHD_BREACHED_PASSWORDS": list])
         )
         #expect(byEnvironment.status == 1 && byEnvironment.stderr.hasPrefix(breached))
         let missing = folder.appending("missing.txt").path
-        let badList = try await AuthdBinary.run(["user", "add", "carol", "--password-stdin", "--breached-passwords", missing] + url, input: leaked)
+        let badList = try await AuthdBinary.run(
+            ["user", "add", "carol", "--password-stdin", "--breached-passwords", missing] + url, input: leaked)
         #expect(badList.status == 1 && badList.stderr.hasPrefix("Error: cannot open the breached-password list \(missing)"))
 
         #expect(try await AuthdBinary.run(["user", "add", "carol", "--password-stdin"] + url, input: leaked).status == 0)
@@ -367,7 +378,9 @@ import FoundationNetworking
     @Test func concurrentMigrationsBothSucceed() async throws {
         let database = try await TestCluster.newDatabase()
         let children = try (0..<3).map { _ in
-            try ChildProcess(executable: try AuthdBinary.path, arguments: ["migrate", "--database-url", database.url], environment: AuthdBinary.environment())
+            try ChildProcess(
+                executable: try AuthdBinary.path, arguments: ["migrate", "--database-url", database.url],
+                environment: AuthdBinary.environment())
         }
         let last = try #require(Migration.all.last).version
         for child in children {
@@ -379,7 +392,9 @@ import FoundationNetworking
     @Test func serveAnswersLoginsAndStopsOnSIGTERM() async throws {
         let database = try await TestCluster.newMigratedDatabase()
         let password = "correct horse battery staple"
-        #expect(try await AuthdBinary.run(["user", "add", "alice", "--password-stdin", "--database-url", database.url], input: password).status == 0)
+        #expect(
+            try await AuthdBinary.run(["user", "add", "alice", "--password-stdin", "--database-url", database.url], input: password).status
+                == 0)
         let (server, base) = try await AuthdBinary.serve(["--database-url", database.url])
         let (status, body) = try await AuthdBinary.login(base, "alice", password)
         #expect(status == 200)
@@ -403,11 +418,13 @@ import FoundationNetworking
         let dataDirectory = ["--data-dir", folder.path]
         let (server, base) = try await AuthdBinary.serve(dataDirectory)
         // A second command on the same folder uses the running cluster and leaves it running.
-        let added = try await AuthdBinary.run(["user", "add", "alice", "--password-stdin"] + dataDirectory, input: "correct horse battery staple")
+        let added = try await AuthdBinary.run(
+            ["user", "add", "alice", "--password-stdin"] + dataDirectory, input: "correct horse battery staple")
         #expect(added.status == 0, "\(added.stderr)")
         #expect(try await AuthdBinary.login(base, "alice", "correct horse battery staple").0 == 200)
         // serve keeps its whole pool open on the embedded cluster too.
-        let counts = try await ServePoolTests.connections(to: EmbeddedPostgres(directory: folder).configuration(database: "authd"), until: DatabaseTarget.defaultPoolSize)
+        let counts = try await ServePoolTests.connections(
+            to: EmbeddedPostgres(directory: folder).configuration(database: "authd"), until: DatabaseTarget.defaultPoolSize)
         #expect(counts.last == DatabaseTarget.defaultPoolSize, "serve's connections, the last counts: \(counts.suffix(5))")
 
         #expect(try await AuthdBinary.stop(server) == 0)

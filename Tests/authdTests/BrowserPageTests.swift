@@ -19,7 +19,10 @@ import Testing
     /// password set there logs in while the old one no longer does.
     @Test func aResetLinkOpensAuthdsPageAndTheNewPasswordLogsIn() async throws {
         try await Self.withAuthd { base, mailbox, database in
-            #expect(try await AuthdBinary.run(["user", "add", "lee", "--password-stdin", "--database-url", database.url] + Self.light, input: Self.password).status == 0)
+            #expect(
+                try await AuthdBinary.run(
+                    ["user", "add", "lee", "--password-stdin", "--database-url", database.url] + Self.light, input: Self.password
+                ).status == 0)
             #expect(try await AuthdBinary.post(base, "password/reset", ["username": "lee"]).0 == 202)
             let link = try #require(try await mailbox.next(within: .seconds(60)).json["link"] as? String)
             #expect(link.hasPrefix("\(base.absoluteString.trimmingSuffix("/"))/account/password-reset?token="))
@@ -43,7 +46,8 @@ import Testing
     /// button confirms the address.
     @Test func aVerificationLinkConfirmsTheAddressInJapanese() async throws {
         try await Self.withAuthd { base, mailbox, database in
-            let (created, _) = try await AuthdBinary.post(base, "users", ["username": "mei", "password": Self.password, "email": "mei@example.com"])
+            let (created, _) = try await AuthdBinary.post(
+                base, "users", ["username": "mei", "password": Self.password, "email": "mei@example.com"])
             #expect(created == 201)
             let link = try #require(try await mailbox.next(within: .seconds(60)).json["link"] as? String)
             let seen = try Self.browse(["verify", link], language: "ja")
@@ -51,7 +55,9 @@ import Testing
             #expect(seen["headings"] as? [String] == ["メールアドレスの確認", "アドレスを確認しました"])
             #expect(seen["console"] as? [String] == [])
             let verified = try await TestCluster.withDatabase(database.configuration) { database async throws in
-                for try await count in try await database.client.query("SELECT count(*)::int8 FROM users WHERE email_verified_at IS NOT NULL").decode(Int.self) {
+                for try await count in try await database.client.query(
+                    "SELECT count(*)::int8 FROM users WHERE email_verified_at IS NOT NULL"
+                ).decode(Int.self) {
                     return count
                 }
                 return 0
@@ -70,9 +76,11 @@ import Testing
         try await EphemeralServer.withRunning(mailbox.router()) { receiver in
             let port = try ProviderProcess.freePort()
             let url = ["--database-url", database.url]
-            let serve = url + light + [
-                "--port", String(port), "--public-url", "http://127.0.0.1:\(port)", "--signup", "open", "--delivery-url", "\(receiver)/deliveries",
-            ]
+            let serve =
+                url + light + [
+                    "--port", String(port), "--public-url", "http://127.0.0.1:\(port)", "--signup", "open", "--delivery-url",
+                    "\(receiver)/deliveries",
+                ]
             let environment = AuthdBinary.environment(["AUTHD_DELIVERY_SECRET": "a shared secret of the mailer"])
             _ = try await AuthdBinary.withServer(serve, environment: environment) { base in
                 try await body(base, mailbox, database)

@@ -44,8 +44,11 @@ import WebForms
         let chosen = String(repeating: "s3cret-", count: 6)
         let provisioned = try await AuthdBinary.run(["client", "add", "billing", "--secret-stdin"] + url, input: chosen + "\n")
         #expect(provisioned.stdout == "client_id: billing\n")
-        #expect(try await AuthdBinary.run(["client", "add", "billing", "--secret-stdin"] + url, input: chosen).stderr.contains("--replace"))
-        #expect(try await AuthdBinary.run(["client", "add", "billing", "--secret-stdin", "--replace"] + url, input: "short").stderr.contains("32 to 512"))
+        #expect(
+            try await AuthdBinary.run(["client", "add", "billing", "--secret-stdin"] + url, input: chosen).stderr.contains("--replace"))
+        #expect(
+            try await AuthdBinary.run(["client", "add", "billing", "--secret-stdin", "--replace"] + url, input: "short").stderr.contains(
+                "32 to 512"))
         let replaced = try await AuthdBinary.run(["client", "add", "billing", "--replace"] + url)
         #expect(replaced.status == 0 && replaced.stdout.contains("client_secret: "))
         let audit = try await AuthdBinary.run(["audit"] + url).stdout

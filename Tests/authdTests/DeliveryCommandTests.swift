@@ -41,7 +41,8 @@ import Testing
             let message = try await mailbox.next(within: .seconds(60))
             #expect(message.json["username"] as? String == "kim")
             let token = try #require(message.json["token"] as? String)
-            let (confirmed, _) = try await AuthdBinary.post(secondBase, "password/reset/confirm", ["token": token, "new_password": "a whole new passphrase"])
+            let (confirmed, _) = try await AuthdBinary.post(
+                secondBase, "password/reset/confirm", ["token": token, "new_password": "a whole new passphrase"])
             #expect(confirmed == 204)
             #expect(try await AuthdBinary.login(secondBase, "kim", "a whole new passphrase").0 == 200)
             for output in [first.standardOutput, first.standardError, second.standardOutput, second.standardError] {
@@ -54,7 +55,9 @@ import Testing
     /// A delivery URL without a secret, or with a short one, stops authd before it listens.
     @Test func aDeliveryURLNeedsASecret() async throws {
         let database = try await TestCluster.newMigratedDatabase()
-        let without = try await AuthdBinary.run(["serve", "--database-url", database.url, "--delivery-url", "http://127.0.0.1:9/deliveries"])
+        let without = try await AuthdBinary.run([
+            "serve", "--database-url", database.url, "--delivery-url", "http://127.0.0.1:9/deliveries",
+        ])
         #expect(without.status != 0)
         #expect(without.stderr.contains("needs a signing secret"))
         let short = try await AuthdBinary.run(

@@ -7,7 +7,7 @@ import ProcessKit
 import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Two `authd serve` processes on one PostgreSQL, as behind a load balancer: they share
@@ -36,10 +36,13 @@ import FoundationNetworking
         #expect(try await HTTP.json(baseB, "POST", "/token/refresh", ["refresh_token": second]).status == 401)
 
         // Concurrent refreshes of one token on both instances: exactly one wins.
-        let race = try #require(try await HTTP.json(baseA, "POST", "/login", ["username": "alice", "password": Self.password]).body["refresh_token"] as? String)
+        let race = try #require(
+            try await HTTP.json(baseA, "POST", "/login", ["username": "alice", "password": Self.password]).body["refresh_token"] as? String)
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
             for index in 0..<6 {
-                group.addTask { try await HTTP.json(index.isMultiple(of: 2) ? baseA : baseB, "POST", "/token/refresh", ["refresh_token": race]).status }
+                group.addTask {
+                    try await HTTP.json(index.isMultiple(of: 2) ? baseA : baseB, "POST", "/token/refresh", ["refresh_token": race]).status
+                }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
@@ -47,7 +50,9 @@ import FoundationNetworking
 
         // Failures counted on both instances add up: the 11th attempt is throttled on either.
         for attempt in 0..<10 {
-            let status = try await HTTP.json(attempt.isMultiple(of: 2) ? baseA : baseB, "POST", "/login", ["username": "mallory", "password": "wrong password"]).status
+            let status = try await HTTP.json(
+                attempt.isMultiple(of: 2) ? baseA : baseB, "POST", "/login", ["username": "mallory", "password": "wrong password"]
+            ).status
             #expect(status == 401)
         }
         let throttledA = try await HTTP.json(baseA, "POST", "/login", ["username": "mallory", "password": Self.password])
@@ -122,7 +127,9 @@ import FoundationNetworking
     }
 
     static func kid(of token: String) -> String? {
-        guard let header = token.split(separator: ".").first, let data = Base64URL.decode(header), let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+        guard let header = token.split(separator: ".").first, let data = Base64URL.decode(header),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return nil }
         return object["kid"] as? String
     }
 }

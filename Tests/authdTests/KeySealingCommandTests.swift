@@ -5,7 +5,7 @@ import ProcessKit
 import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The key-encryption key on the command line: required with a database URL, kept in the

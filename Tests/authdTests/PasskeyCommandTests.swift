@@ -5,7 +5,7 @@ import ProcessKit
 import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Passkeys through the built binary, with an independent authenticator: soft-webauthn
@@ -54,13 +54,17 @@ import FoundationNetworking
 
     static func run(_ python: String, _ base: URL, _ username: String) async throws -> [String] {
         let child = try ChildProcess(
-            executable: python, arguments: ["-c", script, base.absoluteString.trimmingCharacters(in: ["/"]), username, password, "https://localhost:8443"]
+            executable: python,
+            arguments: ["-c", script, base.absoluteString.trimmingCharacters(in: ["/"]), username, password, "https://localhost:8443"]
         )
         #expect(await child.waitForExit() == 0, "\(child.standardError)")
         return child.standardOutput.split(separator: "\n").map(String.init)
     }
 
-    @Test(.enabled(if: PythonTools.python(importing: "soft_webauthn", from: "soft-webauthn") != nil, "soft-webauthn could not be installed from PyPI"))
+    @Test(
+        .enabled(
+            if: PythonTools.python(importing: "soft_webauthn", from: "soft-webauthn") != nil,
+            "soft-webauthn could not be installed from PyPI"))
     func aSoftwareAuthenticatorRegistersAndSignsInOverHTTP() async throws {
         let python = try #require(PythonTools.python(importing: "soft_webauthn", from: "soft-webauthn"))
         let database = try await TestCluster.newMigratedDatabase()
@@ -93,16 +97,23 @@ import FoundationNetworking
         #expect(line.contains(#""soft-webauthn"  registered "#) && line.contains(", last used "), "\(listed)")
         let id = String(line.split(separator: " ", omittingEmptySubsequences: true)[1])
         // With `=`: a base64url id may begin with `-`.
-        #expect(try await AuthdBinary.run(["user", "credentials", "alice", "--remove=\(id)"] + url).stdout == "removed passkey \(id) of alice\n")
+        #expect(
+            try await AuthdBinary.run(["user", "credentials", "alice", "--remove=\(id)"] + url).stdout == "removed passkey \(id) of alice\n"
+        )
         let again = try await AuthdBinary.run(["user", "credentials", "alice", "--remove=\(id)"] + url)
         #expect(again.status != 0 && again.stderr.contains("alice has no passkey \(id)"))
         // Setting the password with --password-only removes the rest (contract.yaml's "user exists").
         let alone = try await AuthdBinary.run(["user", "add", "alice", "--password-stdin", "--password-only"] + url, input: Self.password)
-        #expect(alone.status != 0 && alone.stderr.contains("--password-only is for an account that exists: pass --update-existing with it."), "\(alone.stderr)")
-        let reset = try await AuthdBinary.run(["user", "add", "alice", "--password-stdin", "--update-existing", "--password-only"] + url, input: Self.password)
+        #expect(
+            alone.status != 0 && alone.stderr.contains("--password-only is for an account that exists: pass --update-existing with it."),
+            "\(alone.stderr)")
+        let reset = try await AuthdBinary.run(
+            ["user", "add", "alice", "--password-stdin", "--update-existing", "--password-only"] + url, input: Self.password)
         #expect(reset.stdout == "updated user alice, and removed 1 passkey\n", "\(reset.stderr)")
-        #expect(try await AuthdBinary.run(["user", "credentials", "alice", "--remove", "all"] + url).stdout == "removed 0 passkeys of alice\n")
-        #expect(try await AuthdBinary.run(["user", "credentials", "alice"] + url).stdout == "KIND      STATE\npassword  set\ntotp      off\n")
+        #expect(
+            try await AuthdBinary.run(["user", "credentials", "alice", "--remove", "all"] + url).stdout == "removed 0 passkeys of alice\n")
+        #expect(
+            try await AuthdBinary.run(["user", "credentials", "alice"] + url).stdout == "KIND      STATE\npassword  set\ntotp      off\n")
 
         // By default a passkey must verify its user: soft-webauthn's (user-present only) is refused.
         let (_, strict) = try await AuthdBinary.withServer(url + relyingParty) { base async throws in

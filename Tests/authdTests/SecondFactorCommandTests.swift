@@ -5,7 +5,7 @@ import ProcessKit
 import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// TOTP through the built binary, with an independent app: pyotp (PyPI) reads the
@@ -40,7 +40,8 @@ import FoundationNetworking
             let waiting = try await AuthdBinary.run(["user", "credentials", "alice"] + url).stdout
             #expect(waiting.contains("totp      enrolment waiting for its first code since "))
 
-            let (confirmed, codes) = try await AuthdBinary.post(base, "mfa/totp/confirm", ["code": try await Self.pyotp(python, uri)], bearer: access)
+            let (confirmed, codes) = try await AuthdBinary.post(
+                base, "mfa/totp/confirm", ["code": try await Self.pyotp(python, uri)], bearer: access)
             #expect(confirmed == 200)
             let recoveryCodes = try #require(codes["recovery_codes"] as? [String])
 
@@ -48,7 +49,8 @@ import FoundationNetworking
             #expect(first == 401 && challenge["error"] as? String == "mfa_required")
             let mfaToken = try #require(challenge["mfa_token"] as? String)
             // The next step's code: the current one confirmed the app.
-            let (second, tokens) = try await AuthdBinary.post(base, "login/mfa", ["mfa_token": mfaToken, "code": try await Self.pyotp(python, uri, offset: 30)])
+            let (second, tokens) = try await AuthdBinary.post(
+                base, "login/mfa", ["mfa_token": mfaToken, "code": try await Self.pyotp(python, uri, offset: 30)])
             #expect(second == 200 && tokens["access_token"] is String)
 
             let again = try #require(try await AuthdBinary.login(base, "alice", Self.password).1["mfa_token"] as? String)
@@ -58,7 +60,9 @@ import FoundationNetworking
 
             let removed = try await AuthdBinary.run(["user", "credentials", "alice", "--remove", "totp"] + url)
             #expect(removed.stdout == "removed the authenticator app of alice\n")
-            #expect(try await AuthdBinary.run(["user", "credentials", "alice", "--remove", "totp"] + url).stdout == "alice has no authenticator app\n")
+            #expect(
+                try await AuthdBinary.run(["user", "credentials", "alice", "--remove", "totp"] + url).stdout
+                    == "alice has no authenticator app\n")
             #expect(try await AuthdBinary.login(base, "alice", Self.password).0 == 200)
             let audit = try await AuthdBinary.run(["audit", "--user", "alice"] + url).stdout
             #expect(audit.contains("totp_disabled") && audit.contains("operator"))

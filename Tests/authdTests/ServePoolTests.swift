@@ -12,7 +12,9 @@ import Testing
         let url = ["--database-url", database.url + "&pool_max_conns=3"]
         let light = ["--argon2-memory", "1024", "--argon2-iterations", "1"]
         // An account to log in with.
-        #expect(try await AuthdBinary.run(["user", "add", "alice", "--password-stdin"] + url + light, input: "correct horse battery staple").status == 0)
+        #expect(
+            try await AuthdBinary.run(["user", "add", "alice", "--password-stdin"] + url + light, input: "correct horse battery staple")
+                .status == 0)
         let (_, status) = try await AuthdBinary.withServer(url + light) { base in
             // Requests that need the database, then the count of authd's connections.
             for _ in 0..<5 {

@@ -16,7 +16,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let (cert, key) = try Self.certificate(in: folder, name: "server", subjectAltName: "IP:127.0.0.1,DNS:localhost")
         let database = try await TestCluster.newMigratedDatabase()
-        let (server, base) = try await AuthdBinary.serve(["--database-url", database.url, "--tls-cert", cert, "--tls-key", key, "--argon2-memory", "1024", "--argon2-iterations", "1"])
+        let (server, base) = try await AuthdBinary.serve([
+            "--database-url", database.url, "--tls-cert", cert, "--tls-key", key, "--argon2-memory", "1024", "--argon2-iterations", "1",
+        ])
         #expect(base.scheme == "https")
 
         var trusting = TLSConfiguration.makeClientConfiguration()
@@ -55,12 +57,20 @@ import Testing
         let (cert, key) = try Self.certificate(in: folder, name: "server", subjectAltName: "IP:127.0.0.1")
         let database = try await TestCluster.newMigratedDatabase()
         let (server, base) = try await AuthdBinary.serve(["--database-url", database.url, "--tls-cert", cert, "--tls-key", key])
-        let scan = try ChildProcess(executable: try #require(Self.sslscan), arguments: ["--no-colour", "--no-check-certificate", "--no-heartbleed", "--no-renegotiation", "--no-compression", "--no-fallback", "127.0.0.1:\(base.port ?? 0)"])
+        let scan = try ChildProcess(
+            executable: try #require(Self.sslscan),
+            arguments: [
+                "--no-colour", "--no-check-certificate", "--no-heartbleed", "--no-renegotiation", "--no-compression", "--no-fallback",
+                "127.0.0.1:\(base.port ?? 0)",
+            ])
         let status = await scan.waitForExit()
         #expect(try await AuthdBinary.stop(server) == 0)
         let report = scan.standardOutput
         #expect(status == 0, "\(report)")
-        for line in ["SSLv2     disabled", "SSLv3     disabled", "TLSv1.0   disabled", "TLSv1.1   disabled", "TLSv1.2   enabled", "TLSv1.3   enabled"] {
+        for line in [
+            "SSLv2     disabled", "SSLv3     disabled", "TLSv1.0   disabled", "TLSv1.1   disabled", "TLSv1.2   enabled",
+            "TLSv1.3   enabled",
+        ] {
             #expect(report.contains(line), "\(line)\n\(report)")
         }
         let suites = report.split(separator: "\n").filter { $0.hasPrefix("Accepted") || $0.hasPrefix("Preferred") }
@@ -68,7 +78,9 @@ import Testing
         #expect(!suites.isEmpty, "\(report)")
         for suite in suites {
             let (version, name) = (String(suite[1]), String(suite[4]))
-            #expect(version == "TLSv1.3" || (name.hasPrefix("ECDHE-") && (name.contains("GCM") || name.contains("CHACHA20"))), "\(suite.joined(separator: " "))")
+            #expect(
+                version == "TLSv1.3" || (name.hasPrefix("ECDHE-") && (name.contains("GCM") || name.contains("CHACHA20"))),
+                "\(suite.joined(separator: " "))")
         }
     }
 
@@ -91,12 +103,16 @@ import Testing
         #expect(try await connect("sslmode=verify-full&sslrootcert=\(cert)") == 1)
         #expect(try await connect("sslmode=require") == 1)
         // Another authority's root: refused.
-        await #expect(throws: (any Error).self) { _ = try await connect("sslmode=verify-full&sslrootcert=\(otherCert)", timeout: .seconds(3)) }
+        await #expect(throws: (any Error).self) {
+            _ = try await connect("sslmode=verify-full&sslrootcert=\(otherCert)", timeout: .seconds(3))
+        }
 
         // A certificate for another name: verify-ca accepts it, verify-full does not.
         try await Self.serverCertificate(cluster, cert: wrongNameCert, key: wrongNameKey)
         #expect(try await connect("sslmode=verify-ca&sslrootcert=\(wrongNameCert)") == 1)
-        await #expect(throws: (any Error).self) { _ = try await connect("sslmode=verify-full&sslrootcert=\(wrongNameCert)", timeout: .seconds(3)) }
+        await #expect(throws: (any Error).self) {
+            _ = try await connect("sslmode=verify-full&sslrootcert=\(wrongNameCert)", timeout: .seconds(3))
+        }
     }
 
     /// A database that takes TLS connections only: after an outage, authd's probe must reach
@@ -132,7 +148,7 @@ import Testing
         try await database.run { client in
             var value = 0
             let rows = try await client.query("SELECT ssl::int FROM pg_stat_ssl WHERE pid = pg_backend_pid()", logger: TestCluster.logger)
-            for try await (ssl,) in rows.decode((Int,).self) { value = ssl }
+            for try await (ssl, ) in rows.decode((Int,).self) { value = ssl }
             return value
         }
     }
@@ -141,7 +157,8 @@ import Testing
     /// own, as they run at once) that lets in TLS connections from loopback only, with a
     /// certificate for that address.
     static func tlsOnlyCluster(in folder: URL, address: String = "127.0.0.2") async throws -> (EmbeddedPostgres, cert: String) {
-        let cluster = try EmbeddedPostgres(directory: folder.appendingPathComponent("pg"), durable: false, settings: ["listen_addresses": address])
+        let cluster = try EmbeddedPostgres(
+            directory: folder.appendingPathComponent("pg"), durable: false, settings: ["listen_addresses": address])
         try cluster.start()
         let (cert, key) = try ownedCertificate(cluster, name: "server", subjectAltName: "IP:\(address)")
         // TLS connections from loopback are let in, ahead of initdb's "reject" lines (the

@@ -32,7 +32,9 @@ import Testing
 
     /// `text` with the first `old` after the line naming `interaction` replaced.
     static func change(_ text: String, in interaction: String, _ old: String, _ new: String) -> String {
-        guard let start = text.range(of: "- name: \(interaction)\n"), let range = text.range(of: old, range: start.upperBound..<text.endIndex) else {
+        guard let start = text.range(of: "- name: \(interaction)\n"),
+            let range = text.range(of: old, range: start.upperBound..<text.endIndex)
+        else {
             Issue.record("\(old) not found after \(interaction)")
             return text
         }
@@ -51,12 +53,20 @@ import Testing
         defer { folder.remove() }
         let old = try copy(into: folder, "old")
         let new = try copy(into: folder, "new") {
-            Self.change($0, in: Self.used, "expires_in: { match: integer, min: 1, example: 900 }", #"expires_in: { match: string, example: "900" }"#)
+            Self.change(
+                $0, in: Self.used, "expires_in: { match: integer, min: 1, example: 900 }", #"expires_in: { match: string, example: "900" }"#
+            )
         }
         let text = try run(["can-i-deploy", new, "--usage", Self.usage, "--against", old])
         #expect(text.status == 1, "\(text.stdout)\(text.stderr)")
-        #expect(text.stdout.contains("BROKEN  LoginClient  POST /login  breaking  \(old)/login.yaml:3 → \(new)/login.yaml:3  \(Self.used): response $.expires_in:"))
-        #expect(text.stdout.hasSuffix("can-i-deploy: no — breaking changes to 1 interaction that LoginClient uses (1 breaking, 0 safe; usage of 1 client (LoginClient))\n"))
+        #expect(
+            text.stdout.contains(
+                "BROKEN  LoginClient  POST /login  breaking  \(old)/login.yaml:3 → \(new)/login.yaml:3  \(Self.used): response $.expires_in:"
+            ))
+        #expect(
+            text.stdout.hasSuffix(
+                "can-i-deploy: no — breaking changes to 1 interaction that LoginClient uses (1 breaking, 0 safe; usage of 1 client (LoginClient))\n"
+            ))
 
         let json = try run(["can-i-deploy", new, "--usage", Self.usage, "--against", old, "--json"])
         #expect(json.status == 1)
@@ -85,8 +95,12 @@ import Testing
         }
         let result = try run(["can-i-deploy", new, "--usage", Self.usage, "--against", old])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("unused  breaking  \(old)/login.yaml:25 → \(new)/login.yaml:26  \(Self.unused): response status: 200 → 201"))
-        #expect(result.stdout.hasSuffix("can-i-deploy: yes — 1 breaking change to interactions no client uses, 1 safe (usage of 1 client (LoginClient))\n"))
+        #expect(
+            result.stdout.contains(
+                "unused  breaking  \(old)/login.yaml:25 → \(new)/login.yaml:26  \(Self.unused): response status: 200 → 201"))
+        #expect(
+            result.stdout.hasSuffix(
+                "can-i-deploy: yes — 1 breaking change to interactions no client uses, 1 safe (usage of 1 client (LoginClient))\n"))
 
         let bad = try run(["can-i-deploy", new, "--usage", folder.appending("nowhere.json").path, "--against", old])
         #expect(bad.status == 2)
@@ -109,7 +123,9 @@ import Testing
         let child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", script])
         let status = child.wait()
         #expect(status == 1, "\(child.standardOutput)\(child.standardError)")
-        #expect(child.standardOutput.contains("BROKEN  LoginClient  POST /login  breaking  HEAD:contracts/login.yaml:3 → contracts/login.yaml:3  \(Self.used)"))
+        #expect(
+            child.standardOutput.contains(
+                "BROKEN  LoginClient  POST /login  breaking  HEAD:contracts/login.yaml:3 → contracts/login.yaml:3  \(Self.used)"))
         // Only that change: what a committed side keeps (a clock step, deliveries) reads as it was.
         #expect(!child.standardOutput.contains("token-expiry.yaml"), "\(child.standardOutput)")
     }

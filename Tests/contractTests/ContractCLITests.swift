@@ -5,7 +5,7 @@ import ProcessKit
 import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 @Suite struct ContractCLITests {
@@ -74,12 +74,12 @@ import FoundationNetworking
     func withServedRoot<T>(_ body: ([String: String]) async throws -> T) async throws -> T {
         let root = try directory([
             "served.yaml": """
-                name: Served
-                interactions:
-                  - name: health
-                    request: { method: GET, path: /health.json }
-                    response: { status: 200, strict: true, json: { status: ok, uptime: 5 } }
-                """
+            name: Served
+            interactions:
+              - name: health
+                request: { method: GET, path: /health.json }
+                response: { status: 200, strict: true, json: { status: ok, uptime: 5 } }
+            """
         ])
         defer { try? FileManager.default.removeItem(at: root) }
         var environment = ProcessInfo.processInfo.environment
@@ -120,7 +120,8 @@ import FoundationNetworking
 
     @Test func brokenContractsExit2WithEveryLine() async throws {
         let contracts = try directory([
-            "a.yaml": "name: A\ninteractions:\n  - name: x\n    request: { method: GET, path: nope }\n    response: { status: 200, json: { a: { match: strng } } }\n",
+            "a.yaml":
+                "name: A\ninteractions:\n  - name: x\n    request: { method: GET, path: nope }\n    response: { status: 200, json: { a: { match: strng } } }\n",
             "b.yaml": "name: [\n",
         ])
         defer { try? FileManager.default.removeItem(at: contracts) }
@@ -206,7 +207,10 @@ import FoundationNetworking
         // Every interaction was checked live, against the stub, and the two compared.
         let total = result.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("  ✓ ") }.count
         #expect(total >= 24)
-        #expect(result.stdout.contains("\(total) interactions: live \(total)/\(total), stub \(total)/\(total), agreement \(total)/\(total)\n\(total) passed, 0 failed\n"))
+        #expect(
+            result.stdout.contains(
+                "\(total) interactions: live \(total)/\(total), stub \(total)/\(total), agreement \(total)/\(total)\n\(total) passed, 0 failed\n"
+            ))
         #expect(result.stdout.contains("  ✓ valid credentials return a bearer token pair  [live ✓ stub ✓ agreement ✓]\n"))
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: jsonReport)) as? [String: Any]
         let checks = json?["checks"] as? [String: [String: Int]]
@@ -233,9 +237,12 @@ import FoundationNetworking
         #expect(result.status == 1)
         #expect(result.stdout.contains("✗ valid credentials return a bearer token pair  [live ✗ stub ✓ agreement ✓]  (\(login.path):3)"))
         #expect(result.stdout.contains("      live $.token_type\n        - expected: \"bearer\"\n        + actual:   string \"Bearer\""))
-        let summary = try #require(result.stdout.split(separator: "\n").first { $0.hasSuffix(" interactions") || $0.contains(" interactions: ") })
+        let summary = try #require(
+            result.stdout.split(separator: "\n").first { $0.hasSuffix(" interactions") || $0.contains(" interactions: ") })
         let total = try #require(Int(summary.prefix { $0.isNumber }))
-        #expect(result.stdout.hasSuffix("live \(total - 2)/\(total), stub \(total)/\(total), agreement \(total)/\(total)\n\(total - 2) passed, 2 failed\n"))
+        #expect(
+            result.stdout.hasSuffix(
+                "live \(total - 2)/\(total), stub \(total)/\(total), agreement \(total)/\(total)\n\(total - 2) passed, 2 failed\n"))
     }
 }
 
@@ -309,8 +316,10 @@ import FoundationNetworking
         try NotesProvider.contract.write(to: folder.appendingPathComponent("notes.yaml"), atomically: true, encoding: .utf8)
         let contract = try ContractCLITests.binary("contract")
         let (text, json) = try await NotesProvider.withRunning(broken: true) { url in
-            let text = try ChildProcess(executable: contract, arguments: ["probe", folder.path, "--base-url", url, "--deadline", "30", "--no-color"])
-            let json = try ChildProcess(executable: contract, arguments: ["probe", folder.path, "--base-url", url, "--deadline", "30", "--json"])
+            let text = try ChildProcess(
+                executable: contract, arguments: ["probe", folder.path, "--base-url", url, "--deadline", "30", "--no-color"])
+            let json = try ChildProcess(
+                executable: contract, arguments: ["probe", folder.path, "--base-url", url, "--deadline", "30", "--json"])
             return (
                 (status: await text.waitForExit(), stdout: text.standardOutput),
                 (status: await json.waitForExit(), stdout: json.standardOutput)
@@ -336,7 +345,8 @@ import FoundationNetworking
             executable: try ContractCLITests.binary("contract"),
             arguments: ["record", "--target", target, "--out", folder.path, "--port", "0"] + extra
         )
-        let proxy = try await ContractCLITests.announcement("contract record listening on ", of: child)?.split(separator: ",").first.map(String.init)
+        let proxy = try await ContractCLITests.announcement("contract record listening on ", of: child)?.split(separator: ",").first.map(
+            String.init)
         let base = try #require(proxy)
         func send(_ method: String, _ path: String, json: String? = nil, token: String? = nil) async throws -> (Int, [String: Any]) {
             var request = URLRequest(url: try #require(URL(string: base + path)))
@@ -347,7 +357,9 @@ import FoundationNetworking
             }
             if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
             let (data, response) = try await URLSession.shared.data(for: request)
-            return ((response as? HTTPURLResponse)?.statusCode ?? 0, (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:])
+            return (
+                (response as? HTTPURLResponse)?.statusCode ?? 0, (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
+            )
         }
         let (_, login) = try await send("POST", "/login", json: #"{"username": "alice", "password": "secret"}"#)
         let token = try #require(login["access_token"] as? String)
@@ -413,7 +425,8 @@ import FoundationNetworking
             #expect(!yaml.contains("password: secret"))
             #expect(!yaml.contains("password: wrong"))
             let live = try await contract(
-                ["verify", folder.path, "--base-url", url, "--no-color"], environment: ["LOGIN_PASSWORD": "secret", "LOGIN_PASSWORD_2": "wrong"]
+                ["verify", folder.path, "--base-url", url, "--no-color"],
+                environment: ["LOGIN_PASSWORD": "secret", "LOGIN_PASSWORD_2": "wrong"]
             )
             #expect(live.status == 0, "\(live.stdout)\n\(yaml)")
         }

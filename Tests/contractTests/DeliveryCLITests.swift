@@ -42,16 +42,20 @@ import Testing
     }
 
     /// Runs `contract verify`, waiting for it without holding a thread (a verify takes seconds).
-    func verify(deliverTo: String, contract: String = reset, arguments: [String] = []) async throws -> (status: Int32, stdout: String, stderr: String) {
+    func verify(deliverTo: String, contract: String = reset, arguments: [String] = []) async throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
         let served = try TemporaryFolder("contract-deliveries-served", files: ["reset.yaml": Self.reset, "health.yaml": Self.health])
         defer { served.remove() }
-        let contracts = try TemporaryFolder("contract-deliveries", files: ["contract.yaml": Self.provider(deliverTo: deliverTo), "reset.yaml": contract])
+        let contracts = try TemporaryFolder(
+            "contract-deliveries", files: ["contract.yaml": Self.provider(deliverTo: deliverTo), "reset.yaml": contract])
         defer { contracts.remove() }
         var environment = ProcessInfo.processInfo.environment
         environment["CONTRACT_TEST_ROOT"] = served.url.path
         environment["CONTRACT"] = try ContractCLITests.binary("contract")
         let child = try ChildProcess(
-            executable: try ContractCLITests.binary("contract"), arguments: ["verify", contracts.url.path, "--no-color"] + arguments, environment: environment
+            executable: try ContractCLITests.binary("contract"), arguments: ["verify", contracts.url.path, "--no-color"] + arguments,
+            environment: environment
         )
         let status = await child.waitForExit()
         return (status, child.standardOutput, child.standardError)
@@ -79,11 +83,15 @@ import Testing
         let result = try await verify(deliverTo: "http://127.0.0.1:9", contract: contract)
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("✗ a reset is requested  [live ✗ stub ✓ agreement ✓]"))
-        #expect(result.stdout.contains("live delivery POST /deliveries\n        - expected: a delivery within 1 s\n        + actual:   no delivery to POST /deliveries within 1 s"))
+        #expect(
+            result.stdout.contains(
+                "live delivery POST /deliveries\n        - expected: a delivery within 1 s\n        + actual:   no delivery to POST /deliveries within 1 s"
+            ))
     }
 
     @Test func lintReportsABrokenDelivery() async throws {
-        let folder = try TemporaryFolder("contract-deliveries-lint", files: ["r.yaml": Self.reset.replacingOccurrences(of: "within: 30", with: "within: 0")])
+        let folder = try TemporaryFolder(
+            "contract-deliveries-lint", files: ["r.yaml": Self.reset.replacingOccurrences(of: "within: 30", with: "within: 0")])
         defer { folder.remove() }
         let child = try ChildProcess(executable: try ContractCLITests.binary("contract"), arguments: ["lint", folder.url.path])
         #expect(await child.waitForExit() == 2)

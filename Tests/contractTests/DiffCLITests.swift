@@ -66,7 +66,8 @@ import Testing
     }
 
     @Test func badArgumentsAndBrokenContractsExitTwoWithAReason() throws {
-        let folder = try TemporaryFolder("contract-diff", files: ["good/login.yaml": Self.old, "broken/login.yaml": "name: Login\ninteractions: 3\n"])
+        let folder = try TemporaryFolder(
+            "contract-diff", files: ["good/login.yaml": Self.old, "broken/login.yaml": "name: Login\ninteractions: 3\n"])
         defer { folder.remove() }
         let broken = try run(["diff", folder.appending("good").path, folder.appending("broken").path])
         #expect(broken.status == 2)

@@ -56,7 +56,8 @@ import Testing
         let temporary = try TemporaryFolder("openapi-import-broken")
         defer { temporary.remove() }
         let file = temporary.appending("broken.json")
-        try Data(#"{"openapi": "3.1.0", "info": {"title": "T", "version": "1"}, "paths": {"/a": {"get": {"responses": 5}}}}"#.utf8).write(to: file)
+        try Data(#"{"openapi": "3.1.0", "info": {"title": "T", "version": "1"}, "paths": {"/a": {"get": {"responses": 5}}}}"#.utf8).write(
+            to: file)
         let result = try await run(["import", "openapi", file.path, "--out", temporary.appending("out").path])
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("\(file.path): .paths['/a'].get.responses: "), "\(result.stderr)")

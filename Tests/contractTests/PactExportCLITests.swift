@@ -4,7 +4,7 @@ import ProcessKit
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The Pact verifier from PyPI (`pact-python-cli`), installed on first use by
@@ -28,19 +28,27 @@ enum PactVerifier {
 
         // The export starts nothing: it need not wait its turn among the runs that start authd.
         let exporter = try ChildProcess(
-            executable: try ContractCLITests.binary("contract"), arguments: ["export", "pact", contracts, "--consumer", "ios-app", "--provider", "authd", "--out", file.path]
+            executable: try ContractCLITests.binary("contract"),
+            arguments: ["export", "pact", contracts, "--consumer", "ios-app", "--provider", "authd", "--out", file.path]
         )
         let exported = (status: await exporter.waitForExit(), stderr: exporter.standardError)
         #expect(exported.status == 0, "\(exported.stderr)")
         // What Pact cannot check is said, per interaction.
-        #expect(exported.stderr.contains(":/me answers with the account the access token names: response $.user_id must equal the value saved as {{sub}}: Pact checks its shape only\n"))
-        #expect(exported.stderr.contains(":valid credentials return a bearer token pair: response $.expires_in: Pact has no numeric bounds, so the minimum 1 is not checked\n"))
+        #expect(
+            exported.stderr.contains(
+                ":/me answers with the account the access token names: response $.user_id must equal the value saved as {{sub}}: Pact checks its shape only\n"
+            ))
+        #expect(
+            exported.stderr.contains(
+                ":valid credentials return a bearer token pair: response $.expires_in: Pact has no numeric bounds, so the minimum 1 is not checked\n"
+            ))
 
         var environment = ProcessInfo.processInfo.environment
         environment["AUTHD_DATA"] = nil
         environment["DATABASE_URL"] = nil
         let states = try ChildProcess(
-            executable: try ContractCLITests.binary("contract"), arguments: ["pact-states", contracts, "--no-build"], environment: environment
+            executable: try ContractCLITests.binary("contract"), arguments: ["pact-states", contracts, "--no-build"],
+            environment: environment
         )
         defer {
             states.send(SIGTERM)
@@ -53,9 +61,13 @@ enum PactVerifier {
             try await Task.sleep(for: .milliseconds(500))
         }
         let stderr = states.standardError
-        let provider = try #require(URLComponents(string: lines.first { $0.hasPrefix("provider: ") }?.dropFirst(10).description ?? ""), "\(stderr)")
+        let provider = try #require(
+            URLComponents(string: lines.first { $0.hasPrefix("provider: ") }?.dropFirst(10).description ?? ""), "\(stderr)")
         let stateURL = try #require(lines.first { $0.hasPrefix("state change URL: ") }?.dropFirst(18).description, "\(stderr)")
-        #expect(lines.contains { $0.hasPrefix("pact verifier --file PACT.json --hostname 127.0.0.1 --port \(provider.port ?? 0) --state-change-url ") })
+        #expect(
+            lines.contains {
+                $0.hasPrefix("pact verifier --file PACT.json --hostname 127.0.0.1 --port \(provider.port ?? 0) --state-change-url ")
+            })
 
         func verify(_ file: URL, _ extra: [String] = []) async throws -> (status: Int32, output: String) {
             let arguments = [
@@ -74,10 +86,13 @@ enum PactVerifier {
         // that send one (the export noted each) are refused, and only those.
         let noted = exported.stderr.split(separator: "\n").compactMap { note -> String? in
             guard note.contains(": Pact cannot compute one") || note.contains(": Pact cannot sign one"),
-                  let file = note.range(of: ".yaml:"), let place = note.range(of: ": request ") else { return nil }
+                let file = note.range(of: ".yaml:"), let place = note.range(of: ": request ")
+            else { return nil }
             return String(note[file.upperBound..<place.lowerBound])
         }
-        let failures = verified.output.split(separator: "\n").filter { $0.range(of: #"^\s*[0-9]+\) Verifying a pact"#, options: .regularExpression) != nil }
+        let failures = verified.output.split(separator: "\n").filter {
+            $0.range(of: #"^\s*[0-9]+\) Verifying a pact"#, options: .regularExpression) != nil
+        }
         #expect(failures.allSatisfy { line in noted.contains { line.contains(" - \($0)") } }, "\(verified.output)\n\(states.standardError)")
         #expect(verified.status == (failures.isEmpty ? 0 : 1), "\(verified.output)\n\(states.standardError)")
         #expect(verified.output.contains("Verifying a pact between ios-app and authd"))

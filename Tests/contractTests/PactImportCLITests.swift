@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ProcessKit
+import Testing
 
 /// `contract import pact`: Pact files from three consumers (specification v2, v3 and v4)
 /// become contracts that verify against the built authd, live, on the stub and in agreement.
@@ -25,10 +25,17 @@ import ProcessKit
         #expect(imported.stdout.contains("ios-app.yaml: 3 interactions of ios-app → authd from"))
         #expect(imported.stdout.contains("web-app.yaml: 2 interactions of web-app → authd from"))
         #expect(imported.stdout.contains("legacy-app.yaml: 2 interactions of legacy-app → authd from"))
-        #expect(imported.stdout.contains("Provider states to define in \(out.path)/contract.yaml before `contract verify \(out.path)`: 'user exists'"))
+        #expect(
+            imported.stdout.contains(
+                "Provider states to define in \(out.path)/contract.yaml before `contract verify \(out.path)`: 'user exists'"))
         // What does not carry over is named with its file and interaction.
-        #expect(imported.stderr.contains("web-app-authd.json:a login event is published: a Asynchronous/Messages interaction is not a synchronous HTTP one: not imported"))
-        #expect(imported.stderr.contains("ios-app-authd.json:a login with valid credentials: generator RandomString at response body $.refresh_token dropped"))
+        #expect(
+            imported.stderr.contains(
+                "web-app-authd.json:a login event is published: a Asynchronous/Messages interaction is not a synchronous HTTP one: not imported"
+            ))
+        #expect(
+            imported.stderr.contains(
+                "ios-app-authd.json:a login with valid credentials: generator RandomString at response body $.refresh_token dropped"))
 
         try FileManager.default.copyItem(
             at: AuthdContractTests.contracts.appendingPathComponent("contract.yaml"), to: out.appendingPathComponent("contract.yaml")

@@ -3,7 +3,7 @@ import ProcessKit
 import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// `contract stub --fault`: the served stub answers the fault, then the contract.
@@ -39,7 +39,9 @@ import FoundationNetworking
                 arguments: ["stub", AuthdContractTests.contracts.path, "--port", "0", "--fault", spec]
             )
             #expect(await child.waitForExit() == 2, "\(spec)")
-            #expect(child.standardError.hasPrefix("--fault '") || child.standardError.hasPrefix("--fault no interaction"), "\(child.standardError)")
+            #expect(
+                child.standardError.hasPrefix("--fault '") || child.standardError.hasPrefix("--fault no interaction"),
+                "\(child.standardError)")
         }
     }
 }

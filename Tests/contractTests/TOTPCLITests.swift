@@ -39,7 +39,8 @@ import Testing
 
     @Test func lintNamesTheFileAndLineOfABrokenCode() async throws {
         let broken = ToyProvider.totpContract.replacingOccurrences(
-            of: #"{ code: { match: totp, secret: "{{totp_secret}}" } } }"#, with: #"{ code: { match: totp, secret: "{{totp_secret}}", digits: 4 } } }"#
+            of: #"{ code: { match: totp, secret: "{{totp_secret}}" } } }"#,
+            with: #"{ code: { match: totp, secret: "{{totp_secret}}", digits: 4 } } }"#
         )
         let folder = try TemporaryFolder("contract-totp-lint", files: ["totp.yaml": broken])
         defer { folder.remove() }

@@ -38,14 +38,19 @@ import Testing
         #expect(openapi.status == 0, "\(openapi.stderr)")
         let document = try String(contentsOfFile: path + "/openapi.json", encoding: .utf8)
         #expect(document.contains("RegistrationResponseJSON") && document.contains("AuthenticationResponseJSON"))
-        let python = try #require(PythonTools.python(importing: "openapi_spec_validator", from: "openapi-spec-validator"), "openapi-spec-validator could not be installed")
+        let python = try #require(
+            PythonTools.python(importing: "openapi_spec_validator", from: "openapi-spec-validator"),
+            "openapi-spec-validator could not be installed")
         let validation = try CommandRunner.run(python, ["-m", "openapi_spec_validator", path + "/openapi.json"])
         #expect(validation.status == 0, "\(validation.output)")
     }
 
     @Test func lintNamesTheFileAndLineOfABrokenCredential() async throws {
         let broken = ToyProvider.webAuthnContract
-            .replacingOccurrences(of: #"options: "{{creation}}", origin: "https://example.com","#, with: #"options: "{{creation}}", origin: "https://example.com/app","#)
+            .replacingOccurrences(
+                of: #"options: "{{creation}}", origin: "https://example.com","#,
+                with: #"options: "{{creation}}", origin: "https://example.com/app","#
+            )
             .replacingOccurrences(of: #"webauthn_assertion, options: "{{request}}","#, with: #"webauthn_assertion, options: request,"#)
         let folder = try TemporaryFolder("contract-webauthn-lint", files: ["passkeys.yaml": broken])
         defer { folder.remove() }

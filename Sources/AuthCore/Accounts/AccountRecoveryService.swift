@@ -60,7 +60,8 @@ public struct AccountRecoveryService<Storage: AuthStorage>: Sendable {
 
     /// Creates the service.
     public init(
-        storage: Storage, hashing: PasswordHashing, passwords: PasswordScreen = PasswordScreen(), throttle: ThrottlePolicy = ThrottlePolicy(),
+        storage: Storage, hashing: PasswordHashing, passwords: PasswordScreen = PasswordScreen(),
+        throttle: ThrottlePolicy = ThrottlePolicy(),
         sealer: DeliverySealer, wake: DeliveryWake = DeliveryWake(), lifetimes: RecoveryLifetimes = RecoveryLifetimes(),
         clock: any WallClock = SystemClock(), metrics: AuthMetrics = AuthMetrics()
     ) {
@@ -121,7 +122,8 @@ public struct AccountRecoveryService<Storage: AuthStorage>: Sendable {
         // Recorded whether or not an account answered; it names the account only when there
         // is one (what was typed for none is not kept).
         try await storage.audit.record(
-            SecurityEvent(kind: .passwordResetRequested, at: clock.now, userID: user?.id, usernameKey: user?.usernameKey, origin: accepted.origin)
+            SecurityEvent(
+                kind: .passwordResetRequested, at: clock.now, userID: user?.id, usernameKey: user?.usernameKey, origin: accepted.origin)
         )
         if user != nil { wake.signal() }
         metrics.recovery(result: "reset_requested")
@@ -143,13 +145,15 @@ public struct AccountRecoveryService<Storage: AuthStorage>: Sendable {
             throw invalidToken()
         }
         let phc = try await hashing.hash(newPassword, screenedBy: passwords)
-        guard let (user, revoked) = try await storage.accountTokens.resetPassword(tokenHash: digest, passwordHash: phc, now: clock.now) else {
+        guard let (user, revoked) = try await storage.accountTokens.resetPassword(tokenHash: digest, passwordHash: phc, now: clock.now)
+        else {
             throw invalidToken()
         }
         // The username's lockout ends, everywhere and at the address the reset was confirmed
         // from (the owner's, who proved the mailbox): what a right password clears.
         let usernameKey = user.usernameKey
-        try await storage.loginAttempts.release([], clearing: throttle.keys(usernameKey: usernameKey, address: origin.clientAddress).clearedByPassword)
+        try await storage.loginAttempts.release(
+            [], clearing: throttle.keys(usernameKey: usernameKey, address: origin.clientAddress).clearedByPassword)
         try await storage.audit.record(
             SecurityEvent(
                 kind: .passwordReset, at: clock.now, userID: user.id, usernameKey: usernameKey, origin: origin,
@@ -189,10 +193,12 @@ public struct AccountRecoveryService<Storage: AuthStorage>: Sendable {
     @discardableResult
     public func verifyEmail(token: String, origin: RequestOrigin) async throws -> User {
         try await reserve([throttle.recoveryKey(address: origin.clientAddress)].compactMap { $0 })
-        guard let (user, changed) = try await storage.accountTokens.verifyEmail(tokenHash: OpaqueToken.hash(of: token), now: clock.now) else {
+        guard let (user, changed) = try await storage.accountTokens.verifyEmail(tokenHash: OpaqueToken.hash(of: token), now: clock.now)
+        else {
             throw invalidToken()
         }
-        try await storage.audit.record(SecurityEvent(kind: changed ? .emailChanged : .emailVerified, at: clock.now, userID: user.id, origin: origin))
+        try await storage.audit.record(
+            SecurityEvent(kind: changed ? .emailChanged : .emailVerified, at: clock.now, userID: user.id, origin: origin))
         metrics.recovery(result: changed ? "email_changed" : "verified")
         return user
     }
@@ -208,7 +214,8 @@ public struct AccountRecoveryService<Storage: AuthStorage>: Sendable {
     /// - Throws: `invalid_request` (not an address), `too_many_attempts`, `service_unavailable`.
     public func requestEmailChange(for user: User, to email: String, origin: RequestOrigin) async throws {
         let address = try EmailAddress(email)
-        try await reserve([throttle.recoveryKey(address: origin.clientAddress), throttle.recoveryTargetKey("email:\(address.key)")].compactMap { $0 })
+        try await reserve(
+            [throttle.recoveryKey(address: origin.clientAddress), throttle.recoveryTargetKey("email:\(address.key)")].compactMap { $0 })
         // Its own address again: nothing to change, and nothing to tell.
         if let current = user.email, (try? EmailAddress(current))?.key == address.key { return }
         let issued = try await issue(.emailChange, for: .id(user.id), address: address, wake: false) != nil
@@ -229,7 +236,9 @@ public struct AccountRecoveryService<Storage: AuthStorage>: Sendable {
     /// own) with its message, and wakes the sender (unless `wake` is false: the caller does
     /// once it has written what goes with it).
     @discardableResult
-    private func issue(_ purpose: AccountTokenPurpose, for account: AccountSelector, address: EmailAddress? = nil, wake: Bool = true) async throws -> User? {
+    private func issue(_ purpose: AccountTokenPurpose, for account: AccountSelector, address: EmailAddress? = nil, wake: Bool = true)
+        async throws -> User?
+    {
         let fresh = OpaqueToken.generate()
         let now = clock.now
         let issued = try await storage.accountTokens.issue(

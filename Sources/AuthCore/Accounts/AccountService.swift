@@ -40,7 +40,9 @@ public struct AccountService<Storage: AuthStorage>: Sendable {
     /// - Throws: `invalid_request` (username, email or password malformed), `weak_password`
     ///   (refused by ``passwords``), `username_taken`, `email_taken`, `service_unavailable`.
     @discardableResult
-    public func create(username raw: String, password: String, email: String? = nil, origin: RequestOrigin = RequestOrigin()) async throws -> User {
+    public func create(username raw: String, password: String, email: String? = nil, origin: RequestOrigin = RequestOrigin()) async throws
+        -> User
+    {
         let address = try email.map(EmailAddress.init)
         let (username, phc) = try await prepare(username: raw, password: password, new: true)
         return try await insert(username, phc, email: address, origin: origin)
@@ -58,11 +60,15 @@ public struct AccountService<Storage: AuthStorage>: Sendable {
     /// ```swift
     /// let user = try await accounts.signUp(username: "alice", password: "…", email: nil, origin: origin, throttle: ThrottlePolicy())
     /// ```
-    public func signUp(username raw: String, password: String, email: String? = nil, origin: RequestOrigin, throttle: ThrottlePolicy) async throws -> User {
+    public func signUp(username raw: String, password: String, email: String? = nil, origin: RequestOrigin, throttle: ThrottlePolicy)
+        async throws -> User
+    {
         // A malformed name or address is refused before it takes a sign-up of the address.
         try Username(raw).validateNew()
         let address = try email.map(EmailAddress.init)
-        if let key = throttle.signupKey(address: origin.clientAddress), let refusal = try await storage.loginAttempts.reserve([key], now: clock.now) {
+        if let key = throttle.signupKey(address: origin.clientAddress),
+            let refusal = try await storage.loginAttempts.reserve([key], now: clock.now)
+        {
             throw AuthError.tooManySignUps(retryAfter: refusal.retryAfter)
         }
         let (username, phc) = try await prepare(username: raw, password: password)
@@ -99,10 +105,14 @@ public struct AccountService<Storage: AuthStorage>: Sendable {
     /// let user = try await accounts.changePassword(of: checked, username: user.username, to: new, origin: origin)
     /// ```
     @discardableResult
-    public func changePassword(of checked: CheckedAccount, username raw: String, to password: String, origin: RequestOrigin) async throws -> User {
+    public func changePassword(of checked: CheckedAccount, username raw: String, to password: String, origin: RequestOrigin) async throws
+        -> User
+    {
         let (username, phc) = try await prepare(username: raw, password: password)
-        guard let user = try await write(PasswordChange(userID: checked.userID, passwordHash: phc, replacing: checked.passwordHash, now: clock.now),
-                                         username: username, reason: "password changed", origin: origin)
+        guard
+            let user = try await write(
+                PasswordChange(userID: checked.userID, passwordHash: phc, replacing: checked.passwordHash, now: clock.now),
+                username: username, reason: "password changed", origin: origin)
         else {
             throw AuthError.invalidCredentials
         }
@@ -209,8 +219,9 @@ public struct AccountService<Storage: AuthStorage>: Sendable {
 
     private func replace(_ username: Username, _ phc: String, origin: RequestOrigin) async throws -> User {
         guard let found = try await storage.users.user(withKey: username.key),
-              let user = try await write(PasswordChange(userID: found.id, passwordHash: phc, replacing: nil, now: clock.now),
-                                         username: username, reason: "password set", origin: origin)
+            let user = try await write(
+                PasswordChange(userID: found.id, passwordHash: phc, replacing: nil, now: clock.now),
+                username: username, reason: "password set", origin: origin)
         else {
             throw Self.noSuchUser(username)
         }

@@ -31,7 +31,7 @@ public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
         }
         let parts = normalized.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, parts[0].count <= 64,
-              parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix(".")
+            parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix(".")
         else {
             throw AuthError.invalidRequest("email must be an address such as name@example.com")
         }

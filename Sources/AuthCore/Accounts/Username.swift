@@ -69,7 +69,8 @@ public struct Username: Sendable, Hashable, CustomStringConvertible {
             // width is mapped — "ﬁ", "ⓐ", "ℌ", superscripts — looks like another name.
             let character = String(scalar)
             if character.precomposedStringWithCompatibilityMapping != character.precomposedStringWithCanonicalMapping {
-                throw AuthError.invalidRequest("username must not contain compatibility characters such as ligatures or styled letters (\(code))")
+                throw AuthError.invalidRequest(
+                    "username must not contain compatibility characters such as ligatures or styled letters (\(code))")
             }
         }
     }
@@ -97,4 +98,3 @@ public struct Username: Sendable, Hashable, CustomStringConvertible {
         (0xFF01...0xFFEE).contains(scalar.value) || scalar.value == 0x3000
     }
 }
-

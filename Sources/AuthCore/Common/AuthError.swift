@@ -173,7 +173,9 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// A dependency (the database, the hashing capacity) is unavailable for now.
-    public static func serviceUnavailable(_ description: String = "The service is temporarily unavailable.", retryAfter: Int = 1) -> AuthError {
+    public static func serviceUnavailable(_ description: String = "The service is temporarily unavailable.", retryAfter: Int = 1)
+        -> AuthError
+    {
         AuthError(.serviceUnavailable, description, retryAfter: retryAfter)
     }
 

@@ -31,7 +31,10 @@ public struct DeliveryMessage: Sendable, Equatable, Codable {
     public var link: String?
 
     /// Creates a message.
-    public init(deliveryID: Int64, kind: DeliveryKind, userID: UUID, username: String, email: String?, token: String?, expiresAt: Date?, link: String? = nil) {
+    public init(
+        deliveryID: Int64, kind: DeliveryKind, userID: UUID, username: String, email: String?, token: String?, expiresAt: Date?,
+        link: String? = nil
+    ) {
         self.deliveryID = String(deliveryID)
         self.kind = kind.rawValue
         self.userID = userID

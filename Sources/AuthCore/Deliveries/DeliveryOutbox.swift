@@ -25,7 +25,9 @@ public struct OutboxMessage: Sendable, Equatable {
     public var attempts: Int
 
     /// Creates the value.
-    public init(id: Int64, kind: DeliveryKind, userID: UUID, username: String, email: String?, sealedToken: Data?, expiresAt: Date, attempts: Int) {
+    public init(
+        id: Int64, kind: DeliveryKind, userID: UUID, username: String, email: String?, sealedToken: Data?, expiresAt: Date, attempts: Int
+    ) {
         self.id = id
         self.kind = kind
         self.userID = userID

@@ -88,14 +88,16 @@ public struct DeliveryService<Storage: AuthStorage>: Sendable {
         }
         let body: Data
         do {
-            var token: String?, link: String?
+            var token: String?
+            var link: String?
             if let purpose = message.kind.tokenPurpose {
                 guard let sealed = message.sealedToken else { throw DeliverySealerError() }
                 token = try sealer.open(sealed, purpose: purpose)
                 link = token.flatMap { links?.link(for: purpose, token: $0) }
             }
             body = try DeliveryMessage(
-                deliveryID: message.id, kind: message.kind, userID: message.userID, username: message.username, email: message.email, token: token,
+                deliveryID: message.id, kind: message.kind, userID: message.userID, username: message.username, email: message.email,
+                token: token,
                 expiresAt: token == nil ? nil : message.expiresAt, link: link
             ).encoded()
         } catch {

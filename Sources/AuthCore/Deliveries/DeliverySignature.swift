@@ -34,7 +34,8 @@ public enum DeliverySignature {
         }
         guard let timestamp, !codes.isEmpty else { throw DeliverySignatureError.malformed }
         guard abs(now.timeIntervalSince1970 - TimeInterval(timestamp)) <= tolerance else { throw DeliverySignatureError.stale }
-        guard codes.contains(where: { HMAC<SHA256>.isValidAuthenticationCode($0, authenticating: signed(timestamp, body), using: secret) }) else {
+        guard codes.contains(where: { HMAC<SHA256>.isValidAuthenticationCode($0, authenticating: signed(timestamp, body), using: secret) })
+        else {
             throw DeliverySignatureError.mismatch
         }
     }

@@ -152,7 +152,8 @@ public final class AccessTokenIssuer: Sendable {
         let now = Int(clock.now.timeIntervalSince1970)
         let audiences = audiences ?? self.audiences
         let claims = AccessTokenClaims(
-            iss: issuer, sub: subject, iat: now, exp: now + lifetime, jti: UUID().uuidString.lowercased(), aud: audiences.isEmpty ? nil : audiences,
+            iss: issuer, sub: subject, iat: now, exp: now + lifetime, jti: UUID().uuidString.lowercased(),
+            aud: audiences.isEmpty ? nil : audiences,
             sid: sessionID?.uuidString.lowercased(), clientID: clientID, authTime: authenticatedAt.map { Int($0.timeIntervalSince1970) }
         )
         let token = try CompactJWS.serialize(encodedHeader: current.encodedHeader, payload: try JSONEncoder().encode(claims)) {
@@ -191,7 +192,7 @@ public final class AccessTokenIssuer: Sendable {
         }
         let now = clock.now.timeIntervalSince1970
         guard claims.iss == issuer, Double(claims.exp) > now, claims.nbf.map({ Double($0) <= now }) ?? true,
-              anyAudience || audiences.isEmpty || !Set(claims.aud ?? []).isDisjoint(with: audiences)
+            anyAudience || audiences.isEmpty || !Set(claims.aud ?? []).isDisjoint(with: audiences)
         else {
             throw AuthError.invalidToken
         }
@@ -202,11 +203,11 @@ public final class AccessTokenIssuer: Sendable {
     /// of `keys` its `kid` names.
     private static func signedClaims(_ token: String, keys: [String: Curve25519.Signing.PublicKey]) throws -> AccessTokenClaims {
         guard let jws = CompactJWS(token),
-              let header = try? JSONDecoder().decode(Header.self, from: jws.header),
-              header.alg == "EdDSA", let kid = header.kid, let key = keys[kid],
-              header.typ.map(Self.isAccessTokenType) == true, header.crit == nil,
-              key.isValidSignature(jws.signature, for: jws.signingInput),
-              let claims = try? JSONDecoder().decode(AccessTokenClaims.self, from: jws.payload)
+            let header = try? JSONDecoder().decode(Header.self, from: jws.header),
+            header.alg == "EdDSA", let kid = header.kid, let key = keys[kid],
+            header.typ.map(Self.isAccessTokenType) == true, header.crit == nil,
+            key.isValidSignature(jws.signature, for: jws.signingInput),
+            let claims = try? JSONDecoder().decode(AccessTokenClaims.self, from: jws.payload)
         else {
             throw AuthError.invalidToken
         }
@@ -239,4 +240,3 @@ public final class AccessTokenIssuer: Sendable {
         init(from decoder: any Decoder) throws {}
     }
 }
-

@@ -14,7 +14,8 @@ extension KeyEncryptionKey {
     public func seal(_ key: SigningKey) throws -> SealedSigningKey {
         let box = try AES.GCM.seal(key.privateKey, using: sealingKey, authenticating: Data(key.kid.utf8))
         guard let combined = box.combined else { throw SealingError(kind: .doesNotOpen(kid: key.kid)) }
-        return SealedSigningKey(kid: key.kid, sealedPrivateKey: combined, keyEncryptionKeyFingerprint: fingerprint, createdAt: key.createdAt)
+        return SealedSigningKey(
+            kid: key.kid, sealedPrivateKey: combined, keyEncryptionKeyFingerprint: fingerprint, createdAt: key.createdAt)
     }
 
     /// Opens `sealed`.

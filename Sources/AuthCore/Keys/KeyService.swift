@@ -133,7 +133,8 @@ public struct KeyService<Storage: AuthStorage>: Sendable {
     public func list() async throws -> [Entry] {
         try await sealUnsealedKeys()
         return try await storage.signingKeys.keys(limit: nil).enumerated().map { index, sealed in
-            Entry(key: try keyEncryptionKey.open(sealed), status: index == 0 ? .current : index < Self.publishedCount ? .published : .retired)
+            Entry(
+                key: try keyEncryptionKey.open(sealed), status: index == 0 ? .current : index < Self.publishedCount ? .published : .retired)
         }
     }
 }

@@ -83,7 +83,8 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
     public func measureStoredHashParameters() async throws {
         let known = hashing.hasher.parameters
         for parameters in try await storage.users.passwordHashParameters() where parameters != known {
-            let sample = try await PasswordHashing(hasher: Argon2idHasher(parameters: parameters), pool: hashing.pool).hash(UUID().uuidString)
+            let sample = try await PasswordHashing(hasher: Argon2idHasher(parameters: parameters), pool: hashing.pool).hash(
+                UUID().uuidString)
             timing.record(try await hashing.verify(UUID().uuidString, against: sample).took, for: parameters)
         }
     }
@@ -122,10 +123,11 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
         keys.reauthentication = throttle.reauthenticationKey(userID: user.id)
         keys.secondFactor = throttle.secondFactorKey(userID: user.id)
         let (grant, record) = try await makeGrant(for: user, origin: origin)
-        let recorded = try await storage.recordLoginSuccess(LoginSuccess(
-            throttle: keys, verifiedPasswordHash: user.passwordHash, refreshToken: record,
-            event: event(.loginSucceeded, user: user, usernameKey: user.usernameKey, origin: origin, detail: detail)
-        ))
+        let recorded = try await storage.recordLoginSuccess(
+            LoginSuccess(
+                throttle: keys, verifiedPasswordHash: user.passwordHash, refreshToken: record,
+                event: event(.loginSucceeded, user: user, usernameKey: user.usernameKey, origin: origin, detail: detail)
+            ))
         return recorded ? grant : nil
     }
 
@@ -147,12 +149,13 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
         let (grant, record) = try await makeGrant(for: user, origin: origin)
         var keys = checked.keys
         keys.reauthentication = throttle.reauthenticationKey(userID: user.id)
-        let recorded = try await storage.recordLoginSuccess(LoginSuccess(
-            throttle: keys,
-            verifiedPasswordHash: user.passwordHash,
-            refreshToken: record,
-            event: event(.loginSucceeded, user: user, usernameKey: username.key, origin: origin)
-        ))
+        let recorded = try await storage.recordLoginSuccess(
+            LoginSuccess(
+                throttle: keys,
+                verifiedPasswordHash: user.passwordHash,
+                refreshToken: record,
+                event: event(.loginSucceeded, user: user, usernameKey: username.key, origin: origin)
+            ))
         guard recorded else {
             try await audit(.loginFailed, user: user, usernameKey: username.key, origin: origin, detail: "password_changed")
             throw AuthError.invalidCredentials
@@ -175,11 +178,12 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
         try await storage.loginAttempts.release(checked.keys.releasedBySuccess, clearing: checked.keys.clearedByPassword)
         let token = OpaqueToken.generate()
         let now = clock.now
-        try await storage.loginChallenges.store(LoginChallenge(
-            tokenHash: token.hash, kind: .secondFactor, userID: user.id, passwordHash: passwordHash, createdAt: now,
-            expiresAt: now.addingTimeInterval(TimeInterval(LoginChallenge.lifetime)),
-            attemptsLeft: LoginChallenge.secondFactorAttempts
-        ))
+        try await storage.loginChallenges.store(
+            LoginChallenge(
+                tokenHash: token.hash, kind: .secondFactor, userID: user.id, passwordHash: passwordHash, createdAt: now,
+                expiresAt: now.addingTimeInterval(TimeInterval(LoginChallenge.lifetime)),
+                attemptsLeft: LoginChallenge.secondFactorAttempts
+            ))
         try await audit(.secondFactorRequired, user: user, usernameKey: usernameKey, origin: origin)
         throw AuthError.mfaRequired(token: token.token)
     }
@@ -241,7 +245,9 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
             // strongly hashed account and an unknown username answer alike.
             let floor = timing.floor * verified.verifications
             if verified.took < floor { try await Task.sleep(for: floor - verified.took) }
-            try await audit(.loginFailed, user: user, usernameKey: username.key, origin: origin, detail: user == nil ? "unknown_user" : "wrong_password")
+            try await audit(
+                .loginFailed, user: user, usernameKey: username.key, origin: origin, detail: user == nil ? "unknown_user" : "wrong_password"
+            )
             throw AuthError.invalidCredentials
         }
         return CheckedPassword(user: user, keys: keys, verified: verified, secondFactorRequired: lookup.secondFactorRequired)
@@ -293,7 +299,9 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
     /// ``ThrottlePolicy/knownAddressLifetime``): a distributed attacker who runs that lockout
     /// up does not lock the owner out where they sign in. The pair's and the address's own
     /// limits still hold. Refuses as ``refuse(_:user:usernameKey:origin:detail:)`` otherwise.
-    private func refuseUnlessKnown(_ refusal: ThrottleRefusal, keys: ThrottleKeys, user: User?, usernameKey: String, origin: RequestOrigin) async throws {
+    private func refuseUnlessKnown(_ refusal: ThrottleRefusal, keys: ThrottleKeys, user: User?, usernameKey: String, origin: RequestOrigin)
+        async throws
+    {
         guard let pair = keys.pair else { try await refuse(refusal, user: user, usernameKey: usernameKey, origin: origin) }
         let now = clock.now
         let since = now.addingTimeInterval(-TimeInterval(ThrottlePolicy.knownAddressLifetime))
@@ -308,7 +316,9 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
 
     /// Answers an attempt throttling refused: counted in the metrics, audited once per
     /// exhausted window (not once per refused try), 429.
-    private func refuse(_ refusal: ThrottleRefusal, user: User?, usernameKey: String, origin: RequestOrigin, detail: String? = nil) async throws -> Never {
+    private func refuse(_ refusal: ThrottleRefusal, user: User?, usernameKey: String, origin: RequestOrigin, detail: String? = nil)
+        async throws -> Never
+    {
         metrics.throttled()
         if refusal.isFirst {
             try await audit(.loginThrottled, user: user, usernameKey: usernameKey, origin: origin, detail: detail)
@@ -339,7 +349,8 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
             origin: origin
         )
         let grant = TokenGrant(
-            accessToken: access.value, expiresIn: access.expiresIn, refreshToken: refresh.token, refreshExpiresIn: min(refreshLifetime, sessionMaxAge)
+            accessToken: access.value, expiresIn: access.expiresIn, refreshToken: refresh.token,
+            refreshExpiresIn: min(refreshLifetime, sessionMaxAge)
         )
         return (grant, record)
     }
@@ -351,8 +362,11 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
     /// The security event of this login, stamped now.
     /// The event; the username only when it names an account, so that what was typed into
     /// the username box for no account (a password, often) is never stored.
-    private func event(_ kind: SecurityEvent.Kind, user: User?, usernameKey: String, origin: RequestOrigin, detail: String? = nil) -> SecurityEvent {
-        SecurityEvent(kind: kind, at: clock.now, userID: user?.id, usernameKey: user == nil ? nil : usernameKey, origin: origin, detail: detail)
+    private func event(_ kind: SecurityEvent.Kind, user: User?, usernameKey: String, origin: RequestOrigin, detail: String? = nil)
+        -> SecurityEvent
+    {
+        SecurityEvent(
+            kind: kind, at: clock.now, userID: user?.id, usernameKey: user == nil ? nil : usernameKey, origin: origin, detail: detail)
     }
 
     /// A re-hash is an improvement, not a condition of the login: failures are logged and

@@ -162,7 +162,8 @@ public struct ThrottlePolicy: Sendable, Equatable {
         )
         guard let address else { return ThrottleKeys(account: account, pair: nil, address: nil) }
         // The separator cannot occur in a username key nor in an address.
-        let pair = ThrottleKey(scope: .pair, subject: "\(usernameKey)\u{0}\(address)", limit: pairLimit, window: window, digestKey: digestKey)
+        let pair = ThrottleKey(
+            scope: .pair, subject: "\(usernameKey)\u{0}\(address)", limit: pairLimit, window: window, digestKey: digestKey)
         return ThrottleKeys(account: account, pair: pair, address: addressKey(address))
     }
 

@@ -29,7 +29,8 @@ public struct ClientRegistry<Storage: AuthStorage>: Sendable {
     public func register(
         id: String, audiences: [String], secret: String? = nil, trustedIntrospector: Bool = false, replacing: Bool = false
     ) async throws -> (client: OAuthClient, secret: String) {
-        let registered = try OAuthClient.register(id: id, audiences: audiences, secret: secret, trustedIntrospector: trustedIntrospector, now: clock.now)
+        let registered = try OAuthClient.register(
+            id: id, audiences: audiences, secret: secret, trustedIntrospector: trustedIntrospector, now: clock.now)
         let client = registered.client
         if replacing, try await storage.clients.remove(id: client.id) {
             try await storage.audit.record(SecurityEvent(kind: .clientRemoved, at: client.createdAt, detail: client.id))

@@ -55,10 +55,17 @@ public struct OAuthClient: Sendable, Equatable {
         if let secret {
             // A chosen secret is hashed as a random one is: it must be as hard to guess.
             guard (32...512).contains(secret.count) else { throw AuthError.invalidRequest("a client secret must be 32 to 512 characters") }
-            return (OAuthClient(id: id, secretHash: OpaqueToken.hash(of: secret), audiences: audiences, createdAt: now, trustedIntrospector: trustedIntrospector), secret)
+            return (
+                OAuthClient(
+                    id: id, secretHash: OpaqueToken.hash(of: secret), audiences: audiences, createdAt: now,
+                    trustedIntrospector: trustedIntrospector), secret
+            )
         }
         let secret = OpaqueToken.generate()
-        return (OAuthClient(id: id, secretHash: secret.hash, audiences: audiences, createdAt: now, trustedIntrospector: trustedIntrospector), secret.token)
+        return (
+            OAuthClient(id: id, secretHash: secret.hash, audiences: audiences, createdAt: now, trustedIntrospector: trustedIntrospector),
+            secret.token
+        )
     }
 
     /// Checks a client id's form.
@@ -94,6 +101,7 @@ public struct OAuthClient: Sendable, Equatable {
 extension UInt8 {
     /// A letter, digit, `.`, `_` or `-`.
     fileprivate var isASCIIIdentifierByte: Bool {
-        (0x30...0x39).contains(self) || (0x41...0x5A).contains(self) || (0x61...0x7A).contains(self) || self == 0x2E || self == 0x5F || self == 0x2D
+        (0x30...0x39).contains(self) || (0x41...0x5A).contains(self) || (0x61...0x7A).contains(self) || self == 0x2E || self == 0x5F
+            || self == 0x2D
     }
 }

@@ -87,7 +87,8 @@ public struct RelyingPartyService<Storage: AuthStorage>: Sendable {
         if let userID = claims.userID {
             guard let user = try await storage.users.user(withID: userID), !user.isDisabled else { return .inactive }
             if let sid = claims.sid {
-                guard let session = UUID(uuidString: sid), try await storage.refreshTokens.isSessionLive(session, now: sessions.clock.now) else {
+                guard let session = UUID(uuidString: sid), try await storage.refreshTokens.isSessionLive(session, now: sessions.clock.now)
+                else {
                     return .inactive
                 }
             }
@@ -103,15 +104,16 @@ public struct RelyingPartyService<Storage: AuthStorage>: Sendable {
 
     private func introspectRefreshToken(_ token: String) async throws -> TokenIntrospection {
         guard let status = try await storage.refreshTokens.status(ofTokenHash: RefreshToken.hash(of: token), now: sessions.clock.now),
-              status.isLive,
-              let user = try await storage.users.user(withID: status.userID), !user.isDisabled
+            status.isLive,
+            let user = try await storage.users.user(withID: status.userID), !user.isDisabled
         else {
             return .inactive
         }
         return TokenIntrospection(
             active: true, sub: status.userID.uuidString.lowercased(), username: user.username,
             exp: Int(status.expiresAt.timeIntervalSince1970), iat: Int(status.issuedAt.timeIntervalSince1970), iss: issuer.issuer,
-            tokenType: TokenIntrospection.refreshTokenType, clientID: OAuthClient.firstPartyID, sid: status.sessionID.uuidString.lowercased()
+            tokenType: TokenIntrospection.refreshTokenType, clientID: OAuthClient.firstPartyID,
+            sid: status.sessionID.uuidString.lowercased()
         )
     }
 
@@ -128,8 +130,8 @@ public struct RelyingPartyService<Storage: AuthStorage>: Sendable {
         switch presented {
         case .accessToken:
             guard let claims = try? issuer.verify(token, anyAudience: true), client.isMeant(for: claims),
-                  let userID = claims.userID, let session = claims.sid.flatMap(UUID.init(uuidString:)),
-                  try await storage.refreshTokens.revokeSession(session, ofUser: userID, now: now)
+                let userID = claims.userID, let session = claims.sid.flatMap(UUID.init(uuidString:)),
+                try await storage.refreshTokens.revokeSession(session, ofUser: userID, now: now)
             else { return }
             owner = userID
         case .refreshToken:

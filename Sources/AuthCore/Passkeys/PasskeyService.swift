@@ -59,7 +59,8 @@ public struct PasskeyService<Storage: AuthStorage>: Sendable {
     /// - Throws: ``AuthError`` — `invalid_request` (malformed, a name too long, a credential
     ///   registered already, too many passkeys), `invalid_credentials` (the response does not
     ///   verify, or answers no challenge of this account's).
-    public func register(_ response: RegistrationResponseJSON, name: String?, for user: User, origin: RequestOrigin) async throws -> Passkey {
+    public func register(_ response: RegistrationResponseJSON, name: String?, for user: User, origin: RequestOrigin) async throws -> Passkey
+    {
         let name = try Self.name(name)
         let challenge = try await takeChallenge(of: response.response.clientDataJSON, kind: .passkeyRegistration)
         guard let challenge, challenge.userID == user.id else { throw Self.refused }
@@ -78,7 +79,8 @@ public struct PasskeyService<Storage: AuthStorage>: Sendable {
         guard try await storage.passkeys.add(passkey, limit: limit) else {
             throw AuthError.invalidRequest("this passkey is registered already, or the account has \(limit) passkeys")
         }
-        try await login.audit(.passkeyRegistered, user: user, usernameKey: user.usernameKey, origin: origin, detail: Base64URL.encode(passkey.id))
+        try await login.audit(
+            .passkeyRegistered, user: user, usernameKey: user.usernameKey, origin: origin, detail: Base64URL.encode(passkey.id))
         try await notices?.notify(.passkeyAdded, account: .id(user.id))
         return passkey
     }
@@ -94,8 +96,11 @@ public struct PasskeyService<Storage: AuthStorage>: Sendable {
     /// attempts (a passkey login that succeeds gives one back): a client cannot fill the
     /// table with challenges faster than it may try logins.
     /// - Throws: ``AuthError`` — `invalid_request`, `too_many_attempts`.
-    public func authenticationOptions(username rawUsername: String?, origin: RequestOrigin) async throws -> PublicKeyCredentialRequestOptionsJSON {
-        try await login.reserve([login.throttle.addressKey(origin.clientAddress)].compactMap { $0 }, for: nil, origin: origin, detail: "passkey_options")
+    public func authenticationOptions(username rawUsername: String?, origin: RequestOrigin) async throws
+        -> PublicKeyCredentialRequestOptionsJSON
+    {
+        try await login.reserve(
+            [login.throttle.addressKey(origin.clientAddress)].compactMap { $0 }, for: nil, origin: origin, detail: "passkey_options")
         var allowed: [PublicKeyCredentialDescriptorJSON] = []
         var userID: UUID?
         if let rawUsername {
@@ -127,11 +132,12 @@ public struct PasskeyService<Storage: AuthStorage>: Sendable {
 
     private func checkedLogIn(_ response: AuthenticationResponseJSON, origin: RequestOrigin) async throws -> TokenGrant {
         // Each attempt costs a signature check at most: it is counted against the address.
-        try await login.reserve([login.throttle.addressKey(origin.clientAddress)].compactMap { $0 }, for: nil, origin: origin, detail: "passkey")
+        try await login.reserve(
+            [login.throttle.addressKey(origin.clientAddress)].compactMap { $0 }, for: nil, origin: origin, detail: "passkey")
         let challenge = try await takeChallenge(of: response.response.clientDataJSON, kind: .passkeyAuthentication)
         guard let challenge, let passkey = try await storage.passkeys.passkey(id: response.rawId),
-              challenge.userID.map({ $0 == passkey.userID }) ?? true,
-              let user = try await storage.users.user(withID: passkey.userID)
+            challenge.userID.map({ $0 == passkey.userID }) ?? true,
+            let user = try await storage.users.user(withID: passkey.userID)
         else { throw Self.refused }
         let record = WebAuthnCredentialRecord(
             id: passkey.id, publicKey: passkey.publicKey, signCount: passkey.signCount, isBackupEligible: passkey.backupEligible,
@@ -150,7 +156,9 @@ public struct PasskeyService<Storage: AuthStorage>: Sendable {
         }
         // The counter read above may be passed by another assertion with the same count (a
         // clone used at the same time): the update is guarded, and only one moves it.
-        guard try await storage.passkeys.recordUse(id: passkey.id, signCount: verified.signCount, backedUp: verified.isBackedUp, at: login.clock.now)
+        guard
+            try await storage.passkeys.recordUse(
+                id: passkey.id, signCount: verified.signCount, backedUp: verified.isBackedUp, at: login.clock.now)
         else { throw try await signCountRegressed(passkey, user: user, origin: origin) }
         guard let grant = try await login.finishLogin(of: user, origin: origin, detail: "passkey") else { throw AuthError.accountDisabled }
         return grant
@@ -158,7 +166,8 @@ public struct PasskeyService<Storage: AuthStorage>: Sendable {
 
     /// A counter that did not move forward (a possible clone): audited, refused.
     private func signCountRegressed(_ passkey: Passkey, user: User, origin: RequestOrigin) async throws -> AuthError {
-        try await login.audit(.passkeySignCountRegressed, user: user, usernameKey: user.usernameKey, origin: origin, detail: Base64URL.encode(passkey.id))
+        try await login.audit(
+            .passkeySignCountRegressed, user: user, usernameKey: user.usernameKey, origin: origin, detail: Base64URL.encode(passkey.id))
         return Self.refused
     }
 
@@ -186,10 +195,11 @@ public struct PasskeyService<Storage: AuthStorage>: Sendable {
     private func issueChallenge(_ kind: LoginChallenge.Kind, userID: UUID?) async throws -> Data {
         let bytes = Data(SecureRandom.bytes(32))
         let now = login.clock.now
-        try await storage.loginChallenges.store(LoginChallenge(
-            tokenHash: OpaqueToken.hash(of: Base64URL.encode(bytes)), kind: kind, userID: userID, passwordHash: nil, createdAt: now,
-            expiresAt: now.addingTimeInterval(TimeInterval(LoginChallenge.lifetime)), attemptsLeft: 1
-        ))
+        try await storage.loginChallenges.store(
+            LoginChallenge(
+                tokenHash: OpaqueToken.hash(of: Base64URL.encode(bytes)), kind: kind, userID: userID, passwordHash: nil, createdAt: now,
+                expiresAt: now.addingTimeInterval(TimeInterval(LoginChallenge.lifetime)), attemptsLeft: 1
+            ))
         return bytes
     }
 
@@ -204,7 +214,9 @@ public struct PasskeyService<Storage: AuthStorage>: Sendable {
             throw AuthError.invalidRequest("credential.response.clientDataJSON: \(error)")
         }
         let tokenHash = OpaqueToken.hash(of: Base64URL.encode(clientData.challenge))
-        guard let stored = try await storage.loginChallenges.take(tokenHash: tokenHash, kind: kind, now: login.clock.now) else { return nil }
+        guard let stored = try await storage.loginChallenges.take(tokenHash: tokenHash, kind: kind, now: login.clock.now) else {
+            return nil
+        }
         return TakenChallenge(bytes: clientData.challenge, userID: stored.userID)
     }
 
@@ -212,7 +224,9 @@ public struct PasskeyService<Storage: AuthStorage>: Sendable {
     /// refused one, 401 (the reason audited as `login_failed`, never sent).
     private func refusal(_ error: WebAuthnError, user: User, origin: RequestOrigin) async throws -> AuthError {
         if error.isMalformed { return AuthError.invalidRequest("credential: \(error)") }
-        try await login.audit(.loginFailed, user: user, usernameKey: user.usernameKey, origin: origin, detail: "passkey_\(error.check?.rawValue ?? "rejected")")
+        try await login.audit(
+            .loginFailed, user: user, usernameKey: user.usernameKey, origin: origin,
+            detail: "passkey_\(error.check?.rawValue ?? "rejected")")
         return Self.refused
     }
 

@@ -3,9 +3,9 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An offline list of breached passwords in the format Have I Been Pwned distributes
@@ -61,7 +61,8 @@ public final class BreachedPasswordList: Sendable {
         guard Self.isFirstLine(first) else {
             close(descriptor)
             throw Invalid(
-                description: "the breached-password list \(path) does not start with a line SHA1HEX:COUNT (40 uppercase hex digits, a colon, a count) as Have I Been Pwned distributes it"
+                description:
+                    "the breached-password list \(path) does not start with a line SHA1HEX:COUNT (40 uppercase hex digits, a colon, a count) as Have I Been Pwned distributes it"
             )
         }
         self.path = path
@@ -177,7 +178,9 @@ public final class BreachedPasswordList: Sendable {
     /// Whether `bytes` are 40 uppercase hex digits and a colon.
     private static func isHashAndColon(_ bytes: ArraySlice<UInt8>) -> Bool {
         bytes.count == 41 && bytes.last == UInt8(ascii: ":")
-            && bytes.dropLast().allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains($0) }
+            && bytes.dropLast().allSatisfy {
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains($0)
+            }
     }
 
     private static func lastError() -> String {

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A fixed set of threads running submitted jobs in order, at a lowered CPU priority
@@ -59,9 +59,9 @@ final class WorkerThreads: Sendable {
     private static func lowerPriority(_ niceness: Int32) {
         guard niceness > 0 else { return }
         #if os(Linux)
-        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
         #else
-        _ = setpriority(PRIO_DARWIN_THREAD, 0, PRIO_DARWIN_BG)
+            _ = setpriority(PRIO_DARWIN_THREAD, 0, PRIO_DARWIN_BG)
         #endif
     }
 }

@@ -53,7 +53,8 @@ public struct RetentionService<Storage: AuthStorage>: Sendable {
             try await storage.audit.deleteEvents(before: now.addingTimeInterval(-TimeInterval(policy.auditEvents)), limit: limit)
         }
         deleted.loginCounters = try await batches(counted: "login_failures") { limit in
-            try await storage.loginAttempts.deleteCounters(startedBefore: now.addingTimeInterval(-TimeInterval(policy.loginCounters)), limit: limit)
+            try await storage.loginAttempts.deleteCounters(
+                startedBefore: now.addingTimeInterval(-TimeInterval(policy.loginCounters)), limit: limit)
         }
         // A known address is kept as long as it exempts a login.
         deleted.loginCounters += try await batches(counted: "known_login_addresses") { limit in

@@ -30,7 +30,8 @@ extension AccountService {
         guard let user = try await storage.users.user(withKey: username.key) else { throw Self.noSuchUser(username) }
         guard try await storage.secondFactors.deleteTOTP(userID: user.id, whileUnchanged: nil) else { return (user, false) }
         try await storage.audit.record(
-            SecurityEvent(kind: .totpDisabled, at: clock.now, userID: user.id, usernameKey: username.key, origin: origin, detail: "operator")
+            SecurityEvent(
+                kind: .totpDisabled, at: clock.now, userID: user.id, usernameKey: username.key, origin: origin, detail: "operator")
         )
         return (user, true)
     }
@@ -42,7 +43,9 @@ extension AccountService {
     /// ```swift
     /// let (user, removed) = try await accounts.removePasskey(username: "alice", id: "3q2-7w")
     /// ```
-    public func removePasskey(username raw: String, id: String, origin: RequestOrigin = RequestOrigin()) async throws -> (user: User, removed: Bool) {
+    public func removePasskey(username raw: String, id: String, origin: RequestOrigin = RequestOrigin()) async throws -> (
+        user: User, removed: Bool
+    ) {
         let username = try Username(raw)
         guard let user = try await storage.users.user(withKey: username.key) else { throw Self.noSuchUser(username) }
         guard let bytes = Base64URL.decode(id) else { return (user, false) }
@@ -60,7 +63,8 @@ extension AccountService {
         let username = try Username(raw)
         guard let user = try await storage.users.user(withKey: username.key) else { throw Self.noSuchUser(username) }
         var removed = 0
-        for passkey in try await storage.passkeys.passkeys(ofUser: user.id) where try await removePasskey(passkey.id, of: user, origin: origin) {
+        for passkey in try await storage.passkeys.passkeys(ofUser: user.id)
+        where try await removePasskey(passkey.id, of: user, origin: origin) {
             removed += 1
         }
         return (user, removed)
@@ -74,7 +78,9 @@ extension AccountService {
     /// ```swift
     /// let (user, totp, passkeys) = try await accounts.removeTOTPAndPasskeys(username: "alice")
     /// ```
-    public func removeTOTPAndPasskeys(username raw: String, origin: RequestOrigin = RequestOrigin()) async throws -> (user: User, totp: Bool, passkeys: Int) {
+    public func removeTOTPAndPasskeys(username raw: String, origin: RequestOrigin = RequestOrigin()) async throws -> (
+        user: User, totp: Bool, passkeys: Int
+    ) {
         let (user, totp) = try await removeTOTP(username: raw, origin: origin)
         return (user, totp, try await removePasskeys(username: raw, origin: origin).removed)
     }
@@ -82,7 +88,8 @@ extension AccountService {
     private func removePasskey(_ id: Data, of user: User, origin: RequestOrigin) async throws -> Bool {
         guard try await storage.passkeys.delete(id: id, ofUser: user.id) else { return false }
         try await storage.audit.record(
-            SecurityEvent(kind: .passkeyRemoved, at: clock.now, userID: user.id, usernameKey: user.usernameKey, origin: origin, detail: "operator")
+            SecurityEvent(
+                kind: .passkeyRemoved, at: clock.now, userID: user.id, usernameKey: user.usernameKey, origin: origin, detail: "operator")
         )
         return true
     }

@@ -27,10 +27,12 @@ extension SecondFactorService {
         let tokenHash = OpaqueToken.hash(of: mfaToken)
         // The token's attempt is taken before anything is checked, so answers sent at once
         // get no more checks than the token has attempts.
-        guard let challenge = try await storage.loginChallenges.reserveAttempt(tokenHash: tokenHash, kind: .secondFactor, now: login.clock.now),
-              let userID = challenge.userID,
-              let user = try await storage.users.user(withID: userID),
-              user.passwordHash == challenge.passwordHash
+        guard
+            let challenge = try await storage.loginChallenges.reserveAttempt(
+                tokenHash: tokenHash, kind: .secondFactor, now: login.clock.now),
+            let userID = challenge.userID,
+            let user = try await storage.users.user(withID: userID),
+            user.passwordHash == challenge.passwordHash
         else { throw AuthError.invalidToken }
         let usernameKey = user.usernameKey
         guard !user.isDisabled else {
@@ -53,7 +55,8 @@ extension SecondFactorService {
         case .recoveryCode(let code):
             factorName = "recovery_code"
             if let hash = RecoveryCode.hash(of: code),
-               try await storage.secondFactors.useRecoveryCode(userID: user.id, codeHash: hash, now: login.clock.now) {
+                try await storage.secondFactors.useRecoveryCode(userID: user.id, codeHash: hash, now: login.clock.now)
+            {
                 failure = nil
             } else {
                 failure = "wrong_recovery_code"

@@ -25,7 +25,10 @@ public struct SecondFactorService<Storage: AuthStorage>: Sendable {
     private let sealer: SecretSealer
 
     /// Creates the service; keys are sealed under `keyEncryptionKey`'s `totp-secrets` key.
-    public init(login: LoginService<Storage>, algorithm: any TOTPAlgorithm, keyEncryptionKey: KeyEncryptionKey, notices: OwnerNotices<Storage>? = nil) {
+    public init(
+        login: LoginService<Storage>, algorithm: any TOTPAlgorithm, keyEncryptionKey: KeyEncryptionKey,
+        notices: OwnerNotices<Storage>? = nil
+    ) {
         self.login = login
         self.algorithm = algorithm
         self.notices = notices
@@ -60,7 +63,8 @@ public struct SecondFactorService<Storage: AuthStorage>: Sendable {
         let key = try await reserveCodeAttempt(for: user, origin: origin)
         let codes = (0..<RecoveryCode.count).map { _ in RecoveryCode.generate() }
         guard let step = try matchingStep(code, factor: factor),
-              try await storage.secondFactors.confirmTOTP(userID: user.id, step: step, recoveryCodeHashes: codes.map(\.hash), now: login.clock.now)
+            try await storage.secondFactors.confirmTOTP(
+                userID: user.id, step: step, recoveryCodeHashes: codes.map(\.hash), now: login.clock.now)
         else {
             try await login.audit(.loginFailed, user: user, usernameKey: user.usernameKey, origin: origin, detail: "wrong_code")
             throw AuthError.invalidCode

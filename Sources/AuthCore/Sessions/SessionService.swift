@@ -74,7 +74,8 @@ public struct SessionService<Storage: AuthStorage>: Sendable {
             let access = try issuer.issue(subject: userID.uuidString.lowercased(), sessionID: sessionID)
             // Near the session's end the successor lives only until then.
             let refreshExpiresIn = max(0, Int(expiresAt.timeIntervalSince(now).rounded(.down)))
-            return TokenGrant(accessToken: access.value, expiresIn: access.expiresIn, refreshToken: next.token, refreshExpiresIn: refreshExpiresIn)
+            return TokenGrant(
+                accessToken: access.value, expiresIn: access.expiresIn, refreshToken: next.token, refreshExpiresIn: refreshExpiresIn)
         case .reused:
             metrics.reuseDetected()
             throw AuthError.invalidToken

@@ -92,7 +92,8 @@ public protocol AuthStorage: Sendable {
     /// and its audit event, `events.rotated` or `events.reused` with the token's owner as
     /// `userID` (nothing for another outcome). Storage that can do both in one round trip
     /// does (PostgreSQL: one statement, so one transaction); the default asks the stores.
-    func rotateRefreshToken(presentedHash: String, successor: RefreshSuccessor, now: Date, events: RotationEvents) async throws -> RefreshRotation
+    func rotateRefreshToken(presentedHash: String, successor: RefreshSuccessor, now: Date, events: RotationEvents) async throws
+        -> RefreshRotation
 }
 
 extension AuthStorage {
@@ -112,7 +113,8 @@ extension AuthStorage {
     public func recordLoginSuccess(_ success: LoginSuccess) async throws -> Bool {
         try await loginAttempts.release(success.throttle.releasedBySuccess, clearing: success.throttle.clearedBySuccess)
         guard let account = try await users.user(withID: success.refreshToken.userID),
-              account.passwordHash == success.verifiedPasswordHash, !account.isDisabled else { return false }
+            account.passwordHash == success.verifiedPasswordHash, !account.isDisabled
+        else { return false }
         try await refreshTokens.store(success.refreshToken)
         try await audit.record(success.event)
         if let pair = success.throttle.pair { try await loginAttempts.remember(pair, at: success.event.at) }

@@ -64,7 +64,8 @@ public struct AccountController<Storage: AuthStorage>: Sendable {
     @Sendable func signUp(_ request: Request, context: AuthRequestContext) async throws -> Response {
         let body = try await JSONRequestBody.decode(SignUpRequest.self, from: request, limit: maxBodySize)
         let user = try await accounts.signUp(
-            username: body.username.value, password: body.password.value, email: body.email?.value, origin: context.origin, throttle: throttle
+            username: body.username.value, password: body.password.value, email: body.email?.value, origin: context.origin,
+            throttle: throttle
         )
         try await recovery?.requestEmailVerification(for: user, origin: context.origin)
         return JSONResponse.make(status: .created, body: ProfileResponse(user))
@@ -89,9 +90,11 @@ public struct AccountController<Storage: AuthStorage>: Sendable {
             try await JSONRequestBody.decode(PasswordChangeRequest.self, from: request, limit: maxBodySize)
         }
         let checked = try await login.confirmPassword(of: user, password: body.currentPassword.value, origin: context.origin)
-        let changed = try await accounts.changePassword(of: checked, username: user.username, to: body.newPassword.value, origin: context.origin)
+        let changed = try await accounts.changePassword(
+            of: checked, username: user.username, to: body.newPassword.value, origin: context.origin)
         sessions.accounts.forget(user.id)
-        return JSONResponse.make(status: .ok, body: TokenResponse(try await login.issueGrant(for: changed, origin: context.origin(of: request))))
+        return JSONResponse.make(
+            status: .ok, body: TokenResponse(try await login.issueGrant(for: changed, origin: context.origin(of: request))))
     }
 
     @Sendable func deleteMe(_ request: Request, context: AuthRequestContext) async throws -> Response {

@@ -77,7 +77,9 @@ public struct AccountPagesController<Storage: AuthStorage>: Sendable {
         if let completed = session.completed, completed.page == page.rawValue {
             return pages.message(page.doneMessage, status: .ok, for: request, messageValues: ["username": completed.username])
         }
-        guard let token = session.pendingToken(for: page.purposes), let holder = try await recovery.holder(of: token, purposes: page.purposes) else {
+        guard let token = session.pendingToken(for: page.purposes),
+            let holder = try await recovery.holder(of: token, purposes: page.purposes)
+        else {
             return pages.message("link_invalid", status: .gone, for: request)
         }
         return form(page, for: request, session: session, username: holder.username, status: .ok)
@@ -97,7 +99,8 @@ public struct AccountPagesController<Storage: AuthStorage>: Sendable {
             switch page {
             case .passwordReset:
                 guard let password = form["password"] else {
-                    return try await retry(page, request: request, session: session, token: token, error: "error_password_required", status: .badRequest)
+                    return try await retry(
+                        page, request: request, session: session, token: token, error: "error_password_required", status: .badRequest)
                 }
                 user = try await recovery.resetPassword(token: token, newPassword: password, origin: context.origin(of: request))
             case .verifyEmail:
@@ -106,13 +109,18 @@ public struct AccountPagesController<Storage: AuthStorage>: Sendable {
         } catch let error as AuthError {
             switch error.code {
             case .weakPassword:
-                return try await retry(page, request: request, session: session, token: token, error: "error_weak_password", reason: error.description, status: .unprocessableContent)
+                return try await retry(
+                    page, request: request, session: session, token: token, error: "error_weak_password", reason: error.description,
+                    status: .unprocessableContent)
             case .invalidRequest:
-                return try await retry(page, request: request, session: session, token: token, error: "error_weak_password", reason: error.description, status: .badRequest)
+                return try await retry(
+                    page, request: request, session: session, token: token, error: "error_weak_password", reason: error.description,
+                    status: .badRequest)
             case .invalidToken:
                 return pages.message("link_invalid", status: .gone, for: request)
             case .tooManyAttempts:
-                return pages.message("too_many", status: .tooManyRequests, for: request, headers: error.retryAfter.map { [.retryAfter: String($0)] } ?? [:])
+                return pages.message(
+                    "too_many", status: .tooManyRequests, for: request, headers: error.retryAfter.map { [.retryAfter: String($0)] } ?? [:])
             default:
                 return pages.message("unavailable", status: .serviceUnavailable, for: request)
             }
@@ -124,16 +132,20 @@ public struct AccountPagesController<Storage: AuthStorage>: Sendable {
 
     /// The form again, with what was wrong.
     private func retry(
-        _ page: Page, request: Request, session: BrowserSession, token: String, error key: String, reason: String = "", status: HTTPResponse.Status
+        _ page: Page, request: Request, session: BrowserSession, token: String, error key: String, reason: String = "",
+        status: HTTPResponse.Status
     ) async throws -> Response {
         guard let holder = try await recovery.holder(of: token, purposes: page.purposes) else {
             return pages.message("link_invalid", status: .gone, for: request)
         }
-        let message = pages.messages(for: request, values: ["reason": reason, "min_length": String(PasswordPolicy.minimumLength)])[key] ?? key
+        let message =
+            pages.messages(for: request, values: ["reason": reason, "min_length": String(PasswordPolicy.minimumLength)])[key] ?? key
         return form(page, for: request, session: session, username: holder.username, status: status, error: message)
     }
 
-    private func form(_ page: Page, for request: Request, session: BrowserSession, username: String, status: HTTPResponse.Status, error: String? = nil) -> Response {
+    private func form(
+        _ page: Page, for request: Request, session: BrowserSession, username: String, status: HTTPResponse.Status, error: String? = nil
+    ) -> Response {
         var values: [String: Any] = [
             "action": page.path, "csrf": session.csrfToken, "username": username,
             "min_length": PasswordPolicy.minimumLength, "max_length": PasswordPolicy.maximumLength,

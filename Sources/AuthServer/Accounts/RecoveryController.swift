@@ -35,7 +35,8 @@ public struct RecoveryController<Storage: AuthStorage>: Sendable {
     /// (a failure there is logged; the client was told only that the request was accepted).
     @Sendable func requestReset(_ request: Request, context: AuthRequestContext) async throws -> Response {
         let body = try await JSONRequestBody.decode(PasswordResetRequest.self, from: request, limit: maxBodySize)
-        let accepted = try await recovery.acceptPasswordReset(username: body.username?.value, email: body.email?.value, origin: context.origin)
+        let accepted = try await recovery.acceptPasswordReset(
+            username: body.username?.value, email: body.email?.value, origin: context.origin)
         Task { [recovery, logger = context.logger] in
             do {
                 try await recovery.issue(accepted)

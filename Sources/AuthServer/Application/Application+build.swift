@@ -28,8 +28,10 @@ public func buildApplication(
         issuer: configuration.issuer, lifetime: configuration.accessTokenLifetime, audiences: configuration.audiences,
         clock: configuration.clock
     )
-    let pool = configuration.hashingPool
-        ?? BlockingWorkPool(width: configuration.hashingConcurrency, queueLimit: configuration.hashingQueueLimit, niceness: configuration.hashingNiceness)
+    let pool =
+        configuration.hashingPool
+        ?? BlockingWorkPool(
+            width: configuration.hashingConcurrency, queueLimit: configuration.hashingQueueLimit, niceness: configuration.hashingNiceness)
     let hashing = PasswordHashing(hasher: Argon2idHasher(parameters: configuration.hashParameters), pool: pool)
     let keys = KeyService(storage: storage, keyEncryptionKey: keyEncryptionKey, clock: configuration.clock)
     // Counters name usernames and addresses by a keyed digest: a reader of the table
@@ -52,9 +54,11 @@ public func buildApplication(
         clock: configuration.clock, metrics: configuration.metrics, accounts: RecentAccounts(lifetime: configuration.accountReadLifetime)
     )
     // Reset, verification and the owner's notices exist only with somewhere to deliver them.
-    let wake = DeliveryWake(), started = DeliveryWake()
+    let wake = DeliveryWake()
+    let started = DeliveryWake()
     let notices = configuration.delivery.map { _ in OwnerNotices(storage: storage, wake: wake, clock: configuration.clock) }
-    let accounts = AccountService(storage: storage, hashing: hashing, passwords: configuration.passwords, clock: configuration.clock, notices: notices)
+    let accounts = AccountService(
+        storage: storage, hashing: hashing, passwords: configuration.passwords, clock: configuration.clock, notices: notices)
     let recovery = configuration.delivery.map { delivery in
         AccountRecoveryService(
             storage: storage, hashing: hashing, passwords: configuration.passwords, throttle: throttle,
@@ -69,7 +73,8 @@ public func buildApplication(
         login: login, sessions: sessions, accounts: accounts, recovery: recovery, factors: factors, passkeys: passkeys,
         issuer: issuer, readiness: storage.readiness, pool: pool,
         browserSessions: BrowserSessions(
-            sealer: BrowserSessionSealer(keyEncryptionKey: keyEncryptionKey), publicURL: configuration.publicURL, tls: configuration.tls != nil,
+            sealer: BrowserSessionSealer(keyEncryptionKey: keyEncryptionKey), publicURL: configuration.publicURL,
+            tls: configuration.tls != nil,
             clock: configuration.clock
         ),
         configuration: configuration
@@ -96,12 +101,14 @@ public func buildApplication(
         PeriodicService(interval: configuration.keyReloadInterval) { [reloader = KeyReloader(keys: keys, issuer: issuer, logger: logger)] in
             await reloader.reload()
         },
-        PeriodicService(interval: configuration.retentionInterval) { [
-            runner = RetentionRunner(
-                retention: RetentionService(storage: storage, policy: configuration.retention, clock: configuration.clock, metrics: configuration.metrics),
-                logger: logger
-            )
-        ] in
+        PeriodicService(interval: configuration.retentionInterval) {
+            [
+                runner = RetentionRunner(
+                    retention: RetentionService(
+                        storage: storage, policy: configuration.retention, clock: configuration.clock, metrics: configuration.metrics),
+                    logger: logger
+                )
+            ] in
             await runner.runOnce()
         },
     ]

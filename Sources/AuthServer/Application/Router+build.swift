@@ -47,9 +47,11 @@ public func buildRouter<Storage: AuthStorage>(
     )
     if let recovery {
         router.addRoutes(RecoveryController(recovery: recovery, maxBodySize: maxBodySize).routes)
-        router.addRoutes(AccountPagesController(recovery: recovery, sessions: browserSessions, pages: .builtIn, maxBodySize: maxBodySize).routes)
+        router.addRoutes(
+            AccountPagesController(recovery: recovery, sessions: browserSessions, pages: .builtIn, maxBodySize: maxBodySize).routes)
     }
-    router.addRoutes(SecondFactorController(factors: factors, sessions: sessions, issuer: configuration.issuer, maxBodySize: maxBodySize).routes)
+    router.addRoutes(
+        SecondFactorController(factors: factors, sessions: sessions, issuer: configuration.issuer, maxBodySize: maxBodySize).routes)
     if let passkeys {
         router.addRoutes(PasskeyController(passkeys: passkeys, sessions: sessions, maxBodySize: maxBodySize).routes)
     }
@@ -57,7 +59,8 @@ public func buildRouter<Storage: AuthStorage>(
         router.addRoutes(TestClockController(clock: testClock, maxBodySize: maxBodySize).routes)
     }
     router.addRoutes(KeyController(issuer: issuer, maxAge: configuration.jwksMaxAge).routes)
-    router.addRoutes(OAuthController(parties: RelyingPartyService(sessions: sessions, throttle: login.throttle), maxBodySize: maxBodySize).routes)
+    router.addRoutes(
+        OAuthController(parties: RelyingPartyService(sessions: sessions, throttle: login.throttle), maxBodySize: maxBodySize).routes)
     router.addRoutes(
         MetadataController(
             issuer: configuration.issuer, publicURL: configuration.publicURL, https: configuration.tls != nil,
@@ -75,7 +78,9 @@ public func buildRouter<Storage: AuthStorage>(
 
 /// The router of the metrics port (``AppConfiguration/metricsListen``): `GET /metrics`, and
 /// the one error shape for anything else.
-public func buildMetricsRouter(readiness: some ReadinessProbe, pool: BlockingWorkPool, configuration: AppConfiguration) -> Router<AuthRequestContext> {
+public func buildMetricsRouter(readiness: some ReadinessProbe, pool: BlockingWorkPool, configuration: AppConfiguration) -> Router<
+    AuthRequestContext
+> {
     let router = Router(context: AuthRequestContext.self)
     let routes = RouteMethods()
     router.add(middleware: ErrorMiddleware(routes: routes))

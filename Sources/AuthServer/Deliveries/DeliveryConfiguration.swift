@@ -23,7 +23,9 @@ public struct DeliveryConfiguration: Sendable {
     /// 16 bytes).
     /// - Throws: ``DeliveryConfigurationError`` naming what is wrong (never the secret).
     public init(url: String, secret: Data) throws {
-        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), ["http", "https"].contains(scheme), parsed.host != nil else {
+        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            parsed.host != nil
+        else {
             throw DeliveryConfigurationError("the delivery URL must be an http:// or https:// URL with a host")
         }
         guard secret.count >= 16 else {

@@ -7,7 +7,8 @@ extension AuthError: HTTPResponseError {
     public var status: HTTPResponse.Status {
         switch code {
         case .invalidRequest, .invalidGrant, .unsupportedGrantType: .badRequest
-        case .invalidCredentials, .accountDisabled, .invalidToken, .mfaRequired, .invalidClient, .insufficientUserAuthentication: .unauthorized
+        case .invalidCredentials, .accountDisabled, .invalidToken, .mfaRequired, .invalidClient, .insufficientUserAuthentication:
+            .unauthorized
         case .notFound: .notFound
         case .usernameTaken, .emailTaken, .totpAlreadyEnabled: .conflict
         case .weakPassword: .unprocessableContent
@@ -31,7 +32,8 @@ extension AuthError: HTTPResponseError {
                 switch code {
                 case .invalidToken: #"Bearer realm="authd", error="invalid_token""#
                 // RFC 9470 §3: the challenge says how recent the authentication must be.
-                case .insufficientUserAuthentication: #"Bearer realm="authd", error="insufficient_user_authentication", max_age="# + String(maxAge ?? 0)
+                case .insufficientUserAuthentication:
+                    #"Bearer realm="authd", error="insufficient_user_authentication", max_age="# + String(maxAge ?? 0)
                 // A relying party authenticates with HTTP Basic (RFC 6749 §5.2).
                 case .invalidClient: #"Basic realm="authd""#
                 default: #"Bearer realm="authd""#

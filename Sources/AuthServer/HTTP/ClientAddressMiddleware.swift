@@ -22,7 +22,8 @@ public struct ClientAddressMiddleware: RouterMiddleware {
     ) async throws -> Response {
         var context = context
         let forwarded = request.headers[values: .xForwardedFor].joined(separator: ",")
-        context.clientAddress = trusted.clientAddress(peer: context.remoteAddress?.ipAddress, forwardedFor: forwarded.isEmpty ? nil : forwarded)
+        context.clientAddress = trusted.clientAddress(
+            peer: context.remoteAddress?.ipAddress, forwardedFor: forwarded.isEmpty ? nil : forwarded)
         return try await next(request, context)
     }
 }

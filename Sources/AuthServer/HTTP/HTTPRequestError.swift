@@ -68,7 +68,8 @@ public struct HTTPRequestError: HTTPResponseError, Sendable, Equatable, CustomSt
 
     /// The request body is larger than the service accepts.
     public static func requestTooLarge(limit: Int? = nil) -> HTTPRequestError {
-        HTTPRequestError(.requestTooLarge, limit.map { "The request body must not exceed \($0) bytes." } ?? "The request body is too large.")
+        HTTPRequestError(
+            .requestTooLarge, limit.map { "The request body must not exceed \($0) bytes." } ?? "The request body is too large.")
     }
 
     /// The request body is not `application/json`.

@@ -118,7 +118,8 @@ public enum JSONRequestBody {
 
     /// The field at fault: `token`, or a path into an object field (`credential.response.clientDataJSON`).
     private static func name(_ context: DecodingError.Context) -> String {
-        context.codingPath.isEmpty ? "body" : context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+        context.codingPath.isEmpty
+            ? "body" : context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
     }
 
     /// Whether a `Content-Type` value is `application/json` or a `+json` type.

@@ -76,7 +76,8 @@ extension HTTPServerBuilder {
     /// Application(router: router, server: .http1WithJSONErrors())
     /// ```
     static func http1WithJSONErrors(
-        requestHeadTimeout: Duration? = nil, idleTimeout: Duration? = nil, connections: ConnectionsPerAddress? = nil, cap: ConnectionCap? = nil
+        requestHeadTimeout: Duration? = nil, idleTimeout: Duration? = nil, connections: ConnectionsPerAddress? = nil,
+        cap: ConnectionCap? = nil
     ) -> HTTPServerBuilder {
         .http1(
             configuration: .init(

@@ -32,7 +32,7 @@ struct ClientAuthentication: Sendable, Equatable {
             return
         }
         guard let credentials = BasicCredentials.decode(authorization),
-              let id = FormEncoding.unescape(credentials.username), let secret = FormEncoding.unescape(credentials.password)
+            let id = FormEncoding.unescape(credentials.username), let secret = FormEncoding.unescape(credentials.password)
         else {
             throw AuthError.invalidClient
         }

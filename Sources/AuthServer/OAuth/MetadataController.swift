@@ -51,7 +51,8 @@ public struct MetadataController: Sendable {
     /// `scheme://host` as the request reached authd.
     func base(of request: Request, context: AuthRequestContext) -> String {
         Self.base(
-            authority: request.head.authority, forwardedProto: request.headers[.xForwardedProto], forwardedHost: request.headers[.xForwardedHost],
+            authority: request.head.authority, forwardedProto: request.headers[.xForwardedProto],
+            forwardedHost: request.headers[.xForwardedHost],
             fromTrustedProxy: context.remoteAddress?.ipAddress.map(trustedProxies.contains) ?? false, https: https
         )
     }
@@ -63,7 +64,9 @@ public struct MetadataController: Sendable {
     /// MetadataController.base(authority: "auth.local:8443", forwardedProto: nil, forwardedHost: nil, fromTrustedProxy: false, https: false)
     /// // "http://auth.local:8443"
     /// ```
-    public static func base(authority: String?, forwardedProto: String?, forwardedHost: String?, fromTrustedProxy: Bool, https: Bool) -> String {
+    public static func base(authority: String?, forwardedProto: String?, forwardedHost: String?, fromTrustedProxy: Bool, https: Bool)
+        -> String
+    {
         var scheme = https ? "https" : "http"
         var host = authority
         if fromTrustedProxy {
@@ -78,7 +81,8 @@ public struct MetadataController: Sendable {
     static func isHost(_ text: String) -> Bool {
         (1...261).contains(text.utf8.count)
             && text.utf8.allSatisfy { byte in
-                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || Array(".-:[]_".utf8).contains(byte)
+                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                    || Array(".-:[]_".utf8).contains(byte)
             }
     }
 }

@@ -55,7 +55,8 @@ public struct PasskeyController<Storage: AuthStorage>: Sendable {
 
     @Sendable func loginOptions(_ request: Request, context: AuthRequestContext) async throws -> Response {
         let body = try await JSONRequestBody.decodeOrEmpty(PasskeyLoginOptionsRequest.self, from: request, limit: maxBodySize)
-        return JSONResponse.make(status: .ok, body: try await passkeys.authenticationOptions(username: body.username?.value, origin: context.origin))
+        return JSONResponse.make(
+            status: .ok, body: try await passkeys.authenticationOptions(username: body.username?.value, origin: context.origin))
     }
 
     @Sendable func logIn(_ request: Request, context: AuthRequestContext) async throws -> Response {

@@ -70,7 +70,8 @@ public struct SecondFactorController<Storage: AuthStorage>: Sendable {
 
     @Sendable func completeLogin(_ request: Request, context: AuthRequestContext) async throws -> Response {
         let body = try await JSONRequestBody.decode(SecondFactorLoginRequest.self, from: request, limit: maxBodySize)
-        let grant = try await factors.completeLogin(mfaToken: body.mfaToken.value, proof: try body.proof(), origin: context.origin(of: request))
+        let grant = try await factors.completeLogin(
+            mfaToken: body.mfaToken.value, proof: try body.proof(), origin: context.origin(of: request))
         return JSONResponse.make(status: .ok, body: TokenResponse(grant))
     }
 }

@@ -49,7 +49,8 @@ public struct BrowserSessions: Sendable {
     /// The `Set-Cookie` field that keeps `session` in the browser until it ends.
     public func cookie(for session: BrowserSession) throws -> HTTPFields {
         let maxAge = max(0, Int(session.expiresAt.timeIntervalSince(clock.now)))
-        let cookie = Cookie(name: cookieName, value: try sealer.seal(session), maxAge: maxAge, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
+        let cookie = Cookie(
+            name: cookieName, value: try sealer.seal(session), maxAge: maxAge, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
         return [.setCookie: cookie.description]
     }
 

@@ -74,10 +74,13 @@ public struct WebPages: Sendable {
     }
 
     /// The page of one message: the catalogue's `<key>_title` and `<key>_message`.
-    public func message(_ key: String, status: HTTPResponse.Status, for request: Request, messageValues: [String: String] = [:], headers: HTTPFields = [:]) -> Response {
+    public func message(
+        _ key: String, status: HTTPResponse.Status, for request: Request, messageValues: [String: String] = [:], headers: HTTPFields = [:]
+    ) -> Response {
         let words = messages(for: request, values: messageValues)
         return page(
-            "message", status: status, for: request, values: ["heading": words["\(key)_title"] ?? key, "message": words["\(key)_message"] ?? ""],
+            "message", status: status, for: request,
+            values: ["heading": words["\(key)_title"] ?? key, "message": words["\(key)_message"] ?? ""],
             headers: headers
         )
     }

@@ -51,9 +51,11 @@ public final class InMemoryAccountTokenRepository: AccountTokenRepository {
     }
 
     public func issue(_ issue: AccountTokenIssue) async throws -> User? {
-        guard let user = users.first(where: { user in
-            !user.isDisabled && Self.names(issue.account, user) && (issue.purpose != .emailVerification || user.email != nil)
-        }) else { return nil }
+        guard
+            let user = users.first(where: { user in
+                !user.isDisabled && Self.names(issue.account, user) && (issue.purpose != .emailVerification || user.email != nil)
+            })
+        else { return nil }
         if let address = issue.address, users.first(where: { $0.email?.lowercased() == address.key }) != nil { return nil }
         let email = issue.address?.value ?? user.email
         state.withLock { state in
@@ -80,15 +82,20 @@ public final class InMemoryAccountTokenRepository: AccountTokenRepository {
 
     public func owner(ofTokenHash tokenHash: String, purpose: AccountTokenPurpose, now: Date) async throws -> UUID? {
         state.withLock { state in
-            guard let token = state.tokens[tokenHash], token.purpose == purpose, token.usedAt == nil, token.expiresAt > now else { return nil }
+            guard let token = state.tokens[tokenHash], token.purpose == purpose, token.usedAt == nil, token.expiresAt > now else {
+                return nil
+            }
             return token.userID
         }
     }
 
     public func resetPassword(tokenHash: String, passwordHash: String, now: Date) async throws -> (user: User, revoked: Int)? {
         let owner = state.withLock { state -> UUID? in
-            guard let token = state.tokens[tokenHash], token.purpose == .passwordReset, token.usedAt == nil, token.expiresAt > now else { return nil }
-            for (hash, other) in state.tokens where other.userID == token.userID && Self.endedByPassword.contains(other.purpose) && other.usedAt == nil {
+            guard let token = state.tokens[tokenHash], token.purpose == .passwordReset, token.usedAt == nil, token.expiresAt > now else {
+                return nil
+            }
+            for (hash, other) in state.tokens
+            where other.userID == token.userID && Self.endedByPassword.contains(other.purpose) && other.usedAt == nil {
                 state.tokens[hash]?.usedAt = now
             }
             return token.userID
@@ -104,7 +111,8 @@ public final class InMemoryAccountTokenRepository: AccountTokenRepository {
         }
         guard let user, user.passwordHash == change.passwordHash else { return nil }
         state.withLock { state in
-            for (hash, token) in state.tokens where token.userID == change.userID && Self.endedByPassword.contains(token.purpose) && token.usedAt == nil {
+            for (hash, token) in state.tokens
+            where token.userID == change.userID && Self.endedByPassword.contains(token.purpose) && token.usedAt == nil {
                 state.tokens[hash]?.usedAt = change.now
             }
         }
@@ -124,7 +132,8 @@ public final class InMemoryAccountTokenRepository: AccountTokenRepository {
             case .emailChange:
                 let key = token.email?.lowercased()
                 guard users.first(where: { $0.id != token.userID && $0.email?.lowercased() == key }) == nil else { return nil }
-                for (hash, other) in state.tokens where other.userID == token.userID && other.purpose == .emailChange && other.usedAt == nil {
+                for (hash, other) in state.tokens where other.userID == token.userID && other.purpose == .emailChange && other.usedAt == nil
+                {
                     state.tokens[hash]?.usedAt = now
                 }
             case .passwordReset:

@@ -25,7 +25,8 @@ public struct InMemoryDeliveryOutbox: DeliveryOutbox {
         return claimed.compactMap { message in
             guard let user = tokens.users.first(where: { $0.id == message.userID }) else { return nil }
             return OutboxMessage(
-                id: message.id, kind: message.kind, userID: user.id, username: user.username, email: message.email, sealedToken: message.sealedToken,
+                id: message.id, kind: message.kind, userID: user.id, username: user.username, email: message.email,
+                sealedToken: message.sealedToken,
                 expiresAt: message.expiresAt, attempts: message.attempts
             )
         }
@@ -48,15 +49,26 @@ public struct InMemoryDeliveryOutbox: DeliveryOutbox {
     }
 
     public func markDelivered(_ id: Int64, at: Date) async throws {
-        change(id) { $0.deliveredAt = at; $0.sealedToken = nil; $0.lastError = nil }
+        change(id) {
+            $0.deliveredAt = at
+            $0.sealedToken = nil
+            $0.lastError = nil
+        }
     }
 
     public func markFailed(_ id: Int64, reason: String, retryAt: Date) async throws {
-        change(id) { $0.lastError = reason; $0.nextAttemptAt = retryAt }
+        change(id) {
+            $0.lastError = reason
+            $0.nextAttemptAt = retryAt
+        }
     }
 
     public func abandon(_ id: Int64, reason: String, at: Date) async throws {
-        change(id) { $0.abandonedAt = at; $0.sealedToken = nil; $0.lastError = reason }
+        change(id) {
+            $0.abandonedAt = at
+            $0.sealedToken = nil
+            $0.lastError = reason
+        }
     }
 
     public func pendingCount() async throws -> Int {

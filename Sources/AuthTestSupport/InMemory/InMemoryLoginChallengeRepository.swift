@@ -53,7 +53,7 @@ public final class InMemoryLoginChallengeRepository: LoginChallengeRepository {
         _ entry: (challenge: LoginChallenge, usedAt: Date?)?, kind: LoginChallenge.Kind, now: Date, attempts: Bool = true
     ) -> LoginChallenge? {
         guard let entry, entry.usedAt == nil, entry.challenge.kind == kind, entry.challenge.expiresAt > now,
-              !attempts || entry.challenge.attemptsLeft > 0
+            !attempts || entry.challenge.attemptsLeft > 0
         else { return nil }
         return entry.challenge
     }

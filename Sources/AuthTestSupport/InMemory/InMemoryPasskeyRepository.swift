@@ -47,7 +47,7 @@ public final class InMemoryPasskeyRepository: PasskeyRepository {
     public func add(_ passkey: Passkey, limit: Int) async throws -> Bool {
         state.withLock { state in
             guard !state.passkeys.contains(where: { $0.id == passkey.id }),
-                  state.passkeys.count(where: { $0.userID == passkey.userID }) < limit
+                state.passkeys.count(where: { $0.userID == passkey.userID }) < limit
             else { return false }
             state.passkeys.append(passkey)
             return true

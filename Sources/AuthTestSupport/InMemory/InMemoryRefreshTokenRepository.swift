@@ -74,7 +74,8 @@ public final class InMemoryRefreshTokenRepository: RefreshTokenRepository {
             if ownerDisabled { return .disabled(userID: owner) }
             state.tokens[presentedHash]?.used = true
             let next = RefreshTokenRecord(
-                tokenHash: successor.tokenHash, familyID: familyID, userID: owner, expiresAt: successor.expiresAt, sessionExpiresAt: family.expiresAt
+                tokenHash: successor.tokenHash, familyID: familyID, userID: owner, expiresAt: successor.expiresAt,
+                sessionExpiresAt: family.expiresAt
             )
             state.tokens[successor.tokenHash] = Entry(record: next, issuedAt: now)
             state.families[familyID]?.lastUsedAt = now
@@ -120,7 +121,11 @@ public final class InMemoryRefreshTokenRepository: RefreshTokenRepository {
     public func sessions(ofUser userID: UUID, now: Date) async throws -> [Session] {
         stored.withLock { state in
             state.families.filter { $0.value.userID == userID && !$0.value.revoked && $0.value.expiresAt > now }
-                .map { Session(id: $0.key, createdAt: $0.value.createdAt, lastUsedAt: $0.value.lastUsedAt, clientAddress: $0.value.clientAddress, userAgent: $0.value.userAgent) }
+                .map {
+                    Session(
+                        id: $0.key, createdAt: $0.value.createdAt, lastUsedAt: $0.value.lastUsedAt, clientAddress: $0.value.clientAddress,
+                        userAgent: $0.value.userAgent)
+                }
                 .sorted { ($0.createdAt, $1.id.uuidString) > ($1.createdAt, $0.id.uuidString) }
         }
     }
@@ -136,8 +141,10 @@ public final class InMemoryRefreshTokenRepository: RefreshTokenRepository {
 
     public func deleteEnded(before date: Date, limit: Int) async throws -> Int {
         stored.withLock { state in
-            let endedFamilies = Set(state.families.filter { $0.value.expiresAt < date || ($0.value.revokedAt.map { $0 < date } ?? false) }.keys)
-            let tokens = state.tokens.filter { $0.value.record.expiresAt < date || endedFamilies.contains($0.value.record.familyID) }.keys.prefix(limit)
+            let endedFamilies = Set(
+                state.families.filter { $0.value.expiresAt < date || ($0.value.revokedAt.map { $0 < date } ?? false) }.keys)
+            let tokens = state.tokens.filter { $0.value.record.expiresAt < date || endedFamilies.contains($0.value.record.familyID) }.keys
+                .prefix(limit)
             for hash in tokens { state.tokens.removeValue(forKey: hash) }
             let withTokens = Set(state.tokens.values.map(\.record.familyID))
             let families = endedFamilies.subtracting(withTokens).prefix(limit - tokens.count)

@@ -48,7 +48,9 @@ public final class InMemorySecondFactorRepository: SecondFactorRepository {
 
     public func useTOTPStep(userID: UUID, step: Int64) async throws -> Bool {
         state.withLock { state in
-            guard let factor = state.factors[userID], factor.isConfirmed, factor.lastUsedStep.map({ $0 < step }) ?? true else { return false }
+            guard let factor = state.factors[userID], factor.isConfirmed, factor.lastUsedStep.map({ $0 < step }) ?? true else {
+                return false
+            }
             state.factors[userID]?.lastUsedStep = step
             return true
         }

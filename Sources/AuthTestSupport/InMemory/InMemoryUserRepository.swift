@@ -24,7 +24,8 @@ public final class InMemoryUserRepository: UserRepository {
     }
 
     public func create(username: Username, email: EmailAddress?, passwordHash: String, at: Date) async throws -> User {
-        let user = User(id: UUID(), username: username.value, passwordHash: passwordHash, isDisabled: false, createdAt: at, email: email?.value)
+        let user = User(
+            id: UUID(), username: username.value, passwordHash: passwordHash, isDisabled: false, createdAt: at, email: email?.value)
         return try byKey.withLock { users in
             guard users[username.key] == nil else { throw RepositoryError.duplicateUsername }
             if let email, users.values.contains(where: { $0.email?.lowercased() == email.key }) { throw RepositoryError.duplicateEmail }
@@ -39,7 +40,6 @@ public final class InMemoryUserRepository: UserRepository {
             users[key]?.passwordHash = new
         }
     }
-
 
     public func setDisabled(_ disabled: Bool, usernameKey: String, at: Date) async throws -> User? {
         byKey.withLock { users in
@@ -69,7 +69,9 @@ public final class InMemoryUserRepository: UserRepository {
     }
 
     public func all() async throws -> [User] {
-        byKey.withLock { users in users.values.sorted { ($0.createdAt, $0.username.lowercased()) < ($1.createdAt, $1.username.lowercased()) } }
+        byKey.withLock { users in
+            users.values.sorted { ($0.createdAt, $0.username.lowercased()) < ($1.createdAt, $1.username.lowercased()) }
+        }
     }
 
     public func passwordHashParameters() async throws -> [Argon2idHasher.Parameters] {

@@ -74,7 +74,9 @@ public enum CarriedInteractions {
         var byFile: [String: (contract: String, items: [(position: Int, interaction: JSONValue)])] = [:]
         var problems: [String] = []
         for (index, entry) in entries.enumerated() {
-            guard case .string(let file)? = entry["file"], case .integer(let position)? = entry["position"], let interaction = entry["interaction"] else {
+            guard case .string(let file)? = entry["file"], case .integer(let position)? = entry["position"],
+                let interaction = entry["interaction"]
+            else {
                 problems.append("\(key)[\(index)]: an entry needs file, position and interaction")
                 continue
             }

@@ -48,7 +48,8 @@ public enum JSONSchemaUnion {
         union["maxItems"] = bound("maxItems", a, b, lower: false)
         switch name {
         case "object":
-            let left = properties(a), right = properties(b)
+            let left = properties(a)
+            let right = properties(b)
             var merged: [String: JSONValue] = [:]
             for key in Set(left.keys).union(right.keys) {
                 switch (left[key], right[key]) {
@@ -78,7 +79,9 @@ public enum JSONSchemaUnion {
         for addition in additions {
             guard case .object(let new) = addition else { continue }
             // Join with an alternative of the same type, else add one.
-            if let index = result.firstIndex(where: { if case .object(let old) = $0 { old["type"] != nil && old["type"] == new["type"] } else { false } }),
+            if let index = result.firstIndex(where: {
+                if case .object(let old) = $0 { old["type"] != nil && old["type"] == new["type"] } else { false }
+            }),
                 case .object(let old) = result[index]
             {
                 result[index] = .object(of(old, new))

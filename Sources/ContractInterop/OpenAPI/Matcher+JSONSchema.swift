@@ -100,12 +100,15 @@ extension Matcher {
         case .webauthn(let credential): schema = credential.jsonSchema
         case .basicAuth:
             // The operation's `basicAuth` security scheme says what it is; the value is the header's.
-            schema = ["type": "string", "pattern": "^[Bb][Aa][Ss][Ii][Cc] [A-Za-z0-9+/=]+$", "description": "HTTP Basic credentials (RFC 7617)."]
+            schema = [
+                "type": "string", "pattern": "^[Bb][Aa][Ss][Ii][Cc] [A-Za-z0-9+/=]+$", "description": "HTTP Basic credentials (RFC 7617).",
+            ]
         case .datetime: schema = ["type": "string", "format": "date-time"]
         case .jwt(let claims):
             // The media type RFC 7519 registers, which `contract import openapi` reads back as `jwt`.
             schema = ["type": "string", "pattern": .string(JWTShape.pattern), "contentMediaType": "application/jwt"]
-            schema["description"] = .string(claims.isEmpty ? "A compact JWT." : "A compact JWT with the claims \(claims.keys.sorted().joined(separator: ", ")).")
+            schema["description"] = .string(
+                claims.isEmpty ? "A compact JWT." : "A compact JWT with the claims \(claims.keys.sorted().joined(separator: ", ")).")
         case .each(let element, let min, let max):
             schema = ["type": "array", "items": .object(element.jsonSchema(role: role, strict: strict, variables: variables))]
             schema["minItems"] = min.map(JSONValue.integer)
@@ -124,7 +127,10 @@ extension Matcher {
             ]
             keys["minItems"] = min.map(JSONValue.integer)
             keys["maxItems"] = max.map(JSONValue.integer)
-            schema = ["type": "object", "required": ["keys"], "properties": ["keys": .object(keys)], "description": "A JSON Web Key Set (RFC 7517)."]
+            schema = [
+                "type": "object", "required": ["keys"], "properties": ["keys": .object(keys)],
+                "description": "A JSON Web Key Set (RFC 7517).",
+            ]
         }
         if let example, !example.description.contains("{{") { schema["examples"] = [example] }
         return schema

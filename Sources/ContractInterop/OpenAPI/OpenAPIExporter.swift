@@ -50,7 +50,8 @@ public struct OpenAPIExporter: Sendable {
                 let key = OperationKey(path: Self.openAPIPath(interaction.request.path), method: interaction.request.method.lowercased())
                 if operations[key] == nil { order.append(key) }
                 let carried = CarriedInteractions.entry(interaction, of: contract, position: position)
-                operations[key, default: []].append(OpenAPIOperation.Use(contract: contract.name, interaction: interaction, variables: variables, carried: carried))
+                operations[key, default: []].append(
+                    OpenAPIOperation.Use(contract: contract.name, interaction: interaction, variables: variables, carried: carried))
             }
         }
 

@@ -120,7 +120,8 @@ struct OpenAPIOperation {
             let lowered = name.lowercased()
             func schemas(_ from: [Use]) -> [[String: JSONValue]] {
                 from.compactMap { use in
-                    values(use.interaction.request).first { $0.name.lowercased() == lowered }?.value.jsonSchema(role: .request, variables: use.variables)
+                    values(use.interaction.request).first { $0.name.lowercased() == lowered }?.value.jsonSchema(
+                        role: .request, variables: use.variables)
                 }
             }
             let described = schemas(acceptedUses).isEmpty ? schemas(uses) : schemas(acceptedUses)
@@ -183,7 +184,8 @@ struct OpenAPIOperation {
         for part in parts {
             switch part.body {
             case .text where part.filename != nil: properties[part.name] = ["type": "string", "format": "binary"]
-            case .text(let matcher), .json(let matcher): properties[part.name] = .object(matcher.jsonSchema(role: .request, variables: variables))
+            case .text(let matcher), .json(let matcher):
+                properties[part.name] = .object(matcher.jsonSchema(role: .request, variables: variables))
             }
         }
         return ["type": "object", "properties": .object(properties), "required": .array(parts.map { .string($0.name) })]
@@ -230,10 +232,15 @@ struct OpenAPIOperation {
                 let next = matcher.jsonSchema(role: .response, strict: interaction.response.strict, variables: use.variables)
                 json = json.map { JSONSchemaUnion.of($0, next) } ?? next
                 if let value = matcher.writtenExample {
-                    jsonExamples[Self.exampleKey(interaction.name, in: jsonExamples)] = ["summary": .string(interaction.name), "value": value]
+                    jsonExamples[Self.exampleKey(interaction.name, in: jsonExamples)] = [
+                        "summary": .string(interaction.name), "value": value,
+                    ]
                 }
             case .form(let form):
-                content[FormBody.contentType] = ["schema": .object(form.objectMatcher.jsonSchema(role: .response, strict: interaction.response.strict, variables: use.variables))]
+                content[FormBody.contentType] = [
+                    "schema": .object(
+                        form.objectMatcher.jsonSchema(role: .response, strict: interaction.response.strict, variables: use.variables))
+                ]
             case .text(let matcher):
                 let mediaType = Self.mediaType(interaction.response.headers["content-type"]) ?? "text/plain"
                 var media: [String: JSONValue] = ["schema": .object(matcher.jsonSchema(role: .response, variables: use.variables))]
@@ -263,7 +270,8 @@ struct OpenAPIOperation {
     static func headerName(_ lowered: String) -> String {
         let special = ["www-authenticate": "WWW-Authenticate", "etag": "ETag", "x-request-id": "X-Request-ID"]
         if let name = special[lowered] { return name }
-        return lowered.split(separator: "-", omittingEmptySubsequences: false).map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: "-")
+        return lowered.split(separator: "-", omittingEmptySubsequences: false).map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(
+            separator: "-")
     }
 
     /// A key for an example map made from an interaction's name.

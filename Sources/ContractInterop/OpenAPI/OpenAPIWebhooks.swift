@@ -49,7 +49,9 @@ enum OpenAPIWebhooks {
     private static func operation(_ delivery: Delivery, of interaction: Interaction, variables: [String: Matcher]) -> [String: JSONValue] {
         var operation: [String: JSONValue] = [
             "summary": .string("\(delivery.method) \(delivery.path.text) on the receiver the provider delivers to"),
-            "description": .string("Sent within \(delivery.within) s when: \(interaction.name) (\(interaction.request.method) \(interaction.request.path.text))."),
+            "description": .string(
+                "Sent within \(delivery.within) s when: \(interaction.name) (\(interaction.request.method) \(interaction.request.path.text))."
+            ),
             "responses": ["2XX": ["description": "The receiver took the delivery."]],
         ]
         let parameters = delivery.headers.keys.sorted().compactMap { name -> JSONValue? in
@@ -63,7 +65,9 @@ enum OpenAPIWebhooks {
         if let body = delivery.body {
             var media: [String: JSONValue] = ["schema": .object(body.jsonSchema(role: .response, variables: variables))]
             if let example = body.writtenExample {
-                media["examples"] = [OpenAPIOperation.exampleKey(interaction.name, in: [:]): ["summary": .string(interaction.name), "value": example]]
+                media["examples"] = [
+                    OpenAPIOperation.exampleKey(interaction.name, in: [:]): ["summary": .string(interaction.name), "value": example]
+                ]
             }
             operation["requestBody"] = ["required": true, "content": ["application/json": .object(media)]]
         }
@@ -77,7 +81,8 @@ enum OpenAPIWebhooks {
             result["description"] = .string(first + " " + second)
         }
         let path: (JSONValue?) -> [String: JSONValue]? = { value in
-            guard case .object(let body)? = value, case .object(let content)? = body["content"], case .object(let media)? = content["application/json"],
+            guard case .object(let body)? = value, case .object(let content)? = body["content"],
+                case .object(let media)? = content["application/json"],
                 case .object(let schema)? = media["schema"]
             else { return nil }
             return schema

@@ -23,7 +23,8 @@ extension WebAuthnSpec {
                     "publicKeyAlgorithm": ["type": "integer"], "transports": ["type": "array", "items": ["type": "string"]],
                 ],
             ]
-            description = "A WebAuthn registration (RegistrationResponseJSON, WebAuthn §5.1.8): the credential an authenticator makes at \(origin) for the creation options the provider answered."
+            description =
+                "A WebAuthn registration (RegistrationResponseJSON, WebAuthn §5.1.8): the credential an authenticator makes at \(origin) for the creation options the provider answered."
         case .assertion:
             response = [
                 "type": "object", "required": ["clientDataJSON", "authenticatorData", "signature"],
@@ -32,7 +33,8 @@ extension WebAuthnSpec {
                     "userHandle": ["type": ["string", "null"], "pattern": "^[A-Za-z0-9_-]*={0,2}$"],
                 ],
             ]
-            description = "A WebAuthn assertion (AuthenticationResponseJSON, WebAuthn §5.1.9): a registered credential's signature at \(origin) over the request options the provider answered."
+            description =
+                "A WebAuthn assertion (AuthenticationResponseJSON, WebAuthn §5.1.9): a registered credential's signature at \(origin) over the request options the provider answered."
         }
         return [
             "type": "object", "required": ["id", "rawId", "type", "response"],

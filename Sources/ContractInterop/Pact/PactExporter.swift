@@ -67,7 +67,8 @@ public struct PactExporter: Sendable {
                 notes += interaction.delivers.map { delivery in
                     PactNote(
                         file: contract.file, interaction: interaction.name,
-                        message: "delivers \(delivery.summary) dropped: a Pact HTTP interaction cannot carry a delivery to another receiver (contract verify still checks it)"
+                        message:
+                            "delivers \(delivery.summary) dropped: a Pact HTTP interaction cannot carry a delivery to another receiver (contract verify still checks it)"
                     )
                 }
             }
@@ -81,11 +82,16 @@ public struct PactExporter: Sendable {
         return Export(document: document, notes: notes)
     }
 
-    static func interaction(_ interaction: Interaction, of contract: Contract, description: String, saved: [String: Matcher]) -> (JSONValue, [String]) {
+    static func interaction(_ interaction: Interaction, of contract: Contract, description: String, saved: [String: Matcher]) -> (
+        JSONValue, [String]
+    ) {
         var states: [JSONValue] = []
         // The state replays what comes before (for the saved values) and steps the clock (after:).
         if !interaction.request.variables.isEmpty || interaction.after != nil {
-            states.append(["name": .string(savedValuesState), "params": ["contract": .string(contract.name), "interaction": .string(interaction.name)]])
+            states.append([
+                "name": .string(savedValuesState),
+                "params": ["contract": .string(contract.name), "interaction": .string(interaction.name)],
+            ])
         }
         for use in interaction.given {
             states.append(use.params.isEmpty ? ["name": .string(use.state)] : ["name": .string(use.state), "params": .object(use.params)])
@@ -157,15 +163,20 @@ public struct PactExporter: Sendable {
             }
         case .text(let template):
             let text = writer.exampleText(template)
-            let contentType = firstHeader("Content-Type", in: spec.headers).map { PactMessageWriter.text(of: PactMessageWriter.example(of: $0)) }
+            let contentType = firstHeader("Content-Type", in: spec.headers).map {
+                PactMessageWriter.text(of: PactMessageWriter.example(of: $0))
+            }
             // Pact reads a string body of a JSON request as a JSON string: JSON text goes as its value.
-            if contentType?.lowercased().contains("json") == true, template.variables.isEmpty, let json = try? JSONValue(parsing: Data(text.utf8)) {
+            if contentType?.lowercased().contains("json") == true, template.variables.isEmpty,
+                let json = try? JSONValue(parsing: Data(text.utf8))
+            {
                 request["body"] = json
             } else {
                 request["body"] = .string(text)
             }
             if !template.variables.isEmpty {
-                writer.note("the text body holds saved values: Pact generates none in a text body, so it is sent with examples in their place")
+                writer.note(
+                    "the text body holds saved values: Pact generates none in a text body, so it is sent with examples in their place")
             }
         case .form(let form):
             // As `contract verify` sends it: a form body says so unless the contract sets a type.
@@ -287,7 +298,9 @@ public struct PactExporter: Sendable {
     /// own top-level commas into a rule per part (`Cache-Control[0]`, `Cache-Control[1]`) when
     /// each part of the example matches its part of the pattern; otherwise each part is only
     /// checked to be there.
-    static func headerRules(_ name: String, _ matcher: Matcher, _ example: String, _ rules: [JSONValue], writer: inout PactMessageWriter) -> [String: JSONValue] {
+    static func headerRules(_ name: String, _ matcher: Matcher, _ example: String, _ rules: [JSONValue], writer: inout PactMessageWriter)
+        -> [String: JSONValue]
+    {
         guard !rules.isEmpty else { return [:] }
         guard example.contains(",") else { return [name: PactMessageWriter.ruleList(rules)] }
         let exampleParts = example.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -339,7 +352,8 @@ public struct PactExporter: Sendable {
 
     /// `cache-control` → `Cache-Control` (contracts keep response header names lower-cased).
     static func headerName(_ name: String) -> String {
-        let written = name.split(separator: "-", omittingEmptySubsequences: false).map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: "-")
+        let written = name.split(separator: "-", omittingEmptySubsequences: false).map { $0.prefix(1).uppercased() + $0.dropFirst() }
+            .joined(separator: "-")
         return written.hasPrefix("Www-") ? "WWW-" + written.dropFirst(4) : written
     }
 }

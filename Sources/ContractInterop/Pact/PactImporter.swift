@@ -84,7 +84,9 @@ public enum PactImporter {
                 var states: [String] = []
                 for state in converted.flatMap(\.given).map(\.state) where !states.contains(state) { states.append(state) }
                 result.files.append(
-                    Result.File(name: "\(name).yaml", yaml: yaml, source: path, consumer: consumer, provider: provider, interactions: converted.count, states: states)
+                    Result.File(
+                        name: "\(name).yaml", yaml: yaml, source: path, consumer: consumer, provider: provider,
+                        interactions: converted.count, states: states)
                 )
             } catch {
                 result.errors.append(PactNote(file: path, interaction: "", message: "cannot write YAML: \(error)"))

@@ -52,7 +52,8 @@ struct PactInteractionConverter {
 
         guard let request = request(requestObject, rules: requestRules) else { return nil }
         guard let response = response(responseObject, rules: responseRules) else { return nil }
-        return Interaction(name: current, location: SourceLocation(file: file, line: 0), given: given, request: request, response: response, save: [:])
+        return Interaction(
+            name: current, location: SourceLocation(file: file, line: 0), given: given, request: request, response: response, save: [:])
     }
 
     // MARK: - Request
@@ -74,7 +75,9 @@ struct PactInteractionConverter {
         for (name, value) in headerItems(object["headers"]) {
             headers.append((name, textMatcher(value, rules: rules.headers[name.lowercased()], at: "header \(name)")))
         }
-        let contentType = firstHeader("Content-Type", in: headers).flatMap { if case .literal(.string(let text)) = $0.kind { text } else { nil } }
+        let contentType = firstHeader("Content-Type", in: headers).flatMap {
+            if case .literal(.string(let text)) = $0.kind { text } else { nil }
+        }
         var body = RequestBody.none
         switch self.body(object["body"], contentType: contentType) {
         case .none: break
@@ -139,8 +142,13 @@ struct PactInteractionConverter {
             var items: [(String, [String])] = []
             for pair in text.split(separator: "&") {
                 let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).removingPercentEncoding ?? String($0) }
-                let name = parts[0], value = parts.count > 1 ? parts[1] : ""
-                if let index = items.firstIndex(where: { $0.0 == name }) { items[index].1.append(value) } else { items.append((name, [value])) }
+                let name = parts[0]
+                let value = parts.count > 1 ? parts[1] : ""
+                if let index = items.firstIndex(where: { $0.0 == name }) {
+                    items[index].1.append(value)
+                } else {
+                    items.append((name, [value]))
+                }
             }
             return items
         case .object(let object)?:
@@ -222,7 +230,10 @@ struct PactInteractionConverter {
                 note("form field '\(field.name)' is sent more than once: the first is kept")
                 continue
             }
-            form.append(FormField(name: field.name, value: textMatcher(field.value, rules: rules.bodyRules(at: [.key(field.name)]), at: "form field \(field.name)")))
+            form.append(
+                FormField(
+                    name: field.name,
+                    value: textMatcher(field.value, rules: rules.bodyRules(at: [.key(field.name)]), at: "form field \(field.name)")))
         }
         return FormBody(form)
     }
@@ -269,9 +280,11 @@ struct PactInteractionConverter {
         if cascade { return typeMatcher(value, at: path, min: nil, max: nil, rules: rules) }
         switch value {
         case .object(let members):
-            return Matcher(.object(members.reduce(into: [:]) { result, member in
-                result[member.key] = build(member.value, at: path + [.key(member.key)], cascade: false, rules: rules)
-            }))
+            return Matcher(
+                .object(
+                    members.reduce(into: [:]) { result, member in
+                        result[member.key] = build(member.value, at: path + [.key(member.key)], cascade: false, rules: rules)
+                    }))
         case .array(let elements):
             return Matcher(.array(elements.enumerated().map { build($1, at: path + [.index($0)], cascade: false, rules: rules) }))
         default:
@@ -280,12 +293,16 @@ struct PactInteractionConverter {
     }
 
     /// Matching by type: scalars by their JSON type, objects and arrays by their children's.
-    private mutating func typeMatcher(_ value: JSONValue, at path: [JSONPath.Component], min: Int?, max: Int?, rules: PactRuleBook) -> Matcher {
+    private mutating func typeMatcher(_ value: JSONValue, at path: [JSONPath.Component], min: Int?, max: Int?, rules: PactRuleBook)
+        -> Matcher
+    {
         switch value {
         case .object(let members):
-            return Matcher(.object(members.reduce(into: [:]) { result, member in
-                result[member.key] = build(member.value, at: path + [.key(member.key)], cascade: true, rules: rules)
-            }))
+            return Matcher(
+                .object(
+                    members.reduce(into: [:]) { result, member in
+                        result[member.key] = build(member.value, at: path + [.key(member.key)], cascade: true, rules: rules)
+                    }))
         case .array(let elements):
             let element = elements.first.map { build($0, at: path + [.index(0)], cascade: true, rules: rules) } ?? Matcher(.any)
             return Matcher(.each(of: element, min: min, max: max), example: Self.fits(value, min: min, max: max) ? value : nil)
@@ -306,7 +323,8 @@ struct PactInteractionConverter {
     /// that maps (a later `min`/`max` bounds it); OR keeps the first, with a note.
     /// `place` names it in notes (`header X`); by default its JSON path in the body.
     private mutating func apply(
-        _ list: (rules: [PactRule], combine: String), to value: JSONValue, at path: [JSONPath.Component], place: String? = nil, rules: PactRuleBook
+        _ list: (rules: [PactRule], combine: String), to value: JSONValue, at path: [JSONPath.Component], place: String? = nil,
+        rules: PactRuleBook
     ) -> Matcher {
         let where_ = place ?? JSONPath(components: path).description
         if list.combine.uppercased() == "OR", list.rules.count > 1 {
@@ -314,9 +332,12 @@ struct PactInteractionConverter {
         }
         guard let rule = list.rules.first else { return Matcher(.literal(value)) }
         if list.rules.count > 1, list.combine.uppercased() != "OR" {
-            note("rules at \(where_) after the first ('\(list.rules.dropFirst().map(\.kind).joined(separator: "', '"))') are not combined: ignored")
+            note(
+                "rules at \(where_) after the first ('\(list.rules.dropFirst().map(\.kind).joined(separator: "', '"))') are not combined: ignored"
+            )
         }
-        let min = rule.integer("min"), max = rule.integer("max")
+        let min = rule.integer("min")
+        let max = rule.integer("max")
         switch rule.kind {
         case "type":
             return typeMatcher(value, at: path, min: min, max: max, rules: rules)
@@ -365,7 +386,9 @@ struct PactInteractionConverter {
     /// `date`, `time`, `timestamp` with a Java date format: ISO date-times with a zone become
     /// `datetime`, others a regex of the format.
     private mutating func dateMatcher(_ rule: PactRule, _ value: JSONValue, at where_: String) -> Matcher {
-        let defaults = ["date": "yyyy-MM-dd", "time": "HH:mm:ss", "timestamp": "yyyy-MM-dd'T'HH:mm:ssXXX", "datetime": "yyyy-MM-dd'T'HH:mm:ssXXX"]
+        let defaults = [
+            "date": "yyyy-MM-dd", "time": "HH:mm:ss", "timestamp": "yyyy-MM-dd'T'HH:mm:ssXXX", "datetime": "yyyy-MM-dd'T'HH:mm:ssXXX",
+        ]
         let format = rule.string("format") ?? rule.string(rule.kind) ?? defaults[rule.kind] ?? ""
         if case .string(let text) = value, format.contains("'T'"), format.contains("X"), DateTimeFormat.parse(text) != nil {
             return Matcher(.datetime, example: value)
@@ -394,13 +417,16 @@ struct PactInteractionConverter {
         for category in categories.keys.sorted() {
             guard case .object(let entries)? = categories[category] else { continue }
             // A path generator is one generator, not a map of them.
-            let generators: [(String, JSONValue)] = entries["type"] != nil ? [("", .object(entries))] : entries.keys.sorted().map { ($0, entries[$0] ?? .null) }
+            let generators: [(String, JSONValue)] =
+                entries["type"] != nil ? [("", .object(entries))] : entries.keys.sorted().map { ($0, entries[$0] ?? .null) }
             for (place, generator) in generators {
                 let type = generator["type"]?.stringValue ?? "unknown"
                 let at = place.isEmpty ? "\(side) \(category)" : "\(side) \(category) \(place)"
                 if type == "ProviderState" {
                     let expression = generator["expression"]?.stringValue ?? ""
-                    note("ProviderState generator at \(at) (\(expression)) dropped: the example is sent as written; a value from an earlier interaction can be saved and used as {{name}}")
+                    note(
+                        "ProviderState generator at \(at) (\(expression)) dropped: the example is sent as written; a value from an earlier interaction can be saved and used as {{name}}"
+                    )
                 } else {
                     note("generator \(type) at \(at) dropped: the example is sent as written (the stub makes its own values for matchers)")
                 }

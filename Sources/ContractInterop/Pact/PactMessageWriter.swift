@@ -71,9 +71,10 @@ struct PactMessageWriter {
             }
             return .object(object)
         case .array(let elements):
-            return .array(elements.enumerated().map { index, element in
-                value(element, at: "\(path)[\(index)]", cascaded: cascaded) ?? .null
-            })
+            return .array(
+                elements.enumerated().map { index, element in
+                    value(element, at: "\(path)[\(index)]", cascaded: cascaded) ?? .null
+                })
         case .each(let element, let min, let max):
             bodyRules.append((path, [Self.arrayRule(min: min, max: max)]))
             let sample = value(element, at: "\(path)[*]", cascaded: true) ?? .null
@@ -139,7 +140,9 @@ struct PactMessageWriter {
 
     /// A string holding `{{var}}`: in a request, a provider-state generator (`${var}`) whose
     /// value the state-change URL returns; in a response, the shape of what was saved.
-    private mutating func templated(_ template: Template, at place: String) -> (example: JSONValue, rules: [JSONValue], generator: JSONValue?) {
+    private mutating func templated(_ template: Template, at place: String) -> (
+        example: JSONValue, rules: [JSONValue], generator: JSONValue?
+    ) {
         let names = template.variables
         let example: JSONValue =
             if let sole = template.soleVariable, let value = samples(template)[sole] { value } else { .string(exampleText(template)) }
@@ -206,7 +209,9 @@ struct PactMessageWriter {
         case .datetime: return [Self.regex(Self.dateTimePattern)]
         case .jwt(let claims):
             if !claims.isEmpty {
-                note("\(place) is a JWT whose claims \(claims.keys.sorted().joined(separator: ", ")) the contract checks: Pact checks its shape only")
+                note(
+                    "\(place) is a JWT whose claims \(claims.keys.sorted().joined(separator: ", ")) the contract checks: Pact checks its shape only"
+                )
             }
             return [Self.regex(String(JWTShape.pattern.dropFirst().dropLast()))]
         case .totp(let code):
@@ -225,7 +230,9 @@ struct PactMessageWriter {
     private mutating func noteBounds(_ min: Double?, _ max: Double?, at place: String) {
         let bounds = [min.map { "minimum \(JSONValue.numeric($0))" }, max.map { "maximum \(JSONValue.numeric($0))" }].compactMap { $0 }
         guard !bounds.isEmpty else { return }
-        note("\(place): Pact has no numeric bounds, so the \(bounds.joined(separator: " and ")) \(bounds.count == 1 ? "is" : "are") not checked")
+        note(
+            "\(place): Pact has no numeric bounds, so the \(bounds.joined(separator: " and ")) \(bounds.count == 1 ? "is" : "are") not checked"
+        )
     }
 
     // MARK: - Examples
@@ -249,7 +256,8 @@ struct PactMessageWriter {
         case .datetime: return .string("2001-02-03T04:05:06Z")
         case .jwt(let claims):
             let payload = Data(JSONValue.object(claims.mapValues(example(of:))).description.utf8)
-            return .string(CompactJWS.serialize(header: Data(#"{"alg":"EdDSA","typ":"JWT"}"#.utf8), payload: payload) { _ in Data("signature".utf8) })
+            return .string(
+                CompactJWS.serialize(header: Data(#"{"alg":"EdDSA","typ":"JWT"}"#.utf8), payload: payload) { _ in Data("signature".utf8) })
         case .each(let element, let min, _):
             return .array(Array(repeating: example(of: element), count: Swift.max(min ?? 1, 1)))
         case .jwks(let min, _):
@@ -266,7 +274,9 @@ struct PactMessageWriter {
     }
 
     static func sampleJWKS(count: Int) -> JSONValue {
-        let key: JSONValue = ["kty": "OKP", "crv": "Ed25519", "kid": "example", "use": "sig", "alg": "EdDSA", "x": .string(Base64URL.encode(Data(count: 32)))]
+        let key: JSONValue = [
+            "kty": "OKP", "crv": "Ed25519", "kid": "example", "use": "sig", "alg": "EdDSA", "x": .string(Base64URL.encode(Data(count: 32))),
+        ]
         return ["keys": .array(Array(repeating: key, count: count))]
     }
 
@@ -326,7 +336,8 @@ struct PactMessageWriter {
 
     /// `$.a`, or `$['odd key']` for a key that is not a plain name.
     static func path(_ parent: String, key: String) -> String {
-        let plain = key.first.map { $0.isLetter || $0 == "_" } == true && key.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+        let plain =
+            key.first.map { $0.isLetter || $0 == "_" } == true && key.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
         return plain ? "\(parent).\(key)" : "\(parent)['\(key.replacingOccurrences(of: "'", with: "\\'"))']"
     }
 

@@ -38,7 +38,10 @@ public struct ContractChange: Sendable, Equatable, CustomStringConvertible {
     public let reason: String
 
     /// Creates a change.
-    public init(kind: Kind, impact: Impact, file: String, interaction: String, old: SourceLocation?, new: SourceLocation?, path: String, reason: String) {
+    public init(
+        kind: Kind, impact: Impact, file: String, interaction: String, old: SourceLocation?, new: SourceLocation?, path: String,
+        reason: String
+    ) {
         self.kind = kind
         self.impact = impact
         self.file = file

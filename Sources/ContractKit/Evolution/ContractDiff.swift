@@ -25,7 +25,8 @@ public enum ContractDiff {
                 guard let counterpart = after.first(where: { $0.key == entry.key }) else {
                     changes.append(
                         ContractChange(
-                            kind: .removed, impact: .breaking, file: file, interaction: entry.interaction.name, old: entry.interaction.location, new: nil,
+                            kind: .removed, impact: .breaking, file: file, interaction: entry.interaction.name,
+                            old: entry.interaction.location, new: nil,
                             path: "", reason: "removed: a client may rely on it"
                         )
                     )
@@ -36,7 +37,8 @@ public enum ContractDiff {
             for entry in after where !beforeKeys.contains(entry.key) {
                 changes.append(
                     ContractChange(
-                        kind: .added, impact: .safe, file: file, interaction: entry.interaction.name, old: nil, new: entry.interaction.location,
+                        kind: .added, impact: .safe, file: file, interaction: entry.interaction.name, old: nil,
+                        new: entry.interaction.location,
                         path: "", reason: "added"
                     )
                 )

@@ -93,7 +93,8 @@ public struct ContractUsage: Sendable, Equatable {
             guard case .string(let file)? = entry["file"], case .string(let name)? = entry["interaction"] else {
                 throw FormatError(description: "interactions[\(index)] needs \"file\" and \"interaction\" strings")
             }
-            var method = "", path = ""
+            var method = ""
+            var path = ""
             if case .string(let value)? = entry["method"] { method = value }
             if case .string(let value)? = entry["path"] { path = value }
             interactions.append(Interaction(file: file, interaction: name, method: method, path: path))

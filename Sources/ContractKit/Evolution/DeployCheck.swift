@@ -99,13 +99,15 @@ public struct DeployCheck: Sendable {
         let of = "\(clients.count) client\(clients.count == 1 ? "" : "s") (\(clients.joined(separator: ", ")))"
         if !deployable {
             let touched = Set(broken.map { "\($0.change.file)\n\($0.change.interaction)" }).count
-            return "can-i-deploy: no — breaking changes to \(touched) interaction\(touched == 1 ? "" : "s") that \(brokenClients.joined(separator: ", ")) use\(brokenClients.count == 1 ? "s" : "") "
+            return
+                "can-i-deploy: no — breaking changes to \(touched) interaction\(touched == 1 ? "" : "s") that \(brokenClients.joined(separator: ", ")) use\(brokenClients.count == 1 ? "s" : "") "
                 + "(\(breaking) breaking, \(safe) safe; usage of \(of))"
         }
         if breaking == 0 {
             return "can-i-deploy: yes — no breaking changes (\(safe) safe; usage of \(of))"
         }
-        return "can-i-deploy: yes — \(breaking) breaking change\(breaking == 1 ? "" : "s") to interactions no client uses, \(safe) safe (usage of \(of))"
+        return
+            "can-i-deploy: yes — \(breaking) breaking change\(breaking == 1 ? "" : "s") to interactions no client uses, \(safe) safe (usage of \(of))"
     }
 
     /// `{"deployable", "clients", "broken": [{client, method, path, change}], "unused_breaking": [change], "unknown": [{client, file, interaction, method, path}], "summary"}`;
@@ -123,7 +125,10 @@ public struct DeployCheck: Sendable {
             "clients": .array(usages.map { .string($0.client) }),
             "broken": .array(
                 broken.map {
-                    .object(["client": .string($0.client), "method": .string($0.used.method), "path": .string($0.used.path), "change": entry($0.change)])
+                    .object([
+                        "client": .string($0.client), "method": .string($0.used.method), "path": .string($0.used.path),
+                        "change": entry($0.change),
+                    ])
                 }
             ),
             "unused_breaking": .array(unusedBreaking.map(entry)),

@@ -11,11 +11,15 @@ extension InteractionDiff {
                 case (let a?, let b?, _):
                     optionality(a, b, at: child, side: side)
                     walk(a.optional(false), b.optional(false), at: child, side: side)
-                case (nil, let b?, .request) where b.optional: note(.safe, "request \(child)", "optional field added: old requests without it still match")
-                case (nil, .some, .request): note(.breaking, "request \(child)", "required field added: clients written against the old contract do not send it")
-                case (let a?, nil, .response) where a.optional: note(.safe, "response \(child)", "optional key removed: clients already cope without it")
+                case (nil, let b?, .request) where b.optional:
+                    note(.safe, "request \(child)", "optional field added: old requests without it still match")
+                case (nil, .some, .request):
+                    note(.breaking, "request \(child)", "required field added: clients written against the old contract do not send it")
+                case (let a?, nil, .response) where a.optional:
+                    note(.safe, "response \(child)", "optional key removed: clients already cope without it")
                 case (nil, .some, .response): note(.safe, "response \(child)", "key added: clients ignore keys they do not read")
-                case (.some, nil, .request): note(.breaking, "request \(child)", "field removed: the provider may refuse it (the stub refuses keys not listed)")
+                case (.some, nil, .request):
+                    note(.breaking, "request \(child)", "field removed: the provider may refuse it (the stub refuses keys not listed)")
                 case (.some, nil, .response): note(.breaking, "response \(child)", "key removed: a client may read it")
                 case (nil, nil, _): break
                 }
@@ -24,7 +28,9 @@ extension InteractionDiff {
             for (index, pair) in zip(before, after).enumerated() { walk(pair.0, pair.1, at: "\(path)[\(index)]", side: side) }
         case (.each(let before, let a, let b), .each(let after, let c, let d)):
             let any = Matcher(.any)
-            compare(Matcher(.each(of: any, min: a, max: b)), Matcher(.each(of: any, min: c, max: d)), at: "\(side.rawValue) \(path)", side: side, describe: false)
+            compare(
+                Matcher(.each(of: any, min: a, max: b)), Matcher(.each(of: any, min: c, max: d)), at: "\(side.rawValue) \(path)",
+                side: side, describe: false)
             walk(before, after, at: "\(path)[*]", side: side)
         case (.jwt(let before), .jwt(let after)):
             walk(Matcher(.object(before)), Matcher(.object(after)), at: path, side: side)
@@ -39,7 +45,8 @@ extension InteractionDiff {
     private mutating func optionality(_ old: Matcher, _ new: Matcher, at path: String, side: Side) {
         switch (old.optional, new.optional, side) {
         case (false, true, .request): note(.safe, "request \(path)", "now optional: old requests still match")
-        case (true, false, .request): note(.breaking, "request \(path)", "now required: clients written against the old contract may not send it")
+        case (true, false, .request):
+            note(.breaking, "request \(path)", "now required: clients written against the old contract may not send it")
         case (false, true, .response): note(.breaking, "response \(path)", "now optional: a client may read it and find nothing")
         case (true, false, .response): note(.safe, "response \(path)", "now always present: clients already cope with it there")
         default: break
@@ -60,7 +67,10 @@ extension InteractionDiff {
         case (.narrower, .request): note(.breaking, path, "\(what) (narrowed: some old requests no longer match)")
         case (.different, .request): note(.breaking, path, "\(what) (changed)")
         case (.wider, .response): note(.breaking, path, "\(what) (widened: clients may see values they did not expect)")
-        case (.narrower, .response): note(.breaking, path, "\(what) (narrowed: the stub now answers otherwise and a client may rely on the old values; when unsure, breaking)")
+        case (.narrower, .response):
+            note(
+                .breaking, path,
+                "\(what) (narrowed: the stub now answers otherwise and a client may rely on the old values; when unsure, breaking)")
         case (.different, .response): note(.breaking, path, "\(what) (changed)")
         }
     }

@@ -38,7 +38,9 @@ public struct InteractionDiff: Sendable {
 
     mutating func note(_ impact: ContractChange.Impact, _ path: String, _ reason: String) {
         changes.append(
-            ContractChange(kind: .changed, impact: impact, file: file, interaction: new.name, old: old.location, new: new.location, path: path, reason: reason)
+            ContractChange(
+                kind: .changed, impact: impact, file: file, interaction: new.name, old: old.location, new: new.location, path: path,
+                reason: reason)
         )
     }
 
@@ -53,9 +55,11 @@ public struct InteractionDiff: Sendable {
                 }
             }
         }
-        compareNamed(old.query.map { ($0.name, $0.value) }, new.query.map { ($0.name, $0.value) }, label: "request query", removal: .breaking)
         compareNamed(
-            old.headers.map { ($0.name.lowercased(), $0.value) }, new.headers.map { ($0.name.lowercased(), $0.value) }, label: "request header", removal: .safe
+            old.query.map { ($0.name, $0.value) }, new.query.map { ($0.name, $0.value) }, label: "request query", removal: .breaking)
+        compareNamed(
+            old.headers.map { ($0.name.lowercased(), $0.value) }, new.headers.map { ($0.name.lowercased(), $0.value) },
+            label: "request header", removal: .safe
         )
         switch (old.body, new.body) {
         case (.none, .none): break
@@ -69,7 +73,9 @@ public struct InteractionDiff: Sendable {
         }
     }
 
-    private mutating func compareNamed(_ old: [(String, Matcher)], _ new: [(String, Matcher)], label: String, removal: ContractChange.Impact) {
+    private mutating func compareNamed(
+        _ old: [(String, Matcher)], _ new: [(String, Matcher)], label: String, removal: ContractChange.Impact
+    ) {
         let before = Dictionary(old, uniquingKeysWith: { first, _ in first })
         let after = Dictionary(new, uniquingKeysWith: { first, _ in first })
         for name in Set(before.keys).union(after.keys).sorted() {
@@ -79,7 +85,8 @@ public struct InteractionDiff: Sendable {
             case (.some, nil):
                 note(
                     removal, "\(label) \(name)",
-                    removal == .breaking ? "removed: the provider may refuse it (the stub refuses what is not listed)" : "removed: no longer required"
+                    removal == .breaking
+                        ? "removed: the provider may refuse it (the stub refuses what is not listed)" : "removed: no longer required"
                 )
             case (nil, nil): break
             }
@@ -121,12 +128,17 @@ public struct InteractionDiff: Sendable {
         }
         let unplaced = { (deliveries: [Delivery]) in
             deliveries.map {
-                Delivery(method: $0.method, path: $0.path, headers: $0.headers, body: $0.body, within: $0.within, save: $0.save, location: SourceLocation(file: "", line: 0))
+                Delivery(
+                    method: $0.method, path: $0.path, headers: $0.headers, body: $0.body, within: $0.within, save: $0.save,
+                    location: SourceLocation(file: "", line: 0))
             }
         }
         if old.after != new.after {
             let text = { (after: Double?) in after.map { "after: \(JSONValue.numeric($0))s" } ?? "no time step" }
-            note(.breaking, "after", "\(text(old.after)) → \(text(new.after)): the stub answers it after another time step, so a client test that steps the old one gets another answer")
+            note(
+                .breaking, "after",
+                "\(text(old.after)) → \(text(new.after)): the stub answers it after another time step, so a client test that steps the old one gets another answer"
+            )
         }
         if unplaced(old.delivers) != unplaced(new.delivers) {
             note(.breaking, "delivers", "the messages sent elsewhere changed: their receiver may rely on them")

@@ -49,7 +49,8 @@ public enum ContractLoader {
                         diagnostics.append(
                             ContractDiagnostic(
                                 file: contract.file, line: interaction.location.line, column: 0,
-                                message: "unknown provider state '\(use.state)' (\(providerFileName) defines: \(states.keys.sorted().joined(separator: ", ")))"
+                                message:
+                                    "unknown provider state '\(use.state)' (\(providerFileName) defines: \(states.keys.sorted().joined(separator: ", ")))"
                             )
                         )
                     }
@@ -63,7 +64,8 @@ public enum ContractLoader {
                     diagnostics.append(
                         ContractDiagnostic(
                             file: contract.file, line: interaction.location.line, column: 0,
-                            message: "'\(interaction.name)' happens after: a time step, and \(providerFileName) declares no clock: hook to move the provider's clock"
+                            message:
+                                "'\(interaction.name)' happens after: a time step, and \(providerFileName) declares no clock: hook to move the provider's clock"
                         )
                     )
                 }
@@ -76,7 +78,8 @@ public enum ContractLoader {
     public static func parse(yaml: String, file: String) -> (Contract?, [ContractDiagnostic]) {
         var reader = YAMLReader(file: file)
         guard let root = compose(yaml, reader: &reader) else { return (nil, reader.diagnostics) }
-        guard let pairs = reader.mapping(root, "a contract file", allowed: ["name", "interactions"], required: ["name", "interactions"]) else {
+        guard let pairs = reader.mapping(root, "a contract file", allowed: ["name", "interactions"], required: ["name", "interactions"])
+        else {
             return (nil, reader.diagnostics)
         }
         var name: String?

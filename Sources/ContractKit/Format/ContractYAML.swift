@@ -16,7 +16,10 @@ package enum ContractYAML {
         case .null: .scalar(Node.Scalar("null", .implicit, .plain))
         case .array(let elements): .sequence(Node.Sequence(elements.map(value), .implicit, elements.isEmpty ? .flow : .block))
         case .object(let members):
-            .mapping(Node.Mapping(members.keys.sorted().compactMap { key in members[key].map { (text(key), value($0)) } }, .implicit, members.isEmpty ? .flow : .block))
+            .mapping(
+                Node.Mapping(
+                    members.keys.sorted().compactMap { key in members[key].map { (text(key), value($0)) } }, .implicit,
+                    members.isEmpty ? .flow : .block))
         }
     }
 
@@ -35,7 +38,10 @@ package enum ContractYAML {
         switch matcher.kind {
         case .literal(let json): return value(json)
         case .object(let members):
-            return .mapping(Node.Mapping(members.keys.sorted().compactMap { key in members[key].map { (text(key), self.matcher($0)) } }, .implicit, members.isEmpty ? .flow : .block))
+            return .mapping(
+                Node.Mapping(
+                    members.keys.sorted().compactMap { key in members[key].map { (text(key), self.matcher($0)) } }, .implicit,
+                    members.isEmpty ? .flow : .block))
         case .array(let elements):
             return .sequence(Node.Sequence(elements.map(self.matcher), .implicit, elements.isEmpty ? .flow : .block))
         case .string(let minLength, let maxLength):
@@ -54,7 +60,14 @@ package enum ContractYAML {
         case .jwt(let claims):
             add("match", "jwt")
             if !claims.isEmpty {
-                pairs.append((text("claims"), .mapping(Node.Mapping(claims.keys.sorted().compactMap { key in claims[key].map { (text(key), self.matcher($0)) } }, .implicit, .flow))))
+                pairs.append(
+                    (
+                        text("claims"),
+                        .mapping(
+                            Node.Mapping(
+                                claims.keys.sorted().compactMap { key in claims[key].map { (text(key), self.matcher($0)) } }, .implicit,
+                                .flow))
+                    ))
             }
         case .regex(let pattern):
             add("match", "regex")
@@ -84,10 +97,14 @@ package enum ContractYAML {
             add("options", .string(spec.options))
             add("origin", .string(spec.origin))
             add("authenticator", .string(spec.authenticator))
-            if spec.algorithm != defaults.algorithm, let name = WebAuthnSpec.algorithmNames.first(where: { $0.value == spec.algorithm })?.name {
+            if spec.algorithm != defaults.algorithm,
+                let name = WebAuthnSpec.algorithmNames.first(where: { $0.value == spec.algorithm })?.name
+            {
                 add("algorithm", .string(name))
             }
-            if spec.attestation != defaults.attestation, let name = WebAuthnSpec.attestationNames.first(where: { $0.value == spec.attestation })?.name {
+            if spec.attestation != defaults.attestation,
+                let name = WebAuthnSpec.attestationNames.first(where: { $0.value == spec.attestation })?.name
+            {
                 add("attestation", .string(name))
             }
             if spec.userVerified != defaults.userVerified { add("user_verified", .bool(spec.userVerified)) }
@@ -103,7 +120,9 @@ package enum ContractYAML {
 
     /// A whole contract file.
     package static func contract(name: String, interactions: [Interaction], comments: [String] = []) throws -> String {
-        let root = mapping([("name", text(name)), ("interactions", .sequence(Node.Sequence(interactions.map(interaction), .implicit, .block)))])
+        let root = mapping([
+            ("name", text(name)), ("interactions", .sequence(Node.Sequence(interactions.map(interaction), .implicit, .block))),
+        ])
         let header = comments.map { "# \($0)\n" }.joined()
         let yaml = try Yams.serialize(node: root, width: -1, allowUnicode: true)
         return header + yaml + (yaml.hasSuffix("\n") ? "" : "\n")
@@ -124,7 +143,11 @@ package enum ContractYAML {
         let request = interaction.request
         var requestPairs: [(String, Node)] = [("method", text(request.method)), ("path", text(request.path.text))]
         if !request.path.params.isEmpty {
-            requestPairs.append(("path_params", mapping(request.path.parameterNames.compactMap { name in request.path.params[name].map { (name, matcher($0)) } })))
+            requestPairs.append(
+                (
+                    "path_params",
+                    mapping(request.path.parameterNames.compactMap { name in request.path.params[name].map { (name, matcher($0)) } })
+                ))
         }
         if !request.query.isEmpty { requestPairs.append(("query", mapping(request.query.map { ($0.name, matcher($0.value)) }))) }
         if !request.headers.isEmpty { requestPairs.append(("headers", mapping(request.headers.map { ($0.name, matcher($0.value)) }))) }
@@ -139,7 +162,11 @@ package enum ContractYAML {
         let response = interaction.response
         var responsePairs: [(String, Node)] = [("status", value(.integer(response.status)))]
         if !response.headers.isEmpty {
-            responsePairs.append(("headers", mapping(response.headers.keys.sorted().compactMap { name in response.headers[name].map { (name, matcher($0)) } })))
+            responsePairs.append(
+                (
+                    "headers",
+                    mapping(response.headers.keys.sorted().compactMap { name in response.headers[name].map { (name, matcher($0)) } })
+                ))
         }
         if response.strict { responsePairs.append(("strict", value(.bool(true)))) }
         switch response.body {
@@ -150,7 +177,12 @@ package enum ContractYAML {
         }
         pairs.append(("response", mapping(responsePairs)))
         if !interaction.save.isEmpty {
-            pairs.append(("save", mapping(interaction.save.keys.sorted().compactMap { name in interaction.save[name].map { (name, text($0.description)) } })))
+            pairs.append(
+                (
+                    "save",
+                    mapping(
+                        interaction.save.keys.sorted().compactMap { name in interaction.save[name].map { (name, text($0.description)) } })
+                ))
         }
         if !interaction.delivers.isEmpty {
             pairs.append(("delivers", .sequence(Node.Sequence(interaction.delivers.map(delivery), .implicit, .block))))
@@ -164,12 +196,20 @@ package enum ContractYAML {
         if delivery.method != "POST" { pairs.append(("method", text(delivery.method))) }
         pairs.append(("path", text(delivery.path.text)))
         if !delivery.headers.isEmpty {
-            pairs.append(("headers", mapping(delivery.headers.keys.sorted().compactMap { name in delivery.headers[name].map { (name, matcher($0)) } })))
+            pairs.append(
+                (
+                    "headers",
+                    mapping(delivery.headers.keys.sorted().compactMap { name in delivery.headers[name].map { (name, matcher($0)) } })
+                ))
         }
         if let body = delivery.body { pairs.append(("json", matcher(body))) }
         if delivery.within != Delivery.defaultWithin { pairs.append(("within", value(.numeric(delivery.within)))) }
         if !delivery.save.isEmpty {
-            pairs.append(("save", mapping(delivery.save.keys.sorted().compactMap { name in delivery.save[name].map { (name, text($0.description)) } })))
+            pairs.append(
+                (
+                    "save",
+                    mapping(delivery.save.keys.sorted().compactMap { name in delivery.save[name].map { (name, text($0.description)) } })
+                ))
         }
         return mapping(pairs)
     }
@@ -198,11 +238,15 @@ package enum ContractYAML {
     /// Whether `string` must be quoted to read back as this string.
     package static func needsQuotes(_ string: String) -> Bool {
         guard let first = string.unicodeScalars.first, let last = string.unicodeScalars.last else { return true }
-        if ["null", "Null", "NULL", "~", "true", "True", "TRUE", "false", "False", "FALSE", "yes", "no", "on", "off"].contains(string) { return true }
+        if ["null", "Null", "NULL", "~", "true", "True", "TRUE", "false", "False", "FALSE", "yes", "no", "on", "off"].contains(string) {
+            return true
+        }
         if Double(string) != nil || Int(string) != nil { return true }
         if string.range(of: #"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$"#, options: .regularExpression) != nil { return true }
         if !(CharacterSet.letters.contains(first) || first == "/" || first == "_") || last == " " { return true }
         if string.contains(": ") || string.contains(" #") { return true }
-        return string.unicodeScalars.contains { !(CharacterSet.alphanumerics.contains($0) || " _-./()+;=@$%^&*?!~<>".unicodeScalars.contains($0)) || $0.value > 127 }
+        return string.unicodeScalars.contains {
+            !(CharacterSet.alphanumerics.contains($0) || " _-./()+;=@$%^&*?!~<>".unicodeScalars.contains($0)) || $0.value > 127
+        }
     }
 }

@@ -12,7 +12,11 @@ extension YAMLReader {
         var deliveries: [Delivery] = []
         var ok = true
         for element in sequence {
-            if let delivery = delivery(element, defined: defined.union(saved), saved: &saved) { deliveries.append(delivery) } else { ok = false }
+            if let delivery = delivery(element, defined: defined.union(saved), saved: &saved) {
+                deliveries.append(delivery)
+            } else {
+                ok = false
+            }
         }
         return ok ? deliveries : nil
     }
@@ -32,7 +36,11 @@ extension YAMLReader {
             case "method":
                 if let text = string(value, "method") {
                     let upper = text.uppercased()
-                    if !upper.isEmpty && upper.allSatisfy({ $0.isLetter }) { method = upper } else { error(value, "'\(text)' is not an HTTP method") }
+                    if !upper.isEmpty && upper.allSatisfy({ $0.isLetter }) {
+                        method = upper
+                    } else {
+                        error(value, "'\(text)' is not an HTTP method")
+                    }
                 }
             case "path":
                 if let text = string(value, "a delivery's path") {
@@ -60,7 +68,11 @@ extension YAMLReader {
                 if let body { checkVariables(body.templateVariables, at: value, defined: defined) }
             case "within":
                 if let seconds = number(value, "within") {
-                    if seconds > 0 && seconds.isFinite { within = seconds } else { error(value, "within must be a positive number of seconds, not \(scalarText(value, "within") ?? "")") }
+                    if seconds > 0 && seconds.isFinite {
+                        within = seconds
+                    } else {
+                        error(value, "within must be a positive number of seconds, not \(scalarText(value, "within") ?? "")")
+                    }
                 }
             default:
                 saveNode = value
@@ -71,7 +83,10 @@ extension YAMLReader {
             for (variable, sourceNode) in mapping(saveNode, "a delivery's save") ?? [] {
                 guard let text = string(sourceNode, "save '\(variable)'") else { continue }
                 guard text.hasPrefix("$") else {
-                    error(sourceNode, "invalid source for '\(variable)': a delivery saves from its JSON body, so the source is a path such as $.token, not '\(text)'")
+                    error(
+                        sourceNode,
+                        "invalid source for '\(variable)': a delivery saves from its JSON body, so the source is a path such as $.token, not '\(text)'"
+                    )
                     continue
                 }
                 do {

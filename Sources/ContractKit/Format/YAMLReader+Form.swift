@@ -47,7 +47,10 @@ extension YAMLReader {
         var parts: [MultipartPart] = []
         var ok = true
         for element in sequence {
-            guard let pairs = mapping(element, "a multipart part", allowed: ["name", "filename", "headers", "body", "json"], required: ["name"]) else {
+            guard
+                let pairs = mapping(
+                    element, "a multipart part", allowed: ["name", "filename", "headers", "body", "json"], required: ["name"])
+            else {
                 ok = false
                 continue
             }

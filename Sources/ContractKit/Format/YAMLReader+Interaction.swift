@@ -5,7 +5,11 @@ extension YAMLReader {
     /// One interaction; `defined` holds the variables saved by earlier interactions and
     /// gains this one's.
     mutating func interaction(_ node: Node, defined: inout Set<String>) -> Interaction? {
-        guard let pairs = mapping(node, "an interaction", allowed: ["name", "given", "after", "request", "response", "save", "delivers"], required: ["name", "request", "response"]) else {
+        guard
+            let pairs = mapping(
+                node, "an interaction", allowed: ["name", "given", "after", "request", "response", "save", "delivers"],
+                required: ["name", "request", "response"])
+        else {
             return nil
         }
         var values: [String: Node] = [:]
@@ -35,7 +39,10 @@ extension YAMLReader {
                     default: break
                     }
                 case .requestBody:
-                    if let request, case .json = request.body {} else if request != nil { error(sourceNode, "saving \(text) needs a JSON request body") }
+                    if let request, case .json = request.body {
+                    } else if request != nil {
+                        error(sourceNode, "saving \(text) needs a JSON request body")
+                    }
                 case .requestForm(let name):
                     if let request, !Self.formHas(request.body, name) { error(sourceNode, "the request has no form field '\(name)'") }
                 case .responseForm(let name):
@@ -144,7 +151,11 @@ extension YAMLReader {
             case "method":
                 if let text = string(value, "method") {
                     let upper = text.uppercased()
-                    if upper.allSatisfy({ $0.isLetter }) && !upper.isEmpty { method = upper } else { error(value, "'\(text)' is not an HTTP method") }
+                    if upper.allSatisfy({ $0.isLetter }) && !upper.isEmpty {
+                        method = upper
+                    } else {
+                        error(value, "'\(text)' is not an HTTP method")
+                    }
                 }
             case "path":
                 pathNode = value
@@ -228,13 +239,16 @@ extension YAMLReader {
     mutating func checkVariables(_ names: [String], at node: Node, defined: Set<String>) {
         // `{{env.NAME}}` comes from the environment of the run, not from a save.
         for name in names where !defined.contains(name) && !name.hasPrefix("env.") {
-            let known = defined.isEmpty ? "no variable is saved before this interaction" : "saved so far: \(defined.sorted().joined(separator: ", "))"
+            let known =
+                defined.isEmpty
+                ? "no variable is saved before this interaction" : "saved so far: \(defined.sorted().joined(separator: ", "))"
             error(node, "undefined variable '\(name)' (\(known))")
         }
     }
 
     private mutating func response(_ node: Node) -> ResponseSpec? {
-        guard let pairs = mapping(node, "response", allowed: ["status", "headers", "json", "body", "form", "strict"], required: ["status"]) else {
+        guard let pairs = mapping(node, "response", allowed: ["status", "headers", "json", "body", "form", "strict"], required: ["status"])
+        else {
             return nil
         }
         var status: Int?
@@ -251,7 +265,9 @@ extension YAMLReader {
             case "headers":
                 for (name, valueNode) in mapping(value, "headers") ?? [] {
                     if case .scalar = valueNode {
-                        if let text = scalarText(valueNode, "header '\(name)'") { headers[name.lowercased()] = Matcher(.literal(.string(text))) }
+                        if let text = scalarText(valueNode, "header '\(name)'") {
+                            headers[name.lowercased()] = Matcher(.literal(.string(text)))
+                        }
                     } else if let matcher = matcher(valueNode, "header '\(name)'") {
                         headers[name.lowercased()] = matcher
                     }

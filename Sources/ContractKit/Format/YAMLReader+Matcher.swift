@@ -60,7 +60,9 @@ extension YAMLReader {
         let kind: Matcher.Kind
         switch name {
         case "string":
-            kind = .string(minLength: values["min_length"].flatMap { integer($0, "min_length") }, maxLength: values["max_length"].flatMap { integer($0, "max_length") })
+            kind = .string(
+                minLength: values["min_length"].flatMap { integer($0, "min_length") },
+                maxLength: values["max_length"].flatMap { integer($0, "max_length") })
         case "integer":
             kind = .integer(min: values["min"].flatMap { number($0, "min") }, max: values["max"].flatMap { number($0, "max") })
         case "number":
@@ -121,7 +123,10 @@ extension YAMLReader {
             kind = .totp(spec)
         case "webauthn_registration", "webauthn_assertion":
             guard inRequest else {
-                error(node, "a \(name) matcher belongs in a request (a credential the verifier's authenticator makes), not in a response or a delivery")
+                error(
+                    node,
+                    "a \(name) matcher belongs in a request (a credential the verifier's authenticator makes), not in a response or a delivery"
+                )
                 return nil
             }
             let ceremony: WebAuthnSpec.Ceremony = name == "webauthn_registration" ? .registration : .assertion
@@ -129,7 +134,9 @@ extension YAMLReader {
             kind = .webauthn(spec)
         case "basic_auth":
             guard let usernameNode = values["username"], let passwordNode = values["password"] else {
-                error(node, "matcher 'basic_auth' needs 'username' and 'password' (each a literal, a \"{{saved}}\" value or a matcher of text)")
+                error(
+                    node,
+                    "matcher 'basic_auth' needs 'username' and 'password' (each a literal, a \"{{saved}}\" value or a matcher of text)")
                 return nil
             }
             guard let username = textMatcher(usernameNode, "the basic_auth username", inRequest: inRequest),
@@ -178,7 +185,9 @@ extension YAMLReader {
         var spec = TOTPSpec(secret: secret)
         var ok = true
         if spec.variables.isEmpty, Base32.decode(secret)?.isEmpty ?? true {
-            error(secretNode, "secret must be base32 (letters A–Z and digits 2–7) or a saved value such as \"{{totp_secret}}\", not '\(secret)'")
+            error(
+                secretNode,
+                "secret must be base32 (letters A–Z and digits 2–7) or a saved value such as \"{{totp_secret}}\", not '\(secret)'")
             ok = false
         }
         if let digitsNode = values["digits"] {

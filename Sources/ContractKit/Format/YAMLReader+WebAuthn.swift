@@ -10,7 +10,10 @@ extension YAMLReader {
         let name = ceremony.matcherName
         let saved = ceremony == .registration ? "{{creation}}" : "{{request}}"
         let needs = [
-            ("options", "the options an earlier interaction answered and saved whole, such as \"\(saved)\" from save: { \(saved.dropFirst(2).dropLast(2)): $ }"),
+            (
+                "options",
+                "the options an earlier interaction answered and saved whole, such as \"\(saved)\" from save: { \(saved.dropFirst(2).dropLast(2)): $ }"
+            ),
             ("origin", "the origin the client is at, such as \"https://example.com\""),
             ("authenticator", "a name for the authenticator, such as mia-phone: its registration's key signs its assertions"),
         ]
@@ -31,11 +34,15 @@ extension YAMLReader {
         if let options = texts["options"], let optionsNode = values["options"],
             !(Template.mayHavePlaceholders(options) && Template(options).soleVariable != nil)
         {
-            error(optionsNode, "options must be a saved value such as \"\(saved)\" (the whole options an earlier interaction answered), not '\(options)'")
+            error(
+                optionsNode,
+                "options must be a saved value such as \"\(saved)\" (the whole options an earlier interaction answered), not '\(options)'")
             ok = false
         }
         if let origin = texts["origin"], let originNode = values["origin"], !WebAuthnSpec.isOrigin(origin) {
-            error(originNode, "origin must be an origin such as https://example.com (a scheme, a host and perhaps a port; no path), not '\(origin)'")
+            error(
+                originNode,
+                "origin must be an origin such as https://example.com (a scheme, a host and perhaps a port; no path), not '\(origin)'")
             ok = false
         }
         if let authenticator = texts["authenticator"], let authenticatorNode = values["authenticator"],
@@ -44,12 +51,21 @@ extension YAMLReader {
             error(authenticatorNode, "authenticator must name the authenticator, such as mia-phone")
             ok = false
         }
-        var spec = WebAuthnSpec(ceremony, options: texts["options"] ?? "", origin: texts["origin"] ?? "", authenticator: texts["authenticator"] ?? "")
+        var spec = WebAuthnSpec(
+            ceremony, options: texts["options"] ?? "", origin: texts["origin"] ?? "", authenticator: texts["authenticator"] ?? "")
         if let algorithmNode = values["algorithm"] {
-            if let algorithm = choice(algorithmNode, "algorithm", WebAuthnSpec.algorithmNames) { spec.algorithm = algorithm } else { ok = false }
+            if let algorithm = choice(algorithmNode, "algorithm", WebAuthnSpec.algorithmNames) {
+                spec.algorithm = algorithm
+            } else {
+                ok = false
+            }
         }
         if let attestationNode = values["attestation"] {
-            if let attestation = choice(attestationNode, "attestation", WebAuthnSpec.attestationNames) { spec.attestation = attestation } else { ok = false }
+            if let attestation = choice(attestationNode, "attestation", WebAuthnSpec.attestationNames) {
+                spec.attestation = attestation
+            } else {
+                ok = false
+            }
         }
         if let verifiedNode = values["user_verified"] {
             if let verified = bool(verifiedNode, "user_verified") { spec.userVerified = verified } else { ok = false }

@@ -32,7 +32,11 @@ extension Matcher {
     static func basicAuthMismatches(username: Matcher, password: Matcher, in actual: JSONValue, at path: String) -> [Mismatch] {
         guard case .string(let text) = actual, let credentials = BasicCredentials.decode(text) else {
             // The value may be someone's credentials: its type is said, not the value.
-            return [Mismatch(path: path, expected: "HTTP Basic credentials (Basic base64(username:password))", actual: "a value that is not (not shown)")]
+            return [
+                Mismatch(
+                    path: path, expected: "HTTP Basic credentials (Basic base64(username:password))",
+                    actual: "a value that is not (not shown)")
+            ]
         }
         var found = username.mismatches(inText: credentials.username, at: "\(path) username")
         if !BasicAuth.passwordMatches(password, credentials.password) {

@@ -22,7 +22,11 @@ extension FormBody {
     public func mismatches(in body: Data, strict: Bool) -> [Mismatch] {
         guard let received = FormEncoding.decode(body) else {
             let text = String(decoding: body.prefix(80), as: UTF8.self)
-            return [Mismatch(path: "body", expected: "a form body (\(Self.contentType))", actual: body.isEmpty ? "an empty body" : "text \(JSONValue.string(text))")]
+            return [
+                Mismatch(
+                    path: "body", expected: "a form body (\(Self.contentType))",
+                    actual: body.isEmpty ? "an empty body" : "text \(JSONValue.string(text))")
+            ]
         }
         var found: [Mismatch] = []
         for field in fields {

@@ -43,17 +43,24 @@ extension Matcher {
     ///   without `example` and without a minter, a `totp` whose secret is not a key, or a
     ///   WebAuthn assertion without `authenticators`; what `codes` and `authenticators` throw.
     public func sampleValue(
-        at path: String = "$", minter: (any TokenMinter)? = nil, codes: TOTPCodeGenerator? = nil, authenticators: WebAuthnAuthenticators? = nil
+        at path: String = "$", minter: (any TokenMinter)? = nil, codes: TOTPCodeGenerator? = nil,
+        authenticators: WebAuthnAuthenticators? = nil
     ) throws -> JSONValue {
         switch kind {
         case .literal(let value):
             return value
         case .object(let members):
             var object: [String: JSONValue] = [:]
-            for (key, member) in members { object[key] = try member.sampleValue(at: Self.childPath(path, key), minter: minter, codes: codes, authenticators: authenticators) }
+            for (key, member) in members {
+                object[key] = try member.sampleValue(
+                    at: Self.childPath(path, key), minter: minter, codes: codes, authenticators: authenticators)
+            }
             return .object(object)
         case .array(let elements):
-            return .array(try elements.enumerated().map { try $1.sampleValue(at: "\(path)[\($0)]", minter: minter, codes: codes, authenticators: authenticators) })
+            return .array(
+                try elements.enumerated().map {
+                    try $1.sampleValue(at: "\(path)[\($0)]", minter: minter, codes: codes, authenticators: authenticators)
+                })
         case .jwt(let claims):
             if let minter { return try minter.jwt(claims: claims, at: path) }
             if let example { return example }
@@ -64,10 +71,15 @@ extension Matcher {
             throw MatcherSampleError(path: path, reason: "a jwks matcher needs an example")
         case .each(let element, let min, _):
             if let example { return example }
-            return .array(try (0..<Swift.max(min ?? 1, 1)).map { try element.sampleValue(at: "\(path)[\($0)]", minter: minter, codes: codes, authenticators: authenticators) })
+            return .array(
+                try (0..<Swift.max(min ?? 1, 1)).map {
+                    try element.sampleValue(at: "\(path)[\($0)]", minter: minter, codes: codes, authenticators: authenticators)
+                })
         case .oneOf(let alternatives):
             if let example { return example }
-            guard let first = alternatives.first else { throw MatcherSampleError(path: path, reason: "a one_of matcher needs alternatives") }
+            guard let first = alternatives.first else {
+                throw MatcherSampleError(path: path, reason: "a one_of matcher needs alternatives")
+            }
             return try first.sampleValue(at: path, minter: minter, codes: codes, authenticators: authenticators)
         case .totp(let spec):
             return .string(try spec.code(at: path, codes: codes))
@@ -101,7 +113,8 @@ extension Matcher {
     /// - Throws: ``Template/UndefinedVariable``, ``MatcherSampleError``, what `codes` and
     ///   `authenticators` throw.
     public func sampleValue(
-        with variables: [String: JSONValue], at path: String = "$", codes: TOTPCodeGenerator? = nil, authenticators: WebAuthnAuthenticators? = nil
+        with variables: [String: JSONValue], at path: String = "$", codes: TOTPCodeGenerator? = nil,
+        authenticators: WebAuthnAuthenticators? = nil
     ) throws -> JSONValue {
         var undefined: [String] = []
         let resolved = resolved(with: variables, undefined: &undefined)

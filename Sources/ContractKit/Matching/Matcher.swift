@@ -94,7 +94,8 @@ public struct Matcher: Sendable, Equatable {
 
     /// The matcher names accepted after `match:`.
     public static let names = [
-        "string", "integer", "number", "boolean", "null", "any", "regex", "uuid", "datetime", "jwt", "jwks", "each", "one_of", "totp", "webauthn_registration",
+        "string", "integer", "number", "boolean", "null", "any", "regex", "uuid", "datetime", "jwt", "jwks", "each", "one_of", "totp",
+        "webauthn_registration",
         "webauthn_assertion", "basic_auth",
     ]
 
@@ -117,22 +118,33 @@ public struct Matcher: Sendable, Equatable {
                 undefined += missing
                 return self
             }
-            if let name = template.soleVariable, let value = variables[name] { return Matcher(.literal(value), example: example, optional: optional) }
+            if let name = template.soleVariable, let value = variables[name] {
+                return Matcher(.literal(value), example: example, optional: optional)
+            }
             guard let rendered = try? template.render(variables) else { return self }
             return Matcher(.literal(.string(rendered)), example: example, optional: optional)
         case .object(let members):
-            return Matcher(.object(members.mapValues { $0.resolved(with: variables, undefined: &undefined) }), example: example, optional: optional)
+            return Matcher(
+                .object(members.mapValues { $0.resolved(with: variables, undefined: &undefined) }), example: example, optional: optional)
         case .array(let elements):
-            return Matcher(.array(elements.map { $0.resolved(with: variables, undefined: &undefined) }), example: example, optional: optional)
+            return Matcher(
+                .array(elements.map { $0.resolved(with: variables, undefined: &undefined) }), example: example, optional: optional)
         case .each(let element, let min, let max):
-            return Matcher(.each(of: element.resolved(with: variables, undefined: &undefined), min: min, max: max), example: example, optional: optional)
+            return Matcher(
+                .each(of: element.resolved(with: variables, undefined: &undefined), min: min, max: max), example: example,
+                optional: optional)
         case .oneOf(let alternatives):
-            return Matcher(.oneOf(alternatives.map { $0.resolved(with: variables, undefined: &undefined) }), example: example, optional: optional)
+            return Matcher(
+                .oneOf(alternatives.map { $0.resolved(with: variables, undefined: &undefined) }), example: example, optional: optional)
         case .jwt(let claims):
-            return Matcher(.jwt(claims: claims.mapValues { $0.resolved(with: variables, undefined: &undefined) }), example: example, optional: optional)
+            return Matcher(
+                .jwt(claims: claims.mapValues { $0.resolved(with: variables, undefined: &undefined) }), example: example, optional: optional
+            )
         case .basicAuth(let username, let password):
             return Matcher(
-                .basicAuth(username: username.resolved(with: variables, undefined: &undefined), password: password.resolved(with: variables, undefined: &undefined)),
+                .basicAuth(
+                    username: username.resolved(with: variables, undefined: &undefined),
+                    password: password.resolved(with: variables, undefined: &undefined)),
                 example: example, optional: optional
             )
         case .totp(var spec) where !spec.variables.isEmpty:
@@ -172,7 +184,8 @@ public struct Matcher: Sendable, Equatable {
                 let childPath = Self.childPath(path, key)
                 guard let value = object[key] else {
                     if members[key]?.optional != true {
-                        found.append(Mismatch(path: childPath, expected: members[key]?.summary ?? "a value", actual: "nothing (key missing)"))
+                        found.append(
+                            Mismatch(path: childPath, expected: members[key]?.summary ?? "a value", actual: "nothing (key missing)"))
                     }
                     continue
                 }
@@ -180,7 +193,10 @@ public struct Matcher: Sendable, Equatable {
             }
             if strict {
                 for key in object.keys.sorted() where members[key] == nil {
-                    found.append(Mismatch(path: Self.childPath(path, key), expected: "no such key (strict)", actual: Mismatch.describe(object[key] ?? .null)))
+                    found.append(
+                        Mismatch(
+                            path: Self.childPath(path, key), expected: "no such key (strict)",
+                            actual: Mismatch.describe(object[key] ?? .null)))
                 }
             }
             return found
@@ -231,20 +247,31 @@ public struct Matcher: Sendable, Equatable {
         if let max, keys.count > max { return [Mismatch(path: keysPath, expected: "at most \(max) keys", actual: "\(keys.count)")] }
         return keys.enumerated().flatMap { index, key -> [Mismatch] in
             let keyPath = "\(keysPath)[\(index)]"
-            guard case .object(let members) = key else { return [Mismatch(path: keyPath, expected: "a JWK object", actual: Mismatch.describe(key))] }
+            guard case .object(let members) = key else {
+                return [Mismatch(path: keyPath, expected: "a JWK object", actual: Mismatch.describe(key))]
+            }
             var found: [Mismatch] = []
             for name in ["kty", "kid"] {
                 guard case .string(let text)? = members[name], !text.isEmpty else {
-                    found.append(Mismatch(path: childPath(keyPath, name), expected: "a non-empty string", actual: members[name].map(Mismatch.describe) ?? "nothing (key missing)"))
+                    found.append(
+                        Mismatch(
+                            path: childPath(keyPath, name), expected: "a non-empty string",
+                            actual: members[name].map(Mismatch.describe) ?? "nothing (key missing)"))
                     continue
                 }
             }
             if members["kty"] == .string("OKP") {
                 if members["crv"] != .string("Ed25519") {
-                    found.append(Mismatch(path: childPath(keyPath, "crv"), expected: #""Ed25519""#, actual: members["crv"].map(Mismatch.describe) ?? "nothing (key missing)"))
+                    found.append(
+                        Mismatch(
+                            path: childPath(keyPath, "crv"), expected: #""Ed25519""#,
+                            actual: members["crv"].map(Mismatch.describe) ?? "nothing (key missing)"))
                 }
                 guard case .string(let x)? = members["x"], Base64URL.decode(x)?.count == 32 else {
-                    found.append(Mismatch(path: childPath(keyPath, "x"), expected: "a 32-byte base64url public key", actual: members["x"].map(Mismatch.describe) ?? "nothing (key missing)"))
+                    found.append(
+                        Mismatch(
+                            path: childPath(keyPath, "x"), expected: "a 32-byte base64url public key",
+                            actual: members["x"].map(Mismatch.describe) ?? "nothing (key missing)"))
                     return found
                 }
             }
@@ -258,7 +285,8 @@ public struct Matcher: Sendable, Equatable {
         case .literal(let value): value.description
         case .object: "an object"
         case .array(let elements): "an array of \(elements.count) elements"
-        case .string(let minLength, let maxLength): "a string" + Self.bounds(minLength.map(Double.init), maxLength.map(Double.init), unit: " characters")
+        case .string(let minLength, let maxLength):
+            "a string" + Self.bounds(minLength.map(Double.init), maxLength.map(Double.init), unit: " characters")
         case .integer(let min, let max): "an integer" + Self.bounds(min, max, unit: "")
         case .number(let min, let max): "a number" + Self.bounds(min, max, unit: "")
         case .boolean: "a boolean"

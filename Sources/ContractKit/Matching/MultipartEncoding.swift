@@ -65,7 +65,8 @@ public enum MultipartEncoding {
         for parameter in contentType.split(separator: ";").dropFirst() {
             let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard pair.count == 2, pair[0].lowercased() == "boundary" else { continue }
-            let value = pair[1].count >= 2 && pair[1].hasPrefix("\"") && pair[1].hasSuffix("\"") ? String(pair[1].dropFirst().dropLast()) : pair[1]
+            let value =
+                pair[1].count >= 2 && pair[1].hasPrefix("\"") && pair[1].hasSuffix("\"") ? String(pair[1].dropFirst().dropLast()) : pair[1]
             return (1...70).contains(value.utf8.count) ? value : nil
         }
         return nil
@@ -99,7 +100,9 @@ public enum MultipartEncoding {
         var parts: [Part] = []
         while true {
             if bytes[position...].starts(with: [45, 45]) { return parts }
-            guard bytes[position...].starts(with: crlf) else { throw Invalid(description: "a boundary line is not followed by a line break") }
+            guard bytes[position...].starts(with: crlf) else {
+                throw Invalid(description: "a boundary line is not followed by a line break")
+            }
             guard parts.count < maximumParts else { throw Invalid(description: "more than \(maximumParts) parts") }
             let headerStart = position + 2
             guard let headerEnd = find(crlf + crlf, in: bytes, from: headerStart, limit: maximumHeaderBytes) else {
@@ -108,7 +111,8 @@ public enum MultipartEncoding {
             guard let bodyEnd = find(crlf + delimiter, in: bytes, from: headerEnd + 4) else {
                 throw Invalid(description: "part \(parts.count + 1) is not closed by --\(boundary)")
             }
-            parts.append(try part(headers: bytes[headerStart..<headerEnd], body: Data(bytes[(headerEnd + 4)..<bodyEnd]), number: parts.count + 1))
+            parts.append(
+                try part(headers: bytes[headerStart..<headerEnd], body: Data(bytes[(headerEnd + 4)..<bodyEnd]), number: parts.count + 1))
             position = bodyEnd + 2 + delimiter.count
         }
     }
@@ -119,7 +123,9 @@ public enum MultipartEncoding {
         var others: [FormField.Text] = []
         let text = String(decoding: headers, as: UTF8.self)
         for line in text.components(separatedBy: "\r\n") where !line.isEmpty {
-            guard let colon = line.firstIndex(of: ":") else { throw Invalid(description: "part \(number) has a header line without a colon") }
+            guard let colon = line.firstIndex(of: ":") else {
+                throw Invalid(description: "part \(number) has a header line without a colon")
+            }
             let field = line[..<colon].trimmingCharacters(in: .whitespaces)
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             guard isSameHeaderName(field, "Content-Disposition") else {
@@ -147,7 +153,8 @@ public enum MultipartEncoding {
     }
 
     private static func quoted(_ text: String) -> String {
-        text.replacingOccurrences(of: "\"", with: "%22").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
+        text.replacingOccurrences(of: "\"", with: "%22").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(
+            of: "\n", with: "%0A")
     }
 
     /// Where `needle` first starts in `bytes` at or after `start` (and before `start + limit`).

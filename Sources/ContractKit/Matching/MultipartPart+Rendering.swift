@@ -14,14 +14,18 @@ extension MultipartPart {
         with variables: [String: JSONValue], codes: TOTPCodeGenerator? = nil, authenticators: WebAuthnAuthenticators? = nil
     ) throws -> MultipartEncoding.Part {
         let place = "multipart \(name)"
-        var sent = try headers.map { FormField.Text(name: $0.name, value: try $0.value.sampleText(with: variables, at: "\(place) header \($0.name)", codes: codes)) }
+        var sent = try headers.map {
+            FormField.Text(name: $0.name, value: try $0.value.sampleText(with: variables, at: "\(place) header \($0.name)", codes: codes))
+        }
         let data: Data
         switch body {
         case .text(let matcher):
             data = Data(try matcher.sampleText(with: variables, at: place, codes: codes).utf8)
         case .json(let matcher):
             data = Data(try matcher.sampleValue(with: variables, at: place, codes: codes, authenticators: authenticators).description.utf8)
-            if !sent.contains(where: { isSameHeaderName($0.name, "Content-Type") }) { sent.append(FormField.Text(name: "Content-Type", value: "application/json")) }
+            if !sent.contains(where: { isSameHeaderName($0.name, "Content-Type") }) {
+                sent.append(FormField.Text(name: "Content-Type", value: "application/json"))
+            }
         }
         return MultipartEncoding.Part(name: name, filename: filename, headers: sent, body: data)
     }

@@ -71,7 +71,8 @@ public final class WebAuthnAuthenticators: Sendable {
             switch spec.ceremony {
             case .registration:
                 // A name keeps its authenticator; another algorithm needs another one.
-                authenticator = authenticators[spec.authenticator].flatMap { $0.algorithm == spec.algorithm ? $0 : nil }
+                authenticator =
+                    authenticators[spec.authenticator].flatMap { $0.algorithm == spec.algorithm ? $0 : nil }
                     ?? SoftwareAuthenticator(algorithm: spec.algorithm, origin: spec.origin)
                 authenticator.attestation = spec.attestation
             case .assertion:

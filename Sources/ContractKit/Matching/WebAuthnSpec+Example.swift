@@ -18,7 +18,7 @@ extension WebAuthnSpec {
     public var exampleCredential: JSONValue {
         let id = Data((0..<16).map { UInt8($0) })
         let rpID = URLComponents(string: origin)?.host ?? origin
-        var flags: UInt8 = userVerified ? 0x05 : 0x01   // UP, and UV
+        var flags: UInt8 = userVerified ? 0x05 : 0x01  // UP, and UV
         var authenticatorData = Data(SHA256.hash(data: Data(rpID.utf8)))
         let clientData: JSONValue = [
             "type": .string(ceremony == .registration ? "webauthn.create" : "webauthn.get"),
@@ -28,22 +28,26 @@ extension WebAuthnSpec {
         let encoded: Data?
         switch ceremony {
         case .registration:
-            flags |= 0x40   // AT: attested credential data follows
+            flags |= 0x40  // AT: attested credential data follows
             authenticatorData.append(flags)
             authenticatorData.append(contentsOf: [0, 0, 0, 0] + [UInt8](repeating: 0, count: 16) + [0, UInt8(id.count)])
             authenticatorData.append(id)
-            authenticatorData.append(CBOREncoder.encode(.map([
-                CBORMapEntry(.int(1), .int(1)), CBORMapEntry(.int(3), .int(COSEAlgorithm.edDSA.rawValue)),
-                CBORMapEntry(.int(-1), .int(6)), CBORMapEntry(.int(-2), .bytes(Self.examplePublicKey)),
-            ])))
-            let object = CBOREncoder.encode(.map([
-                CBORMapEntry(.text("fmt"), .text("none")), CBORMapEntry(.text("attStmt"), .map([])),
-                CBORMapEntry(.text("authData"), .bytes(authenticatorData)),
-            ]))
+            authenticatorData.append(
+                CBOREncoder.encode(
+                    .map([
+                        CBORMapEntry(.int(1), .int(1)), CBORMapEntry(.int(3), .int(COSEAlgorithm.edDSA.rawValue)),
+                        CBORMapEntry(.int(-1), .int(6)), CBORMapEntry(.int(-2), .bytes(Self.examplePublicKey)),
+                    ])))
+            let object = CBOREncoder.encode(
+                .map([
+                    CBORMapEntry(.text("fmt"), .text("none")), CBORMapEntry(.text("attStmt"), .map([])),
+                    CBORMapEntry(.text("authData"), .bytes(authenticatorData)),
+                ]))
             let response = RegistrationResponseJSON(
                 id: Base64URL.encode(id), rawId: id,
                 response: .init(
-                    clientDataJSON: clientDataJSON, attestationObject: object, transports: ["internal"], authenticatorData: authenticatorData,
+                    clientDataJSON: clientDataJSON, attestationObject: object, transports: ["internal"],
+                    authenticatorData: authenticatorData,
                     publicKeyAlgorithm: COSEAlgorithm.edDSA.rawValue
                 ),
                 authenticatorAttachment: "platform"

@@ -79,7 +79,9 @@ public struct WebAuthnSpec: Sendable, Hashable {
     /// ```swift
     /// WebAuthnSpec.attestationNames.map(\.name)   // ["none", "packed"]
     /// ```
-    public static let attestationNames: [(name: String, value: SoftwareAuthenticator.Attestation)] = [("none", .none), ("packed", .packedSelf)]
+    public static let attestationNames: [(name: String, value: SoftwareAuthenticator.Attestation)] = [
+        ("none", .none), ("packed", .packedSelf),
+    ]
 
     /// The `{{name}}` placeholder of ``options``, while its value is not filled in.
     public var variables: [String] {
@@ -137,7 +139,8 @@ public struct WebAuthnSpec: Sendable, Hashable {
     func credential(at path: String, authenticators: WebAuthnAuthenticators?) throws -> JSONValue {
         guard let savedOptions else { return exampleCredential }
         guard let run = authenticators ?? (ceremony == .registration ? WebAuthnAuthenticators() : nil) else {
-            throw MatcherSampleError(path: path, reason: "a webauthn_assertion is signed by the authenticators of a run, and none was given")
+            throw MatcherSampleError(
+                path: path, reason: "a webauthn_assertion is signed by the authenticators of a run, and none was given")
         }
         do {
             return try run.credential(for: self, options: savedOptions)

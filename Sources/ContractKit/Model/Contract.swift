@@ -48,7 +48,8 @@ public struct Interaction: Sendable, Equatable {
 
     /// Creates an interaction.
     public init(
-        name: String, location: SourceLocation, given: [ProviderStateUse], request: RequestSpec, response: ResponseSpec, save: [String: SaveSource],
+        name: String, location: SourceLocation, given: [ProviderStateUse], request: RequestSpec, response: ResponseSpec,
+        save: [String: SaveSource],
         delivers: [Delivery] = [], after: Double? = nil
     ) {
         self.after = after
@@ -122,7 +123,10 @@ public struct RequestSpec: Sendable, Equatable {
     public let body: RequestBody
 
     /// Creates a request.
-    public init(method: String, path: RequestPath, query: [(name: String, value: Matcher)] = [], headers: [(name: String, value: Matcher)] = [], body: RequestBody = .none) {
+    public init(
+        method: String, path: RequestPath, query: [(name: String, value: Matcher)] = [], headers: [(name: String, value: Matcher)] = [],
+        body: RequestBody = .none
+    ) {
         self.method = method
         self.path = path
         self.query = query
@@ -229,7 +233,8 @@ public enum SaveSource: Sendable, Hashable, CustomStringConvertible {
             self = .responseForm(try name(after: "response.form."))
         } else {
             throw JSONPath.Invalid(
-                description: "'\(text)' is neither a JSON path ($.a.b) nor request.json…, request.path.NAME, request.query.NAME, request.headers.NAME, request.form.NAME, response.headers.NAME or response.form.NAME"
+                description:
+                    "'\(text)' is neither a JSON path ($.a.b) nor request.json…, request.path.NAME, request.query.NAME, request.headers.NAME, request.form.NAME, response.headers.NAME or response.form.NAME"
             )
         }
     }

@@ -106,10 +106,14 @@ extension RequestSpec {
         var target = try path.render(with: variables, codes: codes)
         if !query.isEmpty {
             var components = URLComponents()
-            components.queryItems = try query.map { URLQueryItem(name: $0.name, value: try $0.value.sampleText(with: variables, at: "query \($0.name)", codes: codes)) }
+            components.queryItems = try query.map {
+                URLQueryItem(name: $0.name, value: try $0.value.sampleText(with: variables, at: "query \($0.name)", codes: codes))
+            }
             target += "?" + (components.percentEncodedQuery ?? "")
         }
-        var headers = try self.headers.map { (name: $0.name, value: try $0.value.sampleText(with: variables, at: "header \($0.name)", codes: codes)) }
+        var headers = try self.headers.map {
+            (name: $0.name, value: try $0.value.sampleText(with: variables, at: "header \($0.name)", codes: codes))
+        }
         var data: Data?
         switch body {
         case .none:
@@ -128,7 +132,8 @@ extension RequestSpec {
             }
         case .multipart(let parts):
             let boundary = MultipartEncoding.newBoundary()
-            data = MultipartEncoding.encode(try parts.map { try $0.rendered(with: variables, codes: codes, authenticators: authenticators) }, boundary: boundary)
+            data = MultipartEncoding.encode(
+                try parts.map { try $0.rendered(with: variables, codes: codes, authenticators: authenticators) }, boundary: boundary)
             // The boundary is the body's: a contract's own Content-Type gets it as a parameter.
             if let index = headers.firstIndex(where: { isSameHeaderName($0.name, "Content-Type") }) {
                 if MultipartEncoding.boundary(in: headers[index].value) == nil { headers[index].value += "; boundary=\(boundary)" }
@@ -176,7 +181,9 @@ extension ResponseSpec {
         case .json(let matcher):
             guard let json = response.json else {
                 let text = String(decoding: response.body.prefix(80), as: UTF8.self)
-                found.append(Mismatch(path: "body", expected: "JSON", actual: response.body.isEmpty ? "an empty body" : "text \(JSONValue.string(text))"))
+                found.append(
+                    Mismatch(
+                        path: "body", expected: "JSON", actual: response.body.isEmpty ? "an empty body" : "text \(JSONValue.string(text))"))
                 break
             }
             found += matcher.mismatches(in: json, strict: strict)

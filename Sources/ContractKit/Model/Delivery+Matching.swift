@@ -43,7 +43,8 @@ extension Delivery {
         if let body {
             guard let data = received.body, !data.isEmpty, let json = try? JSONValue(parsing: data) else {
                 let text = String(decoding: (received.body ?? Data()).prefix(80), as: UTF8.self)
-                found.append(Mismatch(path: "body", expected: "JSON", actual: text.isEmpty ? "an empty body" : "text \(JSONValue.string(text))"))
+                found.append(
+                    Mismatch(path: "body", expected: "JSON", actual: text.isEmpty ? "an empty body" : "text \(JSONValue.string(text))"))
                 return found
             }
             found += body.mismatches(in: json)

@@ -61,16 +61,24 @@ import Testing
                 for (headers, form) in [
                     (Self.formHeaders(cookie: cookie), "password=\(Self.encoded(PasswordResetTests.newPassword))"),
                     (Self.formHeaders(cookie: cookie), "csrf=\(Self.encoded(String(csrf.reversed())))&password=x"),
-                    (Self.formHeaders(cookie: cookie, origin: "https://evil.example"), "csrf=\(csrf)&password=\(Self.encoded(PasswordResetTests.newPassword))"),
-                    (Self.formHeaders(cookie: cookie, site: "cross-site"), "csrf=\(csrf)&password=\(Self.encoded(PasswordResetTests.newPassword))"),
+                    (
+                        Self.formHeaders(cookie: cookie, origin: "https://evil.example"),
+                        "csrf=\(csrf)&password=\(Self.encoded(PasswordResetTests.newPassword))"
+                    ),
+                    (
+                        Self.formHeaders(cookie: cookie, site: "cross-site"),
+                        "csrf=\(csrf)&password=\(Self.encoded(PasswordResetTests.newPassword))"
+                    ),
                     (Self.formHeaders(cookie: nil), "csrf=\(csrf)&password=\(Self.encoded(PasswordResetTests.newPassword))"),
                 ] {
-                    let refused = try await client.execute(uri: "/account/password-reset", method: .post, headers: headers, body: ByteBuffer(string: form))
+                    let refused = try await client.execute(
+                        uri: "/account/password-reset", method: .post, headers: headers, body: ByteBuffer(string: form))
                     #expect(refused.status == .forbidden)
                 }
                 // A weak password: the form again, saying why; the token still works.
                 let weak = try await client.execute(
-                    uri: "/account/password-reset", method: .post, headers: Self.formHeaders(cookie: cookie), body: ByteBuffer(string: "csrf=\(csrf)&password=password")
+                    uri: "/account/password-reset", method: .post, headers: Self.formHeaders(cookie: cookie),
+                    body: ByteBuffer(string: "csrf=\(csrf)&password=password")
                 )
                 #expect(weak.status == .unprocessableContent)
                 #expect(String(buffer: weak.body).contains(#"role="alert""#))
@@ -82,7 +90,8 @@ import Testing
                 )
                 #expect(set.status == .seeOther)
                 #expect(set.headers[.location] == "/account/password-reset")
-                let done = try await client.execute(uri: "/account/password-reset", method: .get, headers: [.cookie: try Self.cookie(from: set)])
+                let done = try await client.execute(
+                    uri: "/account/password-reset", method: .get, headers: [.cookie: try Self.cookie(from: set)])
                 #expect(done.status == .ok)
                 #expect(String(buffer: done.body).contains("Your password was changed"))
                 #expect(try await client.login("alice", PasswordResetTests.newPassword).status == .ok)
@@ -90,7 +99,8 @@ import Testing
 
                 // The link again: used up.
                 let reopened = try await client.execute(uri: "/account/password-reset?token=\(token)", method: .get)
-                let gone = try await client.execute(uri: "/account/password-reset", method: .get, headers: [.cookie: try Self.cookie(from: reopened)])
+                let gone = try await client.execute(
+                    uri: "/account/password-reset", method: .get, headers: [.cookie: try Self.cookie(from: reopened)])
                 #expect(gone.status == .gone)
                 #expect(String(buffer: gone.body).contains("This link no longer works"))
             }
@@ -101,7 +111,8 @@ import Testing
         try await Self.withPages { mailbox, fixture in
             try await fixture.test { client async throws in
                 let created = try await client.postJSON(
-                    "/users", PasswordResetTests.json(["username": "bob", "password": PasswordResetTests.password, "email": "bob@example.com"])
+                    "/users",
+                    PasswordResetTests.json(["username": "bob", "password": PasswordResetTests.password, "email": "bob@example.com"])
                 )
                 #expect(created.status == .created)
                 let message = try await mailbox.next(within: .seconds(60))
@@ -118,10 +129,12 @@ import Testing
                 #expect(try await Self.verifiedAddresses(fixture) == 0)
 
                 let confirmed = try await client.execute(
-                    uri: "/account/verify-email", method: .post, headers: Self.formHeaders(cookie: cookie), body: ByteBuffer(string: "csrf=\(try Self.csrfToken(in: html))")
+                    uri: "/account/verify-email", method: .post, headers: Self.formHeaders(cookie: cookie),
+                    body: ByteBuffer(string: "csrf=\(try Self.csrfToken(in: html))")
                 )
                 #expect(confirmed.status == .seeOther)
-                let done = try await client.execute(uri: "/account/verify-email", method: .get, headers: [.cookie: try Self.cookie(from: confirmed)])
+                let done = try await client.execute(
+                    uri: "/account/verify-email", method: .get, headers: [.cookie: try Self.cookie(from: confirmed)])
                 #expect(String(buffer: done.body).contains("Your address is confirmed"))
                 #expect(try await Self.verifiedAddresses(fixture) == 1)
             }
@@ -140,7 +153,8 @@ import Testing
                     ("ja-JP,ja;q=0.9,en;q=0.8", "ja", "新しいパスワードの設定"), ("fr, en;q=0.5", "en", "Choose a new password"),
                     ("en;q=0.2, ja;q=0.7", "ja", "新しいパスワードの設定"), ("ja;q=0", "en", "Choose a new password"),
                 ] {
-                    let page = try await client.execute(uri: "/account/password-reset", method: .get, headers: [.cookie: cookie, .acceptLanguage: accept])
+                    let page = try await client.execute(
+                        uri: "/account/password-reset", method: .get, headers: [.cookie: cookie, .acceptLanguage: accept])
                     let html = String(buffer: page.body)
                     #expect(html.contains(#"<html lang="\#(lang)">"#), "\(accept)")
                     #expect(html.contains(title), "\(accept)")
@@ -193,7 +207,9 @@ import Testing
     }
 
     static func formHeaders(cookie: String?, origin: String = publicURL, site: String = "same-origin") -> HTTPFields {
-        var headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded", .origin: origin, HTTPField.Name("Sec-Fetch-Site")!: site]
+        var headers: HTTPFields = [
+            .contentType: "application/x-www-form-urlencoded", .origin: origin, HTTPField.Name("Sec-Fetch-Site")!: site,
+        ]
         if let cookie { headers[.cookie] = cookie }
         return headers
     }
@@ -203,6 +219,7 @@ import Testing
     }
 
     static func verifiedAddresses(_ fixture: ServerFixture) async throws -> Int {
-        try await PasswordResetTests.count("SELECT count(*)::int8 FROM users WHERE email = 'bob@example.com' AND email_verified_at IS NOT NULL", in: fixture)
+        try await PasswordResetTests.count(
+            "SELECT count(*)::int8 FROM users WHERE email = 'bob@example.com' AND email_verified_at IS NOT NULL", in: fixture)
     }
 }

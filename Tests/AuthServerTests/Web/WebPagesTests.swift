@@ -32,10 +32,11 @@ import Testing
         }
     }
 
-    @Test(arguments: [
-        (nil, "en"), ("ja", "ja"), ("ja-JP", "ja"), ("fr-CA, fr;q=0.9", "en"), ("fr, ja;q=0.1", "ja"), ("*, ja;q=0.5", "en"),
-        ("ja;q=0, en", "en"), ("EN-gb;q=0.5, JA;q=0.6", "ja"), ("ja;q=abc", "en"), (",,;", "en"),
-    ] as [(String?, String)])
+    @Test(
+        arguments: [
+            (nil, "en"), ("ja", "ja"), ("ja-JP", "ja"), ("fr-CA, fr;q=0.9", "en"), ("fr, ja;q=0.1", "ja"), ("*, ja;q=0.5", "en"),
+            ("ja;q=0, en", "en"), ("EN-gb;q=0.5, JA;q=0.6", "ja"), ("ja;q=abc", "en"), (",,;", "en"),
+        ] as [(String?, String)])
     func theLanguageIsTheBrowsersFirstChoiceThatAuthdSpeaks(header: String?, language: String) {
         #expect(MessageCatalogue.builtIn.language(accepting: header) == language)
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// An account as `POST /users` answers it.
@@ -77,7 +77,8 @@ extension LoginAPI {
     /// try await api.resetPassword(token: tokenFromTheLink, newPassword: "a whole new passphrase")
     /// ```
     public func resetPassword(token: String, newPassword: String) async throws {
-        let (data, http) = try await send(try request("POST", "password/reset/confirm", json: ["token": token, "new_password": newPassword]))
+        let (data, http) = try await send(
+            try request("POST", "password/reset/confirm", json: ["token": token, "new_password": newPassword]))
         guard http.statusCode == 204 else { throw Self.error(http, data) }
     }
 

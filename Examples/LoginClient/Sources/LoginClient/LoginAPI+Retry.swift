@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// How ``LoginAPI`` copes with a server that is briefly unavailable or slow: a `503` is

@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// What the client waited, instead of waiting: the retry policy's injected sleep.

@@ -5,7 +5,7 @@ import LoginClient
 import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// authd's contracts, which CI proves authd keeps.
@@ -13,7 +13,6 @@ let authdContracts = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("contracts").path
-
 
 /// Through URLProtocol: no sockets at all.
 @Suite struct LoginAPIURLProtocolTests {
@@ -124,7 +123,9 @@ let authdContracts = URL(fileURLWithPath: #filePath)
         _ = try await api.signUp(username: "pat", password: "correct horse battery staple", email: "pat@example.com")
         try await api.requestPasswordReset(email: "pat@example.com")
         #expect(stub.delivered.count == 2)
-        await #expect(throws: (any Error).self) { try await api.resetPassword(token: String(repeating: "x", count: 43), newPassword: "a whole new passphrase") }
+        await #expect(throws: (any Error).self) {
+            try await api.resetPassword(token: String(repeating: "x", count: 43), newPassword: "a whole new passphrase")
+        }
     }
 
     /// The phone and the laptop each log in with their own User-Agent; the phone lists
@@ -151,7 +152,7 @@ let authdContracts = URL(fileURLWithPath: #filePath)
     @Test func copesWithAMalformedServerAnswer() async throws {
         let fixtures = try #require(Bundle.module.url(forResource: "Fixtures", withExtension: nil))
         let malformed = try ContractStub(directory: fixtures.appendingPathComponent("malformed").path)
-        malformed.usageClient = nil   // a fixture, not authd's contracts: not in the usage file
+        malformed.usageClient = nil  // a fixture, not authd's contracts: not in the usage file
         let api = LoginAPI(baseURL: try #require(URL(string: "https://auth.example")), session: malformed.urlSession)
         await #expect(throws: LoginError.malformedResponse) {
             try await api.login(username: "alice", password: "correct horse battery staple")
