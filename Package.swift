@@ -408,3 +408,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The DocC catalogs' builder (scripts/docs sets AUTHD_DOCC=1): out of the graph otherwise, so
+// that an app depending on the stub does not resolve it.
+if Context.environment["AUTHD_DOCC"] == "1" {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"))
+}

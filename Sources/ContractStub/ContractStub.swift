@@ -137,7 +137,7 @@ public final class ContractStub: Sendable {
     /// `activeStates` take part (nil: all states are active). `environment` gives
     /// `{{env.NAME}}` placeholders their values (the process environment by default); one
     /// without a value accepts anything. `now` is the clock TOTP codes are checked against
-    /// (a test may fix it, and compute its codes with ``TOTP/code(at:)`` at the same time).
+    /// (a test may fix it, and compute its codes with `TOTP.code(at:)` at the same time).
     /// - Throws: ``BuildError`` when a response cannot be built (a regex matcher without example).
     public init(
         contracts: [Contract], activeStates: Set<String>? = nil, signer: StubSigner = StubSigner(),

@@ -47,7 +47,7 @@ public struct StubDelivery: Sendable, CustomStringConvertible {
         firstHeader(name, in: headers)
     }
 
-    /// The delivery as the HTTP request a receiver gets, for checks against a ``ContractKit/Delivery``.
+    /// The delivery as the HTTP request a receiver gets, for checks against a contract's `Delivery`.
     public var request: ContractRequest {
         ContractRequest(method: method, target: path, headers: headers, body: body.isEmpty ? nil : body)
     }

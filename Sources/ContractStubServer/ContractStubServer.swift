@@ -6,7 +6,7 @@ import Hummingbird
 import Logging
 import NIOCore
 
-/// Serves a ``ContractStub/ContractStub`` over HTTP, for clients that do not use
+/// Serves a `ContractStub` over HTTP, for clients that do not use
 /// URLSession (or other languages): every request goes to the stub.
 ///
 /// ```swift
@@ -19,7 +19,7 @@ public enum ContractStubServer {
     /// `gracefulShutdownSignals`, until one arrives); `onListening` gets the bound port. With
     /// a `clockPath`, that path is the stub's clock as authd's `--test-clock` has it: `GET`
     /// answers `{"now", "stepped"}` and `POST {"advance": seconds}` moves it
-    /// (``ContractStub/advanceClock(by:)``), so a client in another process can step it.
+    /// (`ContractStub.advanceClock(by:)`), so a client in another process can step it.
     public static func run(
         _ stub: ContractStub,
         host: String = "127.0.0.1",
@@ -95,7 +95,7 @@ public enum ContractStubServer {
     }
 
     /// Logs nothing: a stub in a test should not chatter (what it received and answered is
-    /// in its ``ContractStub/ContractStub/exchanges``). A handler that drops everything, rather
+    /// in its `ContractStub.exchanges`). A handler that drops everything, rather
     /// than a level, also spares each request the formatting of the metadata Hummingbird sets.
     public static var quietLogger: Logger {
         Logger(label: "contract-stub", factory: { _ in SwiftLogNoOpLogHandler() })

@@ -23,7 +23,8 @@ import Testing
     }
 
     @Test func theDeliveredTokenSetsANewPassword() async throws {
-        #expect(try await post("/users", ["username": "pat", "password": "correct horse battery staple", "email": "pat@example.com"]) == 201)
+        #expect(
+            try await post("/users", ["username": "pat", "password": "correct horse battery staple", "email": "pat@example.com"]) == 201)
         #expect(try await post("/password/reset", ["email": "pat@example.com"]) == 202)
 
         // What authd would post to the app's mailer.

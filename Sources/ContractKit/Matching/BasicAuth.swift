@@ -3,7 +3,7 @@ import JOSE
 import WebForms
 
 /// A `basic_auth` matcher's password check (the credentials themselves are read by
-/// ``WebForms/BasicCredentials``).
+/// `WebForms.BasicCredentials`).
 public enum BasicAuth {
     /// Whether `password` matches the contract's `expected`: a literal is compared in
     /// constant time, a matcher of text by its rules. The caller fills placeholders first.

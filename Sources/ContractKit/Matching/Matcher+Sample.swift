@@ -99,7 +99,7 @@ extension Matcher {
     }
 
     /// The text to send for this matcher in a path segment, query parameter or header:
-    /// placeholders filled from `variables`, then ``sampleValue(at:minter:)``; strings as
+    /// placeholders filled from `variables`, then `sampleValue(at:minter:)`; strings as
     /// they are, other values as JSON.
     /// - Throws: ``Template/UndefinedVariable``, ``MatcherSampleError``.
     public func sampleText(with variables: [String: JSONValue], at path: String, codes: TOTPCodeGenerator? = nil) throws -> String {

@@ -169,7 +169,10 @@ public struct Matcher: Sendable, Equatable {
     }
 
     /// Every way `actual` fails this matcher, as `path: reason` lines; empty when it matches.
-    /// - Parameter strict: forbid keys the contract does not list, in every object.
+    /// - Parameters:
+    ///   - actual: the value to check.
+    ///   - path: where it is, as mismatches name it (`$` for the whole body).
+    ///   - strict: forbid keys the contract does not list, in every object.
     public func mismatches(in actual: JSONValue, at path: String = "$", strict: Bool = false) -> [Mismatch] {
         func fail(_ expected: String) -> [Mismatch] {
             [Mismatch(path: path, expected: expected, actual: Mismatch.describe(actual))]

@@ -11,7 +11,7 @@ import Foundation
 /// try TOTP(secret: "JBSWY3DPEHPK3PXP", digits: 8, algorithm: .sha256).code(at: Date())
 /// ```
 ///
-/// In a client test against ``ContractStub`` (which makes this type available as well), the
+/// In a client test against `ContractStub` (which makes this type available as well), the
 /// secret is the one the stub answered the enrolment with:
 ///
 /// ```swift

@@ -4,7 +4,7 @@ import Synchronization
 /// The TOTP codes one run sends (`contract verify`, `probe`, `pact-states`): a code of the
 /// current time step, never the same step twice for one key. When the current step was sent
 /// already it sends the next one (a provider accepts a step either side of its own), and
-/// when that was sent too it waits for time to move on (``RequestSpec/render(with:waitingFor:)``).
+/// when that was sent too it waits for time to move on (`RequestSpec.render(with:waitingFor:)`).
 /// Steps only grow, since a provider refuses a step at or before the last it accepted.
 ///
 /// ```swift

@@ -1,7 +1,7 @@
 /// Which of the variants a contract allows a provider was seen answering with: each
 /// alternative of a `one_of` and both sides of an optional key (there and left out). A
 /// contract that allows what the provider never does is drift too: `contract verify` feeds
-/// every live response in (``observe(_:in:site:location:)``) and reports ``unseen``.
+/// every live response in (`observe(_:in:site:location:)`) and reports ``unseen``.
 ///
 /// Variants are counted per place, not per interaction: a place is the request's method and
 /// path, the status and the JSON path (array elements as `[*]`), so two interactions that

@@ -3,7 +3,7 @@ import Synchronization
 import WebAuthn
 
 /// The software authenticators of one run (`contract verify`'s side of a provider,
-/// `probe`, `pact-states`): one ``SoftwareAuthenticator`` per name, kept across the
+/// `probe`, `pact-states`): one `SoftwareAuthenticator` per name, kept across the
 /// interactions and files of the run, so that the key a `webauthn_registration` made is the
 /// one a later `webauthn_assertion` by the same name signs with. A registration makes a new
 /// credential (replacing the name's earlier one); an assertion needs one.

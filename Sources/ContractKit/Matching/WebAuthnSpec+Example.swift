@@ -6,8 +6,8 @@ import WebAuthn
 extension WebAuthnSpec {
     /// A fixed response of this ceremony's shape, for places that show a value without a
     /// run (an export's example, a contract checked before its options are saved): it parses
-    /// as a ``RegistrationResponseJSON`` (attestation `none`, an Ed25519 key) or an
-    /// ``AuthenticationResponseJSON`` for ``origin``, but answers a challenge of zeros and
+    /// as a `RegistrationResponseJSON` (attestation `none`, an Ed25519 key) or an
+    /// `AuthenticationResponseJSON` for ``origin``, but answers a challenge of zeros and
     /// carries no valid signature, so no relying party accepts it. The same every time, so
     /// an exported file does not change from run to run.
     ///

@@ -22,9 +22,9 @@ public struct WebAuthnSpec: Sendable, Hashable {
     /// WebAuthnSpec.Ceremony.assertion.matcherName   // "webauthn_assertion"
     /// ```
     public enum Ceremony: String, Sendable, Hashable, CaseIterable {
-        /// `navigator.credentials.create()`: a ``RegistrationResponseJSON`` for creation options.
+        /// `navigator.credentials.create()`: a `RegistrationResponseJSON` for creation options.
         case registration
-        /// `navigator.credentials.get()`: an ``AuthenticationResponseJSON`` for request options.
+        /// `navigator.credentials.get()`: an `AuthenticationResponseJSON` for request options.
         case assertion
 
         /// The name after `match:`.
@@ -115,7 +115,7 @@ public struct WebAuthnSpec: Sendable, Hashable {
     /// ```swift
     /// let options = try spec.creationOptions(saved)   // options.challenge, options.rp.id, …
     /// ```
-    /// - Throws: a malformed ``WebAuthnError`` naming the member that is not as the type says.
+    /// - Throws: a malformed `WebAuthnError` naming the member that is not as the type says.
     public func creationOptions(_ saved: JSONValue) throws(WebAuthnError) -> PublicKeyCredentialCreationOptionsJSON {
         try WebAuthnJSON.decode(PublicKeyCredentialCreationOptionsJSON.self, from: Data(saved.description.utf8))
     }
@@ -125,7 +125,7 @@ public struct WebAuthnSpec: Sendable, Hashable {
     /// ```swift
     /// let options = try spec.requestOptions(saved)   // options.challenge, options.rpId, …
     /// ```
-    /// - Throws: a malformed ``WebAuthnError`` naming the member that is not as the type says.
+    /// - Throws: a malformed `WebAuthnError` naming the member that is not as the type says.
     public func requestOptions(_ saved: JSONValue) throws(WebAuthnError) -> PublicKeyCredentialRequestOptionsJSON {
         try WebAuthnJSON.decode(PublicKeyCredentialRequestOptionsJSON.self, from: Data(saved.description.utf8))
     }
@@ -152,8 +152,8 @@ public struct WebAuthnSpec: Sendable, Hashable {
         }
     }
 
-    /// Why `value` is not a response of this ceremony's shape (a ``RegistrationResponseJSON``
-    /// or an ``AuthenticationResponseJSON``), or nil: what the matcher checks without a
+    /// Why `value` is not a response of this ceremony's shape (a `RegistrationResponseJSON`
+    /// or an `AuthenticationResponseJSON`), or nil: what the matcher checks without a
     /// relying party.
     func shapeProblem(_ value: JSONValue) -> String? {
         let data = Data(value.description.utf8)

@@ -113,7 +113,7 @@ public enum RequestBody: Sendable, Equatable {
 public struct RequestSpec: Sendable, Equatable {
     /// HTTP method, upper case.
     public let method: String
-    /// Path, starting with `/`; `{name}` segments are ``pathParams``.
+    /// Path, starting with `/`; `{name}` segments are `pathParams`.
     public let path: RequestPath
     /// Query parameters, in order.
     public let query: [(name: String, value: Matcher)]
