@@ -201,6 +201,8 @@ let package = Package(
                 "JOSE", "WebAuthn", "WebForms", .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // ... how contracts change: diff, and can-i-deploy against clients' recorded usage ...
+        .target(name: "ContractEvolution", dependencies: ["ContractKit"]),
         // ... Pact and OpenAPI in and out ...
         .target(
             name: "ContractInterop",
@@ -248,6 +250,7 @@ let package = Package(
             name: "contract",
             dependencies: [
                 "ContractKit",
+                "ContractEvolution",
                 "ContractInterop",
                 "ContractRecording",
                 "ContractRunner",
@@ -345,11 +348,13 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 // ConnectionCapTests run the server without a test client of its own.
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                // ConnectionCapTrimTests drive the cap with channels of their own.
+                .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
         ),
         .testTarget(
             name: "ContractKitTests",
-            dependencies: ["ContractKit", "ContractTestSupport", "ProcessKit", "WebAuthn"]
+            dependencies: ["ContractKit", "ContractEvolution", "ContractTestSupport", "ProcessKit", "WebAuthn"]
         ),
         .testTarget(
             name: "ContractInteropTests",
@@ -365,7 +370,7 @@ let package = Package(
         .testTarget(
             name: "ContractStubTests",
             dependencies: [
-                "JOSE", "ContractKit", "ContractStub", "ContractStubServer",
+                "JOSE", "ContractKit", "ContractEvolution", "ContractStub", "ContractStubServer",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

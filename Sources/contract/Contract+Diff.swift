@@ -1,4 +1,5 @@
 import ArgumentParser
+import ContractEvolution
 import ContractKit
 import Foundation
 

@@ -1,3 +1,4 @@
+import ContractEvolution
 import ContractKit
 import Testing
 

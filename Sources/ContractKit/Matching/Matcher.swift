@@ -400,7 +400,7 @@ public struct Matcher: Sendable, Equatable {
     }
 
     /// `$.a`, or `$["odd key"]` for keys that are not identifiers.
-    static func childPath(_ path: String, _ key: String) -> String {
+    package static func childPath(_ path: String, _ key: String) -> String {
         isSimpleKey(key) ? path + "." + key : "\(path)[\(JSONValue.string(key).description)]"
     }
 

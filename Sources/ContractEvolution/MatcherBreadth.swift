@@ -1,3 +1,5 @@
+import ContractKit
+
 /// How a new matcher's accepted values relate to an old one's, for `contract diff`.
 ///
 /// "Narrower" means every value the new matcher accepts the old one accepted too; "wider"

@@ -1,3 +1,4 @@
+import ContractKit
 import Foundation
 
 /// `contract can-i-deploy`'s answer: the changes ``ContractDiff`` finds between the contracts

@@ -1,3 +1,5 @@
+import ContractKit
+
 /// `contract diff`'s output: one line per change and a summary, or a JSON document.
 ///
 /// ```swift

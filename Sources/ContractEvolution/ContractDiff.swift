@@ -1,3 +1,4 @@
+import ContractKit
 import Foundation
 
 /// Compares two versions of a set of contracts, as `contract diff OLD NEW` does: interactions

@@ -1,3 +1,5 @@
+import ContractKit
+
 /// One difference `contract diff` finds between two versions of the contracts: an
 /// interaction added, removed, or changed in one place, and whether that breaks a client.
 ///

@@ -1,3 +1,5 @@
+import ContractKit
+
 extension InteractionDiff {
     /// Compares two JSON matcher trees key by key: objects by their keys, arrays by their
     /// elements, `each` by its count and its element (`[*]`), a JWT by its claims; anything

@@ -1,3 +1,5 @@
+import ContractKit
+
 /// What changed inside one interaction between two versions, each change classified for a
 /// client of the provider (see README, "What a change breaks").
 ///
