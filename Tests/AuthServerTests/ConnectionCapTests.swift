@@ -1,8 +1,11 @@
-import AuthServer
 import Foundation
 import Hummingbird
+import NIOCore
+import NIOEmbedded
 import ServiceLifecycle
 import Testing
+
+@testable import AuthServer
 
 /// `--max-connections` under slow clients, over real sockets: at the cap, the connection that
 /// has waited longest for a request head (at least a second) is closed for a new one, which
@@ -111,5 +114,34 @@ import Testing
             try await inside[1].send(Array(body.dropFirst(5)))
             #expect(try await inside[1].answer().hasPrefix("HTTP/1.1 401"))
         }
+    }
+}
+
+/// The cap heals itself: connections accepted past it (a batch, or a read left pending while
+/// one could be closed) are trimmed as each waits its grace for a next head, with no new
+/// connection asking for room.
+@Suite struct ConnectionCapTrimTests {
+    @Test func pastTheLimitAConnectionThatWaitedItsGraceIsClosed() async throws {
+        let cap = ConnectionCap(limit: 1, grace: .milliseconds(100))
+        let first = EmbeddedChannel()
+        let second = EmbeddedChannel()
+        try await first.connect(to: .init(ipAddress: "127.0.0.1", port: 1)).get()
+        try await second.connect(to: .init(ipAddress: "127.0.0.1", port: 1)).get()
+        cap.opened()
+        cap.opened()
+        // The second is inside a request; the first waits for its next head, past the limit.
+        cap.waits(first)
+        try await Task.sleep(for: .milliseconds(150))
+        first.embeddedEventLoop.advanceTime(by: .milliseconds(150))
+        first.embeddedEventLoop.run()
+        #expect(!first.isActive)
+        #expect(second.isActive)
+        cap.closed()
+        // At the limit, a waiting connection stays however long it waits.
+        cap.waits(second)
+        try await Task.sleep(for: .milliseconds(150))
+        second.embeddedEventLoop.advanceTime(by: .milliseconds(150))
+        second.embeddedEventLoop.run()
+        #expect(second.isActive)
     }
 }

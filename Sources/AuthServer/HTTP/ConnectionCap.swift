@@ -13,7 +13,10 @@ import Synchronization
 /// or is inside a request, is never the one closed.
 ///
 /// The cap is soft by the connections accepted in one batch while the last waiting ones
-/// began their requests: those are served, and the next new connection makes room again.
+/// began their requests (or accepted by a read left pending while one could be closed):
+/// those are served, and the cap heals itself: while more connections are open than the
+/// limit, a connection that has waited ``grace`` for its next head is closed, with or
+/// without a new connection asking for room.
 ///
 /// ```swift
 /// let cap = ConnectionCap(limit: 1_000)
@@ -97,10 +100,36 @@ public final class ConnectionCap: Sendable {
         change { $0.open -= 1 }
     }
 
-    /// `channel` waits for a request head from now on.
+    /// `channel` waits for a request head from now on; past the limit, it is closed once it
+    /// has waited ``grace`` (unless it has had a head, or another was closed, by then).
     func waits(_ channel: any Channel) {
         let now = NIODeadline.now()
-        change { $0.waiting[ObjectIdentifier(channel)] = (now, channel) }
+        let over = change { state -> Bool in
+            state.waiting[ObjectIdentifier(channel)] = (now, channel)
+            return state.open > limit
+        }
+        if over {
+            channel.eventLoop.scheduleTask(in: grace) { [self] in trim() }
+        }
+    }
+
+    /// While more connections are open than the limit, closes those that have waited
+    /// ``grace`` for a head, longest first.
+    func trim() {
+        let now = NIODeadline.now()
+        let closing = change { state -> [any Channel] in
+            var closing: [any Channel] = []
+            while state.open - closing.count > limit, let id = Self.oldest(in: state, closableAt: now - grace),
+                let entry = state.waiting.removeValue(forKey: id)
+            {
+                closing.append(entry.channel)
+            }
+            return closing
+        }
+        for channel in closing {
+            metrics.connectionEvicted()
+            channel.eventLoop.execute { channel.close(promise: nil) }
+        }
     }
 
     /// `channel` has a request head (or is gone): it is no longer one to close.
