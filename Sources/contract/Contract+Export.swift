@@ -39,6 +39,13 @@ extension ContractCommand.Export {
             let suite = try load(directory)
             var exporter = OpenAPIExporter(title: title, version: version)
             exporter.carriesInteractions = !noInteractions
+            exporter.alsoAnswers = suite.provider?.alsoAnswers ?? []
+            let undocumentable = exporter.undocumentable(in: suite.contracts)
+            guard undocumentable.isEmpty else {
+                let lines = undocumentable.map { "\(directory)/contract.yaml: openapi also_answers: \($0)\n" }.joined()
+                FileHandle.standardError.write(Data(lines.utf8))
+                throw ExitCode.failure
+            }
             let document = exporter.document(for: suite.contracts)
             try output.write(try document.prettyText())
         }

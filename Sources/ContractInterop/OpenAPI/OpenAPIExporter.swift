@@ -17,6 +17,8 @@ import Foundation
 /// - A path and method answered only 404 or 405 (a contract showing what the router
 ///   refuses) is not an operation.
 /// - Deliveries (`delivers:`) are `webhooks` (``OpenAPIWebhooks`` says why not `callbacks`).
+/// - A status `contract.yaml` says a route also answers (``alsoAnswers``) is documented
+///   with the responses of that status the contracts show on other routes.
 /// - Each operation carries its interactions as written under `x-contract-interactions`
 ///   (``CarriedInteractions``), for `contract import openapi` to give the contracts back.
 ///
@@ -33,6 +35,9 @@ public struct OpenAPIExporter: Sendable {
     /// Whether operations carry their interactions as written (`x-contract-interactions`, for
     /// `contract import openapi`; about three times the document's size for authd's contracts).
     public var carriesInteractions = true
+    /// Statuses routes also answer that their own interactions cannot show
+    /// (`contract.yaml`'s `openapi: also_answers:`).
+    public var alsoAnswers: [ProviderConfiguration.AlsoAnswered] = []
 
     /// Creates an exporter.
     public init(title: String, version: String) {
@@ -63,6 +68,10 @@ public struct OpenAPIExporter: Sendable {
         for key in order {
             var operation = OpenAPIOperation(key: key, uses: operations[key] ?? [])
             operation.id = Self.freeID(key.operationID, in: &usedIDs)
+            for answer in alsoAnswers where answer.method.lowercased() == key.method && answer.path == key.path {
+                let shown = order.filter { $0 != key }.flatMap { operations[$0] ?? [] }
+                operation.also += shown.filter { $0.interaction.response.status == answer.status }
+            }
             built.append((key, operation))
         }
 
@@ -99,6 +108,24 @@ public struct OpenAPIExporter: Sendable {
         let webhooks = OpenAPIWebhooks.of(contracts)
         if !webhooks.isEmpty { document["webhooks"] = .object(webhooks) }
         return .object(document)
+    }
+
+    /// The entries of ``alsoAnswers`` that cannot be documented: a route no interaction has,
+    /// or a status no interaction of another route shows. (`contract export openapi` refuses them.)
+    public func undocumentable(in contracts: [Contract]) -> [String] {
+        var shownBy: [String: Set<Int>] = [:]
+        for contract in contracts {
+            for interaction in contract.interactions {
+                let route = "\(interaction.request.method.uppercased()) \(Self.openAPIPath(interaction.request.path))"
+                shownBy[route, default: []].insert(interaction.response.status)
+            }
+        }
+        return alsoAnswers.compactMap { answer in
+            let route = "\(answer.method) \(answer.path)"
+            guard shownBy[route] != nil else { return "\(answer.status) for \(route): no interaction has that route" }
+            let elsewhere = shownBy.contains { $0.key != route && $0.value.contains(answer.status) }
+            return elsewhere ? nil : "\(answer.status) for \(route): no interaction of another route shows \(answer.status)"
+        }
     }
 
     static let errorReference: [String: JSONValue] = ["$ref": "#/components/schemas/Error"]

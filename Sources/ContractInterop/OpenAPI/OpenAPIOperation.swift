@@ -13,6 +13,9 @@ struct OpenAPIOperation {
 
     let key: OperationKey
     let uses: [Use]
+    /// Uses of other routes whose responses this one also answers (``OpenAPIExporter/alsoAnswers``):
+    /// only their responses count, and they are not carried.
+    var also: [Use] = []
     var id = ""
 
     init(key: OperationKey, uses: [Use]) {
@@ -20,7 +23,7 @@ struct OpenAPIOperation {
         self.uses = uses
     }
 
-    private var interactions: [Interaction] { uses.map(\.interaction) }
+    private var interactions: [Interaction] { (uses + also).map(\.interaction) }
 
     /// The uses that describe what a client may send: those answered 2xx, or all when none is.
     private var acceptedUses: [Use] {
@@ -48,7 +51,7 @@ struct OpenAPIOperation {
 
     /// The schemas of error responses (4xx, 5xx) whose bodies are objects.
     var errorBodySchemas: [[String: JSONValue]] {
-        uses.compactMap { use in
+        (uses + also).compactMap { use in
             let response = use.interaction.response
             guard response.status >= 400, case .json(let matcher) = response.body, case .object = matcher.kind else { return nil }
             return matcher.jsonSchema(role: .response, strict: response.strict, variables: use.variables)
@@ -200,10 +203,15 @@ struct OpenAPIOperation {
     // MARK: - Response
 
     private func response(status: Int, sharedError: Bool) -> [String: JSONValue] {
-        let answeredUses = uses.filter { $0.interaction.response.status == status }
+        let answeredUses = (uses + also).filter { $0.interaction.response.status == status }
         let answered = answeredUses.map(\.interaction)
+        // A response of another route (``also``) says whose it is.
+        let own = uses.filter { $0.interaction.response.status == status }.map { "- \($0.interaction.name)" }
+        let borrowed = also.filter { $0.interaction.response.status == status }.map { use in
+            "- as \(use.interaction.request.method.uppercased()) \(OpenAPIExporter.openAPIPath(use.interaction.request.path)) answers: \(use.interaction.name)"
+        }
         var response: [String: JSONValue] = [
-            "description": .string(answered.map { "- \($0.name)" }.joined(separator: "\n"))
+            "description": .string((own + borrowed).joined(separator: "\n"))
         ]
         var headerNames: [String] = []
         for interaction in answered {

@@ -110,7 +110,7 @@ public enum ContractLoader {
     public static func parseProvider(yaml: String, file: String) -> (ProviderConfiguration?, [ContractDiagnostic]) {
         var reader = YAMLReader(file: file)
         guard let root = compose(yaml, reader: &reader),
-            let pairs = reader.mapping(root, providerFileName, allowed: ["provider", "states", "clock"])
+            let pairs = reader.mapping(root, providerFileName, allowed: ["provider", "states", "clock", "openapi"])
         else { return (nil, reader.diagnostics) }
         var command: Template?
         var ready = "/"
@@ -120,8 +120,11 @@ public enum ContractLoader {
         var swiftProducts: [String] = []
         var swiftPackage: String?
         var clock: ClockHook?
+        var alsoAnswers: [ProviderConfiguration.AlsoAnswered] = []
         for (key, node) in pairs {
-            if key == "clock" {
+            if key == "openapi" {
+                alsoAnswers = readAlsoAnswers(node, reader: &reader)
+            } else if key == "clock" {
                 guard let fields = reader.mapping(node, "clock", allowed: ["command", "url"]) else { continue }
                 switch (fields.first { $0.key == "command" }?.node, fields.first { $0.key == "url" }?.node) {
                 case (let commandNode?, nil): clock = reader.string(commandNode, "command").map { .command(Template($0)) }
@@ -184,9 +187,38 @@ public enum ContractLoader {
         guard reader.diagnostics.isEmpty else { return (nil, reader.diagnostics) }
         let configuration = ProviderConfiguration(
             command: command, ready: ready, baseURL: baseURL, startupTimeout: timeout, states: states,
-            swiftProducts: swiftProducts, swiftPackage: swiftPackage, clock: clock
+            swiftProducts: swiftProducts, swiftPackage: swiftPackage, clock: clock, alsoAnswers: alsoAnswers
         )
         return (configuration, [])
+    }
+
+    /// `openapi: { also_answers: { 429: ["POST /users", …] } }`: each status from 100 to 599,
+    /// each route a method and a path starting with `/`.
+    private static func readAlsoAnswers(_ node: Node, reader: inout YAMLReader) -> [ProviderConfiguration.AlsoAnswered] {
+        var result: [ProviderConfiguration.AlsoAnswered] = []
+        for (_, answers) in reader.mapping(node, "openapi", allowed: ["also_answers"]) ?? [] {
+            for (statusText, routes) in reader.mapping(answers, "also_answers") ?? [] {
+                guard let status = Int(statusText), (100...599).contains(status) else {
+                    reader.error(answers, "also_answers takes HTTP statuses (100 to 599) as keys, not '\(statusText)'")
+                    continue
+                }
+                guard case .sequence(let sequence) = routes else {
+                    reader.error(
+                        routes, "also_answers \(status) must be a list of routes such as \"POST /users\", not \(reader.describe(routes))")
+                    continue
+                }
+                for element in sequence {
+                    guard let route = reader.string(element, "a route") else { continue }
+                    let parts = route.split(separator: " ", omittingEmptySubsequences: true)
+                    guard parts.count == 2, parts[1].hasPrefix("/"), parts[0].allSatisfy(\.isLetter) else {
+                        reader.error(element, "a route is a method and a path, such as \"POST /users\", not '\(route)'")
+                        continue
+                    }
+                    result.append(.init(status: status, method: parts[0].uppercased(), path: String(parts[1])))
+                }
+            }
+        }
+        return result
     }
 
     private static func read(_ path: String, into diagnostics: inout [ContractDiagnostic]) -> String? {

@@ -17,6 +17,9 @@
 ///     stdin: "{{password}}"
 /// clock:
 ///   url: /test/clock
+/// openapi:
+///   also_answers:
+///     429: [POST /users]    # shown elsewhere; this run's raised limits keep it from showing here
 /// ```
 public struct ProviderConfiguration: Sendable, Equatable {
     /// A shell command that starts the provider, if the verifier should start it.
@@ -38,13 +41,35 @@ public struct ProviderConfiguration: Sendable, Equatable {
     /// How the provider's clock is moved forward for interactions with `after:`; nil when
     /// it cannot be.
     public let clock: ClockHook?
+    /// Statuses routes also answer that no interaction of theirs can show under this file's
+    /// provider (`openapi: also_answers:`, e.g. a limit raised for replays): `contract export
+    /// openapi` documents each with the responses of that status the contracts show elsewhere.
+    public let alsoAnswers: [AlsoAnswered]
+
+    /// A status a route also answers (`429: [POST /users]`).
+    public struct AlsoAnswered: Sendable, Equatable {
+        /// The status.
+        public let status: Int
+        /// The method, upper case.
+        public let method: String
+        /// The path as the OpenAPI document writes it (`/sessions/{id}`).
+        public let path: String
+
+        /// `status` for `method` on `path`.
+        public init(status: Int, method: String, path: String) {
+            self.status = status
+            self.method = method
+            self.path = path
+        }
+    }
 
     /// Creates a configuration.
     public init(
         command: Template?, ready: String, baseURL: Template?, startupTimeout: Int, states: [String: StateSetup],
-        swiftProducts: [String] = [], swiftPackage: String? = nil, clock: ClockHook? = nil
+        swiftProducts: [String] = [], swiftPackage: String? = nil, clock: ClockHook? = nil, alsoAnswers: [AlsoAnswered] = []
     ) {
         self.clock = clock
+        self.alsoAnswers = alsoAnswers
         self.command = command
         self.ready = ready
         self.baseURL = baseURL
