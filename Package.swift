@@ -5,10 +5,10 @@ import PackageDescription
 // swift-crypto) and perhaps ContractStubServer (Hummingbird), not the server. Every other
 // dependency is linked through a trait: `Server`, on by default, enables them all; a
 // package that depends on authd with `traits: []` resolves only Yams and swift-crypto (with
-// swift-asn1), and with `traits: ["StubServer"]` Hummingbird's packages too (README: "What a
-// client resolves and builds"). A product a target uses without one of these conditions
-// would pull every server dependency back into such a client's graph
-// (scripts/check-client-dependencies fails then).
+// swift-asn1), and with `traits: ["StubServer"]` Hummingbird's packages too
+// (docs/05-testing-an-app-with-the-stub.md: "What a client resolves and builds"). A product
+// a target uses without one of these conditions would pull every server dependency back
+// into such a client's graph (scripts/check-client-dependencies fails then).
 
 /// A dependency of authd itself, or of its command-line tools and tests' support.
 func server(_ product: String, _ package: String) -> Target.Dependency {
@@ -341,7 +341,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
-                // The README's example of a Swift resource server validating authd's tokens.
+                // The example in docs/03-http-api.md of a Swift resource server validating authd's tokens.
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

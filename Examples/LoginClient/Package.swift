@@ -10,7 +10,8 @@ let package = Package(
         .library(name: "LoginClient", targets: ["LoginClient"])
     ],
     dependencies: [
-        // Only the stub and its local server: none of the server's dependencies (README).
+        // Only the stub and its local server: none of the server's dependencies
+        // (../../docs/05-testing-an-app-with-the-stub.md).
         .package(name: "authd", path: "../..", traits: ["StubServer"])
     ],
     targets: [

@@ -1,7 +1,7 @@
 import ContractKit
 
 /// What changed inside one interaction between two versions, each change classified for a
-/// client of the provider (see README, "What a change breaks").
+/// client of the provider (see docs/contracts/18-diff.md, "What a change breaks").
 ///
 /// - Requests: a JSON key, query parameter or header required anew breaks (clients do not
 ///   send it); a JSON key or query parameter dropped breaks (the stub refuses what the

@@ -10,11 +10,11 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// The README's Swift resource server (section "Relying parties"), run against a live authd:
+/// The Swift resource server of docs/03-http-api.md (section "Relying parties"), run against a live authd:
 /// jwt-kit finds authd's keys through the metadata and accepts its tokens for the audience,
 /// and refuses a token for another audience or of another issuer name.
 @Suite struct JWTKitResourceServerTests {
-    // From the README, as written there.
+    // From docs/03-http-api.md, as written there.
     struct AuthdClaims: JWTPayload {
         var iss: IssuerClaim
         var sub: SubjectClaim
@@ -57,7 +57,7 @@ import Testing
         guard claims.iss.value == issuer else { throw JWTError.claimVerificationFailure(failedClaim: claims.iss, reason: "not authd's") }
         return claims
     }
-    // End of the README's code.
+    // End of the code of docs/03-http-api.md.
 
     @Test func aSwiftServiceValidatesTokensWithJWTKitThroughTheMetadata() async throws {
         var fixture = try await ServerFixture()

@@ -145,7 +145,7 @@ public struct ThrottlePolicy: Sendable, Equatable {
     /// SHA-256. `buildApplication` derives it from the key-encryption key.
     public var digestKey: SymmetricKey?
 
-    /// Creates a policy; the defaults are the README's.
+    /// Creates a policy; the defaults are those of docs/01-operating-authd.md ("Throttling").
     public init(pairLimit: Int = 10, accountLimit: Int = 50, addressLimit: Int = 100, window: Int = 900, maxAccountWindow: Int = 86_400) {
         self.pairLimit = pairLimit
         self.accountLimit = accountLimit

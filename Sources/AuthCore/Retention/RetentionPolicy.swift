@@ -23,7 +23,7 @@ public struct RetentionPolicy: Sendable, Equatable {
     /// never holds the database for long.
     public var maxBatchesPerRun: Int
 
-    /// Creates a policy; the defaults are the README's.
+    /// Creates a policy; the defaults are those of docs/01-operating-authd.md ("Retention").
     public init(
         auditEvents: Int = 7_776_000, loginCounters: Int = 172_800, endedSessions: Int = 604_800,
         batchSize: Int = 1_000, maxBatchesPerRun: Int = 50

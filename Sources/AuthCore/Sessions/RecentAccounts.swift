@@ -21,7 +21,7 @@ public final class RecentAccounts: Sendable {
     /// Per account, per session (nil: a token that names none), the account and until when.
     private let entries = Mutex([UUID: [UUID?: (user: User, until: ContinuousClock.Instant)]]())
 
-    /// Keeps accounts for `lifetime` seconds (at most a second is what the README promises).
+    /// Keeps accounts for `lifetime` seconds (at most a second is what docs/03-http-api.md promises).
     public init(lifetime: TimeInterval) {
         self.lifetime = lifetime
     }
