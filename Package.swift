@@ -309,8 +309,10 @@ let package = Package(
         .testTarget(
             name: "AuthCoreTests",
             dependencies: [
-                "JOSE", "AuthCore", "AuthTestSupport", "CArgon2", "CSodium", "ProcessKit",
+                "JOSE", "AuthCore", "AuthPostgres", "AuthTestSupport", "CArgon2", "CSodium", "ProcessKit",
                 .product(name: "Crypto", package: "swift-crypto"),
+                // The services' tests read back what they stored (PostgresStorage+Inspection).
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         .testTarget(

@@ -80,7 +80,7 @@ public enum TestCluster {
     /// Creates a new database on the shared cluster holding authd's schema, every migration
     /// applied: a copy of a database migrated once per test process. Copying takes about a
     /// fifth of the CPU of migrating (34 ms against 170 ms of PostgreSQL's, measured with psql),
-    /// and the suite makes about 180 of them. Tests of the migrations themselves start from
+    /// and the suite makes over 200 of them. Tests of the migrations themselves start from
     /// ``newDatabase()``.
     ///
     /// ```swift

@@ -1,11 +1,12 @@
 import AuthCore
+import AuthPostgres
 import AuthTestSupport
 import Crypto
 import Foundation
 import Testing
 
 /// The pieces of out-of-band delivery: the signature a receiver checks, the sealing of
-/// queued tokens, the backoff, the wake, and the recovery rules on in-memory storage.
+/// queued tokens, the backoff, the wake, and the recovery rules on PostgreSQL.
 @Suite struct DeliveryTests {
     let secret = SymmetricKey(data: Data("a shared secret of the mailer".utf8))
     let body = Data(#"{"kind":"password_reset","token":"abc"}"#.utf8)
@@ -79,37 +80,38 @@ import Testing
         }
     }
 
-    /// The rules on memory: a request for an unknown account writes what a known one's does
-    /// (the audit event), but queues nothing; the message queued for a known one holds the
-    /// token sealed, and the token works once.
+    /// The rules without the routes: a request for an unknown account writes what a known
+    /// one's does (the audit event), but queues nothing; the message queued for a known one
+    /// holds the token sealed, and the token works once.
     @Test func aResetForAnUnknownAccountQueuesNothingAndAKnownOnesTokenWorksOnce() async throws {
-        let storage = InMemoryStorage()
-        let kek = KeyEncryptionKey.generate()
-        let hashing = PasswordHashing(hasher: Argon2idHasher(parameters: .testLight), pool: BlockingWorkPool(width: 1, queueLimit: 4))
-        let clock = TestClock(now: now)
-        let accounts = AccountService(storage: storage, hashing: hashing, clock: clock)
-        let recovery = AccountRecoveryService(
-            storage: storage, hashing: hashing, sealer: DeliverySealer(keyEncryptionKey: kek), clock: clock)
-        let origin = RequestOrigin(clientAddress: "192.0.2.7", requestID: "r1")
-        let alice = try await accounts.create(username: "alice", password: "correct horse battery staple", email: "alice@example.com")
+        try await TestCluster.withStorage { storage in
+            let kek = KeyEncryptionKey.generate()
+            let hashing = PasswordHashing(hasher: Argon2idHasher(parameters: .testLight), pool: BlockingWorkPool(width: 1, queueLimit: 4))
+            let clock = TestClock(now: now)
+            let accounts = AccountService(storage: storage, hashing: hashing, clock: clock)
+            let recovery = AccountRecoveryService(
+                storage: storage, hashing: hashing, sealer: DeliverySealer(keyEncryptionKey: kek), clock: clock)
+            let origin = RequestOrigin(clientAddress: "192.0.2.7", requestID: "r1")
+            let alice = try await accounts.create(username: "alice", password: "correct horse battery staple", email: "alice@example.com")
 
-        try await recovery.requestPasswordReset(username: "nobody", email: nil, origin: origin)
-        #expect(try await storage.outbox.pendingCount() == 0)
-        try await recovery.requestPasswordReset(username: nil, email: "ALICE@example.com", origin: origin)
-        let requested = storage.audit.events.filter { $0.kind == .passwordResetRequested }
-        // Both recorded; only the one for an account names it, and "nobody" is kept nowhere.
-        #expect(requested.map(\.userID) == [nil, alice.id])
-        #expect(requested.map(\.usernameKey) == [nil, "alice"])
+            try await recovery.requestPasswordReset(username: "nobody", email: nil, origin: origin)
+            #expect(try await storage.outbox.pendingCount() == 0)
+            try await recovery.requestPasswordReset(username: nil, email: "ALICE@example.com", origin: origin)
+            let requested = try await storage.auditEvents().filter { $0.kind == .passwordResetRequested }
+            // Both recorded; only the one for an account names it, and "nobody" is kept nowhere.
+            #expect(requested.map(\.userID) == [nil, alice.id])
+            #expect(requested.map(\.usernameKey) == [nil, "alice"])
 
-        let queued = try #require(try await storage.outbox.claim(limit: 10, now: now, leaseUntil: now.addingTimeInterval(30)).first)
-        #expect(queued.userID == alice.id)
-        #expect(queued.email == "alice@example.com")
-        let token = try DeliverySealer(keyEncryptionKey: kek).open(try #require(queued.sealedToken), purpose: .passwordReset)
+            let queued = try #require(try await storage.outbox.claim(limit: 10, now: now, leaseUntil: now.addingTimeInterval(30)).first)
+            #expect(queued.userID == alice.id)
+            #expect(queued.email == "alice@example.com")
+            let token = try DeliverySealer(keyEncryptionKey: kek).open(try #require(queued.sealedToken), purpose: .passwordReset)
 
-        let user = try await recovery.resetPassword(token: token, newPassword: "a whole new passphrase", origin: origin)
-        #expect(Argon2idHasher().verify("a whole new passphrase", against: user.passwordHash))
-        await #expect(throws: AuthError.invalidToken) {
-            try await recovery.resetPassword(token: token, newPassword: "yet another passphrase", origin: origin)
+            let user = try await recovery.resetPassword(token: token, newPassword: "a whole new passphrase", origin: origin)
+            #expect(Argon2idHasher().verify("a whole new passphrase", against: user.passwordHash))
+            await #expect(throws: AuthError.invalidToken) {
+                try await recovery.resetPassword(token: token, newPassword: "yet another passphrase", origin: origin)
+            }
         }
     }
 }

@@ -1,18 +1,20 @@
 import AuthCore
+import AuthPostgres
 import AuthTestSupport
 import Foundation
 import Testing
 
-/// The relying-party rules on in-memory storage (OAuthRoutesTests prove the routes on
-/// PostgreSQL): what introspection vouches for, and a client's registration.
+/// The relying-party rules without the routes (OAuthRoutesTests prove the routes): what
+/// introspection vouches for, and a client's registration.
 @Suite struct RelyingPartyServiceTests {
-    let storage = InMemoryStorage()
     let clock = TestClock(now: Date(timeIntervalSince1970: 1_800_000_000))
     let keyEncryptionKey = KeyEncryptionKey.generate()
     /// A relying party the operator trusts with every token.
     static let gateway = OAuthClient(id: "gateway", secretHash: "", audiences: [], createdAt: Date(), trustedIntrospector: true)
 
-    func services(issuerName: String = "authd") async throws -> (LoginService<InMemoryStorage>, RelyingPartyService<InMemoryStorage>) {
+    func services(
+        _ storage: PostgresStorage, issuerName: String = "authd"
+    ) async throws -> (LoginService<PostgresStorage>, RelyingPartyService<PostgresStorage>) {
         let issuer = AccessTokenIssuer(issuer: issuerName, lifetime: 900, clock: clock)
         try issuer.install(try await KeyService(storage: storage, keyEncryptionKey: keyEncryptionKey, clock: clock).ensureKey())
         let login = try await LoginService.make(
@@ -23,54 +25,60 @@ import Testing
         return (login, RelyingPartyService(sessions: SessionService(storage: storage, issuer: issuer, refreshLifetime: 3600, clock: clock)))
     }
 
-    func grant(_ login: LoginService<InMemoryStorage>) async throws -> TokenGrant {
+    func grant(_ login: LoginService<PostgresStorage>) async throws -> TokenGrant {
         let user = try await login.storage.users.create(username: try Username("alice"), passwordHash: "unused", at: clock.now)
         return try await login.issueGrant(for: user)
     }
 
     @Test func anAccessTokenIsLiveUntilItExpires() async throws {
-        let (login, parties) = try await services()
-        let tokens = try await grant(login)
-        #expect(try await parties.introspect(tokens.accessToken, by: Self.gateway).active)
-        clock.advance(by: 901)
-        #expect(try await parties.introspect(tokens.accessToken, by: Self.gateway) == .inactive)
-        // The refresh token outlives it; once rotated it is used up.
-        #expect(try await parties.introspect(tokens.refreshToken, by: Self.gateway).active)
-        _ = try await parties.refresh(refreshToken: tokens.refreshToken, origin: RequestOrigin())
-        #expect(try await parties.introspect(tokens.refreshToken, by: Self.gateway) == .inactive)
-        await #expect(throws: AuthError.invalidGrant) {
-            try await parties.refresh(refreshToken: tokens.refreshToken, origin: RequestOrigin())
+        try await TestCluster.withStorage { storage in
+            let (login, parties) = try await services(storage)
+            let tokens = try await grant(login)
+            #expect(try await parties.introspect(tokens.accessToken, by: Self.gateway).active)
+            clock.advance(by: 901)
+            #expect(try await parties.introspect(tokens.accessToken, by: Self.gateway) == .inactive)
+            // The refresh token outlives it; once rotated it is used up.
+            #expect(try await parties.introspect(tokens.refreshToken, by: Self.gateway).active)
+            _ = try await parties.refresh(refreshToken: tokens.refreshToken, origin: RequestOrigin())
+            #expect(try await parties.introspect(tokens.refreshToken, by: Self.gateway) == .inactive)
+            await #expect(throws: AuthError.invalidGrant) {
+                try await parties.refresh(refreshToken: tokens.refreshToken, origin: RequestOrigin())
+            }
         }
     }
 
     @Test func anotherIssuersTokenIsNotVouchedFor() async throws {
-        // Signed with the same key, by another issuer name.
-        let (otherLogin, _) = try await services(issuerName: "someone-else")
-        let foreign = try await grant(otherLogin)
-        let (_, parties) = try await services()
-        #expect(try await parties.introspect(foreign.accessToken, by: Self.gateway) == .inactive)
+        try await TestCluster.withStorage { storage in
+            // Signed with the same key, by another issuer name.
+            let (otherLogin, _) = try await services(storage, issuerName: "someone-else")
+            let foreign = try await grant(otherLogin)
+            let (_, parties) = try await services(storage)
+            #expect(try await parties.introspect(foreign.accessToken, by: Self.gateway) == .inactive)
+        }
     }
 
     @Test func aClientsTokenLivesWhileTheClientIsRegistered() async throws {
-        let (_, parties) = try await services()
-        let (client, secret) = try OAuthClient.register(id: "orders-api", audiences: [], now: clock.now)
-        #expect(try await storage.clients.add(client))
-        #expect(try await !storage.clients.add(client))
-        #expect(try await parties.authenticate(clientID: "orders-api", secret: secret, origin: RequestOrigin()) == client)
-        await #expect(throws: AuthError.invalidClient) {
-            try await parties.authenticate(clientID: "orders-api", secret: secret + "x", origin: RequestOrigin())
-        }
-        await #expect(throws: AuthError.invalidClient) {
-            try await parties.authenticate(clientID: "unknown", secret: secret, origin: RequestOrigin())
-        }
+        try await TestCluster.withStorage { storage in
+            let (_, parties) = try await services(storage)
+            let (client, secret) = try OAuthClient.register(id: "orders-api", audiences: [], now: clock.now)
+            #expect(try await storage.clients.add(client))
+            #expect(try await !storage.clients.add(client))
+            #expect(try await parties.authenticate(clientID: "orders-api", secret: secret, origin: RequestOrigin()) == client)
+            await #expect(throws: AuthError.invalidClient) {
+                try await parties.authenticate(clientID: "orders-api", secret: secret + "x", origin: RequestOrigin())
+            }
+            await #expect(throws: AuthError.invalidClient) {
+                try await parties.authenticate(clientID: "unknown", secret: secret, origin: RequestOrigin())
+            }
 
-        let token = try await parties.clientToken(for: client, origin: RequestOrigin())
-        let answer = try await parties.introspect(token.value, by: client)
-        #expect(answer.active && answer.sub == "orders-api" && answer.clientID == "orders-api" && answer.username == nil)
-        #expect(answer.aud == ["orders-api"])
-        #expect(storage.audit.events.map(\.kind) == [.clientTokenIssued])
-        #expect(try await storage.clients.remove(id: "orders-api"))
-        #expect(try await parties.introspect(token.value, by: client) == .inactive)
+            let token = try await parties.clientToken(for: client, origin: RequestOrigin())
+            let answer = try await parties.introspect(token.value, by: client)
+            #expect(answer.active && answer.sub == "orders-api" && answer.clientID == "orders-api" && answer.username == nil)
+            #expect(answer.aud == ["orders-api"])
+            #expect(try await storage.auditEvents().map(\.kind) == [.clientTokenIssued])
+            #expect(try await storage.clients.remove(id: "orders-api"))
+            #expect(try await parties.introspect(token.value, by: client) == .inactive)
+        }
     }
 
     @Test(arguments: [
@@ -89,20 +97,22 @@ import Testing
     /// A token issued to a relying party is never taken for a user's, even with a user's id
     /// as its `sub`: users and clients are told apart by `client_id`, not by the subject's shape.
     @Test func aClientsTokenNamingAUsersIDIsNotTheUsers() async throws {
-        let (login, parties) = try await services()
-        let user = try await login.storage.users.create(username: try Username("alice"), passwordHash: "unused", at: clock.now)
-        let (client, _) = try OAuthClient.register(id: "orders-api", audiences: [], now: clock.now)
-        #expect(try await storage.clients.add(client))
-        let forged = try login.issuer.issue(subject: user.id.uuidString.lowercased(), clientID: "orders-api", audiences: ["orders-api"])
+        try await TestCluster.withStorage { storage in
+            let (login, parties) = try await services(storage)
+            let user = try await login.storage.users.create(username: try Username("alice"), passwordHash: "unused", at: clock.now)
+            let (client, _) = try OAuthClient.register(id: "orders-api", audiences: [], now: clock.now)
+            #expect(try await storage.clients.add(client))
+            let forged = try login.issuer.issue(subject: user.id.uuidString.lowercased(), clientID: "orders-api", audiences: ["orders-api"])
 
-        await #expect(throws: AuthError.invalidToken) { try await parties.sessions.profile(accessToken: forged.value) }
-        // Introspected as the client's own token (its sub is not the client's id: inactive),
-        // never with the user's name.
-        #expect(try await parties.introspect(forged.value, by: Self.gateway) == .inactive)
-        // The user's own token still names the user.
-        let own = try await login.issueGrant(for: user)
-        #expect(try await parties.sessions.profile(accessToken: own.accessToken) == user)
-        #expect(try await parties.introspect(own.accessToken, by: Self.gateway).username == "alice")
+            await #expect(throws: AuthError.invalidToken) { try await parties.sessions.profile(accessToken: forged.value) }
+            // Introspected as the client's own token (its sub is not the client's id: inactive),
+            // never with the user's name.
+            #expect(try await parties.introspect(forged.value, by: Self.gateway) == .inactive)
+            // The user's own token still names the user.
+            let own = try await login.issueGrant(for: user)
+            #expect(try await parties.sessions.profile(accessToken: own.accessToken) == user)
+            #expect(try await parties.introspect(own.accessToken, by: Self.gateway).username == "alice")
+        }
     }
 
     /// A client introspects and revokes only the tokens meant for it: those whose `aud` names
@@ -110,47 +120,51 @@ import Testing
     /// token, only a trusted introspector; to anyone else they are inactive, and revoking
     /// them changes nothing.
     @Test func introspectionAndRevocationAreForTheTokensMeantForTheClient() async throws {
-        let (login, parties) = try await services()
-        let user = try await login.storage.users.create(username: try Username("alice"), passwordHash: "unused", at: clock.now)
-        let orders = OAuthClient(id: "orders-api", secretHash: "", audiences: ["https://orders.example.com"], createdAt: clock.now)
-        let stock = OAuthClient(id: "stock-api", secretHash: "", audiences: [], createdAt: clock.now)
-        let grant = try await login.issueGrant(for: user)
-        let session = try #require(try await storage.refreshTokens.sessions(ofUser: user.id, now: clock.now).first).id
-        let forOrders = try login.issuer.issue(
-            subject: user.id.uuidString.lowercased(), sessionID: session, audiences: ["https://orders.example.com"])
+        try await TestCluster.withStorage { storage in
+            let (login, parties) = try await services(storage)
+            let user = try await login.storage.users.create(username: try Username("alice"), passwordHash: "unused", at: clock.now)
+            let orders = OAuthClient(id: "orders-api", secretHash: "", audiences: ["https://orders.example.com"], createdAt: clock.now)
+            let stock = OAuthClient(id: "stock-api", secretHash: "", audiences: [], createdAt: clock.now)
+            let grant = try await login.issueGrant(for: user)
+            let session = try #require(try await storage.refreshTokens.sessions(ofUser: user.id, now: clock.now).first).id
+            let forOrders = try login.issuer.issue(
+                subject: user.id.uuidString.lowercased(), sessionID: session, audiences: ["https://orders.example.com"])
 
-        #expect(try await parties.introspect(forOrders.value, by: orders).active)
-        #expect(try await parties.introspect(forOrders.value, by: stock) == .inactive)
-        #expect(try await parties.introspect(grant.accessToken, by: orders) == .inactive)
-        #expect(try await parties.introspect(grant.refreshToken, by: orders) == .inactive)
-        #expect(try await parties.introspect(grant.refreshToken, by: Self.gateway).active)
+            #expect(try await parties.introspect(forOrders.value, by: orders).active)
+            #expect(try await parties.introspect(forOrders.value, by: stock) == .inactive)
+            #expect(try await parties.introspect(grant.accessToken, by: orders) == .inactive)
+            #expect(try await parties.introspect(grant.refreshToken, by: orders) == .inactive)
+            #expect(try await parties.introspect(grant.refreshToken, by: Self.gateway).active)
 
-        for token in [grant.refreshToken, grant.accessToken, forOrders.value] {
-            try await parties.revoke(token, by: stock, origin: RequestOrigin())
+            for token in [grant.refreshToken, grant.accessToken, forOrders.value] {
+                try await parties.revoke(token, by: stock, origin: RequestOrigin())
+            }
+            #expect(try await storage.refreshTokens.isSessionLive(session, now: clock.now))
+            try await parties.revoke(forOrders.value, by: orders, origin: RequestOrigin())
+            #expect(try await !storage.refreshTokens.isSessionLive(session, now: clock.now))
         }
-        #expect(try await storage.refreshTokens.isSessionLive(session, now: clock.now))
-        try await parties.revoke(forOrders.value, by: orders, origin: RequestOrigin())
-        #expect(try await !storage.refreshTokens.isSessionLive(session, now: clock.now))
     }
 
     /// Wrong secrets are throttled as wrong passwords are: ten from one address for one client
     /// id, then 429 there, even for the right secret; another address still authenticates,
     /// and its success clears the id's count.
     @Test func wrongSecretsAreThrottledLikeLogins() async throws {
-        let (_, parties) = try await services()
-        let (client, secret) = try OAuthClient.register(id: "orders-api", audiences: [], now: clock.now)
-        #expect(try await storage.clients.add(client))
-        let attacker = RequestOrigin(clientAddress: "203.0.113.7")
-        let owner = RequestOrigin(clientAddress: "198.51.100.2")
-        for _ in 0..<10 {
-            await #expect(throws: AuthError.invalidClient) {
-                try await parties.authenticate(clientID: "orders-api", secret: "guess", origin: attacker)
+        try await TestCluster.withStorage { storage in
+            let (_, parties) = try await services(storage)
+            let (client, secret) = try OAuthClient.register(id: "orders-api", audiences: [], now: clock.now)
+            #expect(try await storage.clients.add(client))
+            let attacker = RequestOrigin(clientAddress: "203.0.113.7")
+            let owner = RequestOrigin(clientAddress: "198.51.100.2")
+            for _ in 0..<10 {
+                await #expect(throws: AuthError.invalidClient) {
+                    try await parties.authenticate(clientID: "orders-api", secret: "guess", origin: attacker)
+                }
             }
+            await #expect { try await parties.authenticate(clientID: "orders-api", secret: secret, origin: attacker) } throws: { error in
+                (error as? AuthError)?.code == .tooManyAttempts
+            }
+            #expect(try await parties.authenticate(clientID: "orders-api", secret: secret, origin: owner) == client)
         }
-        await #expect { try await parties.authenticate(clientID: "orders-api", secret: secret, origin: attacker) } throws: { error in
-            (error as? AuthError)?.code == .tooManyAttempts
-        }
-        #expect(try await parties.authenticate(clientID: "orders-api", secret: secret, origin: owner) == client)
     }
 
     @Test func aSecretIsStoredOnlyAsItsHash() throws {

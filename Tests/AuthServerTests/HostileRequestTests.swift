@@ -29,11 +29,9 @@ import Testing
     @Test(arguments: 0..<cases.count)
     func parserRejectionsGetTheErrorShape(index: Int) async throws {
         let hostile = Self.cases[index]
-        var configuration = AppConfiguration()
-        configuration.port = 0
-        configuration.hashParameters = .testLight
-        configuration.logger = TestCluster.logger
-        let app = try await buildApplication(configuration: configuration, storage: InMemoryStorage(), keyEncryptionKey: .generate())
+        var fixture = try await ServerFixture()
+        fixture.configuration.port = 0
+        let app = try await fixture.application()
         try await app.test(.live) { client async throws in
             let port = try #require(client.port)
             let answer = try await RawHTTP.exchangeOffPool(hostile.request, port: port)

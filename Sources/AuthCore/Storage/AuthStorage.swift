@@ -1,7 +1,7 @@
 import Foundation
 
-/// Everything authd keeps, as one value the composition root injects: PostgreSQL in
-/// production (`PostgresStorage`), memory in unit tests (`InMemoryStorage`).
+/// Everything authd keeps, as one value the composition root injects: PostgreSQL
+/// (`PostgresStorage`), in production and in the tests alike.
 ///
 /// ```swift
 /// func serve(storage: some AuthStorage) async throws {

@@ -6,8 +6,8 @@ import Logging
 import ServiceLifecycle
 
 /// Builds the authd application on `storage`: the composition root used by `authd serve`
-/// (with `PostgresStorage`), by the tests (`app.test(.router)` and `.live`, on PostgreSQL
-/// or in memory) and by anything embedding the service.
+/// (with `PostgresStorage`), by the tests (`app.test(.router)` and `.live`, on a PostgreSQL
+/// database of their own) and by anything embedding the service.
 ///
 /// Before it listens, it applies migrations (unless disabled), seals any signing key still
 /// stored in clear under `keyEncryptionKey`, creates the first signing key if there is none
