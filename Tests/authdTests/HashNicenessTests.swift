@@ -19,6 +19,18 @@ import Testing
             }
         }
 
+        /// Every thread's name and nice value, for a failure's message.
+        static func threads(of pid: pid_t) -> [String] {
+            let tasks = "/proc/\(pid)/task"
+            return ((try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []).compactMap { task in
+                guard let stat = try? String(contentsOfFile: "\(tasks)/\(task)/stat", encoding: .utf8),
+                    let open = stat.firstIndex(of: "("), let close = stat.range(of: ") ", options: .backwards)
+                else { return nil }
+                let fields = stat[close.upperBound...].split(separator: " ")
+                return "\(stat[stat.index(after: open)..<close.lowerBound]):\(fields.count > 16 ? String(fields[16]) : "?")"
+            }.sorted()
+        }
+
         @Test func theHashingThreadsRunAtTheNiceValueGiven() async throws {
             let database = try await TestCluster.newMigratedDatabase()
             let url = ["--database-url", database.url]
@@ -28,15 +40,16 @@ import Testing
                 // one of them, so once it is answered one has started, however loaded the machine
                 // (waiting alone, at nice 7 beside the rest of the suite, none had run after 60 s
                 // in one run); the others may start later, and are checked as they are seen.
-                _ = try await AuthdBinary.login(base, "nobody", "a password to hash")
+                let (status, _) = try await AuthdBinary.login(base, "nobody", "a password to hash")
                 var seen: [Int] = []
                 for _ in 0..<1_200 {
                     seen = Self.hashingNiceness(of: server.pid)
                     if !seen.isEmpty, seen.allSatisfy({ $0 == expected }) { break }
                     try await Task.sleep(for: .milliseconds(50))
                 }
+                let threads = Self.threads(of: server.pid)
                 #expect(try await AuthdBinary.stop(server) == 0)
-                #expect(!seen.isEmpty && seen.allSatisfy { $0 == expected }, "\(arguments): \(seen)")
+                #expect(!seen.isEmpty && seen.allSatisfy { $0 == expected }, "\(arguments): \(seen); login \(status); threads \(threads)")
             }
             let refused = try await AuthdBinary.run(["serve", "--hash-niceness", "20"] + url)
             #expect(refused.status != 0 && refused.stderr.contains("--hash-niceness must be between 0 and 19."), "\(refused.stderr)")

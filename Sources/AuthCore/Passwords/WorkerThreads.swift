@@ -36,7 +36,7 @@ final class WorkerThreads: Sendable {
             let shared = self.shared
             let name = "\(label)-\(index)"
             Thread {
-                Thread.current.name = name  // set from inside: Linux names the running thread
+                Self.name(name)
                 Self.lowerPriority(niceness)
                 while let job = shared.next() { job() }
             }.start()
@@ -52,6 +52,19 @@ final class WorkerThreads: Sendable {
     func submit(_ job: @escaping @Sendable () -> Void) {
         shared.jobs.withLock { $0.pending.append(job) }
         shared.available.signal()
+    }
+
+    /// Names the calling thread, as `ps -L` and `/proc/PID/task/*/stat` show it (at most 15
+    /// bytes on Linux), by writing its `/proc/thread-self/comm`, not through `Thread.name`:
+    /// Foundation's setter names the thread only once the starting thread has stored its
+    /// handle, which under load (the new thread running first) it had not, and the thread
+    /// stayed unnamed. (`pthread_setname_np` is not in Swift's Glibc module.)
+    private static func name(_ name: String) {
+        #if os(Linux)
+            try? Data(name.utf8.prefix(15)).write(to: URL(fileURLWithPath: "/proc/thread-self/comm"))
+        #else
+            _ = pthread_setname_np(name)
+        #endif
     }
 
     /// Raises the calling thread's nice value. Linux keeps a nice value per thread, and
