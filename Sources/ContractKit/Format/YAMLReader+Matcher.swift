@@ -37,15 +37,7 @@ extension YAMLReader {
         guard case .mapping(let mapping) = node, let nameNode = mapping["match"] else { return nil }
         // `match: null` names the null matcher, so the name is read as written.
         guard let name = scalarText(nameNode, "match") else { return nil }
-        let options: [String: [String]] = [
-            "string": ["min_length", "max_length"], "integer": ["min", "max"], "number": ["min", "max"],
-            "boolean": [], "null": [], "any": [], "regex": ["pattern"], "uuid": [], "datetime": [], "jwt": ["claims"],
-            "jwks": ["min", "max"], "each": ["of", "min", "max"], "one_of": ["of"], "totp": ["secret", "digits", "period", "algorithm"],
-            "webauthn_registration": ["options", "origin", "authenticator", "algorithm", "attestation", "user_verified"],
-            "webauthn_assertion": ["options", "origin", "authenticator", "user_verified"],
-            "basic_auth": ["username", "password"],
-        ]
-        guard let allowed = options[name] else {
+        guard let allowed = Matcher.parameters.first(where: { $0.key == name })?.value else {
             error(nameNode, "unknown matcher '\(name)' (expected one of: \(Matcher.names.joined(separator: ", ")))")
             return nil
         }

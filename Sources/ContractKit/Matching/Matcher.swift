@@ -92,12 +92,19 @@ public struct Matcher: Sendable, Equatable {
         }
     }
 
-    /// The matcher names accepted after `match:`.
-    public static let names = [
-        "string", "integer", "number", "boolean", "null", "any", "regex", "uuid", "datetime", "jwt", "jwks", "each", "one_of", "totp",
-        "webauthn_registration",
-        "webauthn_assertion", "basic_auth",
+    /// Each matcher name accepted after `match:`, in the order errors list them, with the
+    /// keys it takes besides `match`, `example` and `optional`: the one list of names (the YAML
+    /// reader checks a matcher's keys against it).
+    public static let parameters: KeyValuePairs<String, [String]> = [
+        "string": ["min_length", "max_length"], "integer": ["min", "max"], "number": ["min", "max"], "boolean": [], "null": [],
+        "any": [], "regex": ["pattern"], "uuid": [], "datetime": [], "jwt": ["claims"], "jwks": ["min", "max"],
+        "each": ["of", "min", "max"], "one_of": ["of"], "totp": ["secret", "digits", "period", "algorithm"],
+        "webauthn_registration": ["options", "origin", "authenticator", "algorithm", "attestation", "user_verified"],
+        "webauthn_assertion": ["options", "origin", "authenticator", "user_verified"], "basic_auth": ["username", "password"],
     ]
+
+    /// The matcher names accepted after `match:`.
+    public static let names = parameters.map(\.key)
 
     /// This matcher with every literal string that is a template (`"{{sub}}"`) replaced by
     /// the saved value it names: a sole `{{name}}` takes the value with its JSON type, text
