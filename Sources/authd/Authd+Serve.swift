@@ -31,7 +31,7 @@ extension Authd {
         @Option(
             name: .customLong("public-url"),
             help: ArgumentHelp(
-                "The URL clients reach authd at (behind a proxy, the proxy's): the base of the OAuth metadata's URLs (default: each request's scheme and Host).",
+                "The URL clients reach authd at (behind a proxy, the proxy's): the base of the OAuth metadata's URLs (default: each request's scheme and Host) and of the page links in delivered messages (none without it).",
                 valueName: "url"
             )
         )
