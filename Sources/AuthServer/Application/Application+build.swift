@@ -51,7 +51,8 @@ public func buildApplication(
     )
     let sessions = SessionService(
         storage: storage, issuer: issuer, refreshLifetime: configuration.refreshTokenLifetime,
-        clock: configuration.clock, metrics: configuration.metrics, accounts: RecentAccounts(lifetime: configuration.accountReadLifetime)
+        clock: configuration.clock, metrics: configuration.metrics,
+        accounts: RecentAccounts(lifetime: configuration.accountReadLifetime, clock: configuration.clock)
     )
     // Reset, verification and the owner's notices exist only with somewhere to deliver them.
     let wake = DeliveryWake()
