@@ -82,17 +82,11 @@ public final class ConnectionCap: Sendable {
     /// longest for a request head, if one has waited ``grace``.
     func opened() {
         let now = NIODeadline.now()
-        let oldest = change { state -> (any Channel)? in
-            state.open += 1
-            guard state.open > limit, let id = Self.oldest(in: state, closableAt: now - grace) else { return nil }
-            return state.waiting.removeValue(forKey: id)?.channel
-        }
-        if let oldest {
-            metrics.connectionEvicted()
-            // On its loop's next turn, not inside the accept loop's call: its close would call
-            // back into the accept loop's handler while it is still in this one.
-            oldest.eventLoop.execute { oldest.close(promise: nil) }
-        }
+        evict(
+            change { state -> [any Channel] in
+                state.open += 1
+                return state.open > limit ? Self.takeClosable(from: &state, count: 1, now: now - grace) : []
+            })
     }
 
     /// Forgets a closed connection.
@@ -117,16 +111,24 @@ public final class ConnectionCap: Sendable {
     /// ``grace`` for a head, longest first.
     func trim() {
         let now = NIODeadline.now()
-        let closing = change { state -> [any Channel] in
-            var closing: [any Channel] = []
-            while state.open - closing.count > limit, let id = Self.oldest(in: state, closableAt: now - grace),
-                let entry = state.waiting.removeValue(forKey: id)
-            {
-                closing.append(entry.channel)
-            }
-            return closing
+        evict(change { state in Self.takeClosable(from: &state, count: state.open - limit, now: now - grace) })
+    }
+
+    /// Up to `count` connections that have waited for a head since `deadline` or before,
+    /// longest first, no longer counted as waiting.
+    private static func takeClosable(from state: inout State, count: Int, now deadline: NIODeadline) -> [any Channel] {
+        var taken: [any Channel] = []
+        while taken.count < count, let id = oldest(in: state, closableAt: deadline), let entry = state.waiting.removeValue(forKey: id) {
+            taken.append(entry.channel)
         }
-        for channel in closing {
+        return taken
+    }
+
+    /// Closes `channels`, each counted as evicted, on its loop's next turn: not inside the
+    /// accept loop's call, where a close would call back into the accept loop's handler
+    /// while it is still in this one.
+    private func evict(_ channels: [any Channel]) {
+        for channel in channels {
             metrics.connectionEvicted()
             channel.eventLoop.execute { channel.close(promise: nil) }
         }
