@@ -52,7 +52,7 @@ public struct OpenAPIExporter: Sendable {
         for contract in contracts {
             let variables = contract.savedMatchers
             for (position, interaction) in contract.interactions.enumerated() {
-                let key = OperationKey(path: Self.openAPIPath(interaction.request.path), method: interaction.request.method.lowercased())
+                let key = OperationKey(interaction.request)
                 if operations[key] == nil { order.append(key) }
                 let carried = CarriedInteractions.entry(interaction, of: contract, position: position)
                 operations[key, default: []].append(
@@ -68,7 +68,7 @@ public struct OpenAPIExporter: Sendable {
         for key in order {
             var operation = OpenAPIOperation(key: key, uses: operations[key] ?? [])
             operation.id = Self.freeID(key.operationID, in: &usedIDs)
-            for answer in alsoAnswers where answer.method.lowercased() == key.method && answer.path == key.path {
+            for answer in alsoAnswers where answer.operationKey == key {
                 let shown = order.filter { $0 != key }.flatMap { operations[$0] ?? [] }
                 operation.also += shown.filter { $0.interaction.response.status == answer.status }
             }
@@ -113,17 +113,16 @@ public struct OpenAPIExporter: Sendable {
     /// The entries of ``alsoAnswers`` that cannot be documented: a route no interaction has,
     /// or a status no interaction of another route shows. (`contract export openapi` refuses them.)
     public func undocumentable(in contracts: [Contract]) -> [String] {
-        var shownBy: [String: Set<Int>] = [:]
+        var shownBy: [OperationKey: Set<Int>] = [:]
         for contract in contracts {
             for interaction in contract.interactions {
-                let route = "\(interaction.request.method.uppercased()) \(Self.openAPIPath(interaction.request.path))"
-                shownBy[route, default: []].insert(interaction.response.status)
+                shownBy[OperationKey(interaction.request), default: []].insert(interaction.response.status)
             }
         }
         return alsoAnswers.compactMap { answer in
             let route = "\(answer.method) \(answer.path)"
-            guard shownBy[route] != nil else { return "\(answer.status) for \(route): no interaction has that route" }
-            let elsewhere = shownBy.contains { $0.key != route && $0.value.contains(answer.status) }
+            guard shownBy[answer.operationKey] != nil else { return "\(answer.status) for \(route): no interaction has that route" }
+            let elsewhere = shownBy.contains { $0.key != answer.operationKey && $0.value.contains(answer.status) }
             return elsewhere ? nil : "\(answer.status) for \(route): no interaction of another route shows \(answer.status)"
         }
     }
@@ -167,6 +166,16 @@ struct OperationKey: Hashable {
     let path: String
     let method: String
 
+    init(path: String, method: String) {
+        self.path = path
+        self.method = method
+    }
+
+    /// The operation a request is one of: its OpenAPI path, its method in lower case.
+    init(_ request: RequestSpec) {
+        self.init(path: OpenAPIExporter.openAPIPath(request.path), method: request.method.lowercased())
+    }
+
     /// `postTokenRefresh`, `getNotesById`.
     var operationID: String {
         var words: [String] = []
@@ -180,4 +189,9 @@ struct OperationKey: Hashable {
         }
         return method + words.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
+}
+
+extension ProviderConfiguration.AlsoAnswered {
+    /// The operation it names.
+    var operationKey: OperationKey { OperationKey(path: path, method: method.lowercased()) }
 }
