@@ -67,7 +67,7 @@ import Testing
             await #expect(throws: SealingError.self) { try await other.revokeCurrent() }
             // A key left in clear is not sealed under the wrong KEK either.
             let legacy = SigningKey.generate(now: clock.now)
-            try await storage.storeClearKey(legacy)
+            try await storage.database.storeClearSigningKey(legacy)
             await #expect(throws: SealingError.self) { try await other.list() }
             await #expect(throws: SealingError.self) { try await other.ensureKey() }
             #expect(try await storage.signingKeys.clearKeys() == [legacy])
@@ -95,7 +95,7 @@ import Testing
         try await TestCluster.withStorage { storage in
             let keys = keys(storage)
             let legacy = SigningKey.generate(now: clock.now)
-            try await storage.storeClearKey(legacy)
+            try await storage.database.storeClearSigningKey(legacy)
             #expect(try await keys.ensureKey() == [legacy])
             #expect(try await storage.signingKeys.clearKeys().isEmpty)
             #expect(try await storage.signingKeys.keys(limit: nil).map(\.keyEncryptionKeyFingerprint) == [kek.fingerprint])

@@ -4,8 +4,8 @@ import Foundation
 import PostgresNIO
 
 /// What the services' tests read from (or write into) their PostgreSQL storage beyond the
-/// services' own calls: the audit log in the order it was written, the login counters, the
-/// stored refresh tokens, and a signing key left in clear.
+/// services' own calls: the audit log in the order it was written, the login counters and the
+/// stored refresh tokens.
 ///
 /// ```swift
 /// #expect(try await storage.auditEvents().map(\.kind) == [.userCreated])
@@ -36,16 +36,5 @@ extension PostgresStorage {
         let rows = try await database.client.query("SELECT token_hash, user_id FROM refresh_tokens")
         for try await (hash, owner) in rows.decode((String, UUID).self) { owners[hash] = owner }
         return owners
-    }
-
-    /// Stores `key` in clear, as an authd before sealing did (for tests of
-    /// ``AuthCore/KeyService/sealUnsealedKeys()``).
-    func storeClearKey(_ key: SigningKey) async throws {
-        try await database.client.query(
-            """
-            INSERT INTO signing_keys (kid, private_key, created_at)
-            VALUES (\(key.kid), \(ByteBuffer(bytes: key.privateKey)), \(key.createdAt))
-            """
-        )
     }
 }

@@ -44,12 +44,7 @@ import Testing
         let legacy = (1...3).map { SigningKey.generate(now: Date(timeIntervalSince1970: 1_800_000_000 + Double($0))) }
         try await TestCluster.withDatabase(testDatabase.configuration) { database in
             try await MigrationRunner(database: database, migrations: Migration.all.filter { $0.version < "0010" }).migrate()
-            for key in legacy {
-                try await database.client.query(
-                    "INSERT INTO signing_keys (kid, private_key, created_at) VALUES (\(key.kid), \(ByteBuffer(bytes: key.privateKey)), \(key.createdAt))",
-                    logger: TestCluster.logger
-                )
-            }
+            for key in legacy { try await database.storeClearSigningKey(key) }
         }
         try await withStorage(testDatabase) { [kek] storage in
             try await storage.migrate()
