@@ -193,13 +193,16 @@ let package = Package(
                 server("Logging", "swift-log"),
             ]
         ),
-        // Contracts: the model, the YAML format and matching (what the stub needs; swift-crypto
-        // for the TOTP codes of `totp` matchers, WebAuthn for the credentials of `webauthn_…` ones) ...
+        // Matchers: JSON values and the kinds of matcher, one file each (swift-crypto for the TOTP
+        // codes of `totp` matchers, WebAuthn for the credentials of `webauthn_…` ones) ...
+        .target(
+            name: "ContractMatching",
+            dependencies: ["JOSE", "WebAuthn", "WebForms", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        // ... contracts: the model and the YAML format (with the matchers, what the stub needs) ...
         .target(
             name: "ContractKit",
-            dependencies: [
-                "JOSE", "WebAuthn", "WebForms", .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto"),
-            ]
+            dependencies: ["ContractMatching", "JOSE", "WebAuthn", "WebForms", .product(name: "Yams", package: "Yams")]
         ),
         // ... how contracts change: diff, and can-i-deploy against clients' recorded usage ...
         .target(name: "ContractEvolution", dependencies: ["ContractKit"]),

@@ -21,6 +21,10 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     public struct Invalid: Error, Sendable, CustomStringConvertible {
         /// Why.
         public let description: String
+
+        package init(description: String) {
+            self.description = description
+        }
     }
 
     /// Parses `text`.

@@ -1,0 +1,2 @@
+// Contracts are written in matchers: whoever imports the contracts imports the matchers.
+@_exported import ContractMatching
