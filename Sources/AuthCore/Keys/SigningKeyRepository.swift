@@ -24,7 +24,7 @@ public protocol SigningKeyRepository: Sendable {
     /// clear copy in the row; does nothing if that key is sealed already.
     func replaceClearKey(with sealed: SealedSigningKey) async throws
     /// Drops the superseded versions of rows whose clear key was replaced, so that the
-    /// storage's files hold no clear copy (PostgreSQL: `VACUUM signing_keys`; its WAL and
+    /// storage's files hold no clear copy (PostgreSQL: `VACUUM (FREEZE) signing_keys`; its WAL and
     /// earlier backups still do).
     func purgeClearCopies() async throws
 }

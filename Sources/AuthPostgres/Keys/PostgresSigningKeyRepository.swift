@@ -67,8 +67,10 @@ public struct PostgresSigningKeyRepository: SigningKeyRepository {
 
     public func purgeClearCopies() async throws {
         // Not in a transaction: VACUUM cannot run in one. The table's owner (the role that
-        // ran the migrations) may run it.
-        try await database.execute("VACUUM signing_keys")
+        // ran the migrations) may run it. FREEZE makes it aggressive: a page another backend
+        // has pinned (a checkpoint writing it) is waited for, not left unpruned with its
+        // clear copies.
+        try await database.execute("VACUUM (FREEZE) signing_keys")
     }
 
     /// Runs `body` in a transaction holding the signing keys' advisory lock, so that key
