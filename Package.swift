@@ -375,7 +375,7 @@ let package = Package(
         .testTarget(
             name: "ContractStubTests",
             dependencies: [
-                "JOSE", "ContractKit", "ContractEvolution", "ContractStub", "ContractStubServer",
+                "JOSE", "ContractKit", "ContractEvolution", "ContractRunner", "ContractStub", "ContractStubServer",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

@@ -28,14 +28,14 @@ extension InteractionDiff {
             }
         case (.array(let before), .array(let after)) where before.count == after.count:
             for (index, pair) in zip(before, after).enumerated() { walk(pair.0, pair.1, at: "\(path)[\(index)]", side: side) }
-        case (.each(let before, let a, let b), .each(let after, let c, let d)):
+        case (.typed(let before as EachMatcher), .typed(let after as EachMatcher)):
             let any = Matcher(.any)
             compare(
-                Matcher(.each(of: any, min: a, max: b)), Matcher(.each(of: any, min: c, max: d)), at: "\(side.rawValue) \(path)",
-                side: side, describe: false)
-            walk(before, after, at: "\(path)[*]", side: side)
-        case (.jwt(let before), .jwt(let after)):
-            walk(Matcher(.object(before)), Matcher(.object(after)), at: path, side: side)
+                Matcher(.each(of: any, min: before.min, max: before.max)), Matcher(.each(of: any, min: after.min, max: after.max)),
+                at: "\(side.rawValue) \(path)", side: side, describe: false)
+            walk(before.element, after.element, at: "\(path)[*]", side: side)
+        case (.typed(let before as JWTMatcher), .typed(let after as JWTMatcher)):
+            walk(Matcher(.object(before.claims)), Matcher(.object(after.claims)), at: path, side: side)
         default:
             compare(old, new, at: "\(side.rawValue) \(path)", side: side)
         }

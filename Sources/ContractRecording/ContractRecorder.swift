@@ -219,7 +219,7 @@ struct Recording {
         var names: [Int: String] = [:]
         for (position, segment) in exchange.segments.enumerated() where used[.segment(position)] == nil {
             let shape = ValueShape(segment)
-            guard shape == .uuid || shape == .random else { continue }
+            guard shape == .random || shape == .kind(.uuid) else { continue }
             let name = names.isEmpty ? "id" : "id_\(names.count + 1)"
             names[position] = name
             candidates.append(Candidate(exchange: index, value: segment, source: .requestPath(name), hint: name))
@@ -245,7 +245,7 @@ struct Recording {
                 guard shape.varies else { continue }
                 let hint = path.compactMap { if case .key(let key) = $0 { key } else { nil } }.last ?? "value"
                 candidates.append(Candidate(exchange: index, value: value, source: .responseBody(JSONPath(components: path)), hint: hint))
-                if shape == .jwt, case .object(let claims)? = JWTShape.payload(of: value) {
+                if JWTShape.isJWT(value), case .object(let claims)? = JWTShape.payload(of: value) {
                     for claim in claims.keys.sorted() {
                         guard case .string(let claimValue)? = claims[claim], ValueShape(claimValue).varies else { continue }
                         candidates.append(

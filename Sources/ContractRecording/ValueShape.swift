@@ -5,19 +5,17 @@ import Foundation
 /// an RFC 3339 time, a long random token) or a fixed one.
 ///
 /// ```swift
-/// ValueShape("0b6c5a3e-2f1d-4a49-9c55-0f8e3c2d1a7b")   // .uuid
+/// ValueShape("0b6c5a3e-2f1d-4a49-9c55-0f8e3c2d1a7b")   // .kind(.uuid)
 /// ValueShape("invalid_request")                        // .fixed
 /// ```
 enum ValueShape: Equatable {
-    case uuid, jwt, datetime, random, fixed
+    /// Made by a kind of matcher (``MatcherKinds/recognizing(recorded:)``: a UUID, a JWT, a time).
+    case kind(Matcher.Kind)
+    case random, fixed
 
     init(_ text: String) {
-        if text.count == 36, UUID(uuidString: text) != nil {
-            self = .uuid
-        } else if text.count > 20, text.contains("."), JWTShape.isJWT(text) {
-            self = .jwt
-        } else if text.count >= 20, text.count <= 40, text.first?.isNumber == true, DateTimeFormat.parse(text) != nil {
-            self = .datetime
+        if let kind = MatcherKinds.recognizing(recorded: text) {
+            self = .kind(kind)
         } else if Self.looksRandom(text) {
             self = .random
         } else {
@@ -32,9 +30,7 @@ enum ValueShape: Equatable {
     func matcher(for text: String, example: Bool) -> Matcher {
         let kind: Matcher.Kind =
             switch self {
-            case .uuid: .uuid
-            case .jwt: .jwt(claims: [:])
-            case .datetime: .datetime
+            case .kind(let kind): kind
             case .random: .string(minLength: text.count, maxLength: nil)
             case .fixed: .literal(.string(text))
             }

@@ -62,13 +62,16 @@ public struct ErrorShapes: Sendable {
             }
         case .object(let members): return Matcher(.object(members.mapValues { typesOnly($0).optional($0.optional) }))
         case .array(let elements): return Matcher(.each(of: elements.first.map(typesOnly) ?? Matcher(.any), min: nil, max: nil))
-        case .each(let element, _, _): return Matcher(.each(of: typesOnly(element), min: nil, max: nil))
-        case .string, .regex, .uuid, .datetime, .jwt, .totp, .basicAuth: return string
-        case .integer, .number: return number
-        case .boolean: return Matcher(.boolean)
-        case .null: return Matcher(.null)
-        case .oneOf(let alternatives): return Matcher(.oneOf(alternatives.map(typesOnly)))
-        case .any, .jwks, .webauthn: return Matcher(.any)
+        case .typed(let kind):
+            switch kind.jsonType {
+            case "string": return string
+            case "integer", "number": return number
+            case "boolean": return Matcher(.boolean)
+            case "null": return Matcher(.null)
+            case "array": return Matcher(.each(of: kind.children.first.map(typesOnly) ?? Matcher(.any), min: nil, max: nil))
+            case nil where !kind.children.isEmpty: return Matcher(.oneOf(kind.children.map(typesOnly)))
+            default: return Matcher(.any)
+            }
         }
     }
 }

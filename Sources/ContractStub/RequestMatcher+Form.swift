@@ -138,7 +138,7 @@ extension RequestMatcher {
         var undefined: [String] = []
         let expected = password.resolved(with: known, undefined: &undefined)
         guard undefined.isEmpty else { return .success(Swift.min(user, 1)) }
-        guard BasicAuth.passwordMatches(expected, credentials.password) else {
+        guard BasicAuthMatcher.passwordMatches(expected, credentials.password) else {
             return .failure(Difference(weight: weight, text: "\(place): the password does not match"))
         }
         return .success(Swift.min(user, expected.specificity))

@@ -153,7 +153,7 @@ struct RequestMatcher {
                 score += template.requiredVariables.allSatisfy { known[$0] != nil } ? 4 : 1
             case .parameter(let name):
                 guard let matcher = spec.params[name], let value = parameters[name] else { continue }
-                if case .totp(let code) = matcher.kind {
+                if let code = matcher.kind.as(TOTPSpec.self) {
                     switch fit(code, .string(value), at: "path parameter \(name)", weight: 1) {
                     case .success(let gained): score += gained
                     case .failure(let difference): return .failure(difference)
@@ -179,10 +179,10 @@ struct RequestMatcher {
             } else if let gained = fit(Template(literal), text) {
                 return .success(gained)
             }
-        case .totp(let code):
+        case .typed(let code as TOTPSpec):
             return fit(code, .string(text), at: place, weight: weight)
-        case .basicAuth(let username, let password):
-            return fit(username: username, password: password, text, at: place, weight: weight)
+        case .typed(let basic as BasicAuthMatcher):
+            return fit(username: basic.username, password: basic.password, text, at: place, weight: weight)
         default:
             if matcher.mismatches(inText: text, at: "$").isEmpty { return .success(matcher.specificity) }
         }
@@ -224,9 +224,9 @@ struct RequestMatcher {
 
     mutating func fit(_ expected: Matcher, _ actual: JSONValue, path: String) -> Result<Int, Difference> {
         switch expected.kind {
-        case .totp(let code):
+        case .typed(let code as TOTPSpec):
             return fit(code, actual, at: "body \(path)", weight: 5)
-        case .webauthn(let credential):
+        case .typed(let credential as WebAuthnSpec):
             switch passkeys.check(credential, actual, known: known) {
             case .success(nil): return .success(1)
             case .success(let change?):
@@ -284,7 +284,8 @@ struct RequestMatcher {
         case .literal(let literal):
             return Matcher.equal(literal, actual)
                 ? .success(4) : .failure(Difference(weight: 5, text: "body \(path): expected \(literal), got \(actual)"))
-        case .oneOf(let alternatives):
+        case .typed(let oneOf as OneOfMatcher):
+            let alternatives = oneOf.alternatives
             // The alternative that fits best; what it accepted (codes, passkeys) is kept.
             var best: (score: Int, matcher: RequestMatcher)?
             for alternative in alternatives {

@@ -36,7 +36,7 @@ private func member(_ matcher: Matcher, _ key: String) -> Matcher? {
         )
         #expect(member(body, "id")?.kind == .uuid)
         #expect(member(body, "at")?.kind == .datetime)
-        guard case .regex? = member(body, "mail")?.kind else {
+        guard member(body, "mail")?.kind.as(RegexMatcher.self) != nil else {
             Issue.record("email is not a regex")
             return
         }

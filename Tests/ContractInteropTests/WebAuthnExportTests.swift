@@ -73,7 +73,7 @@ import Testing
         let registration = try #require(interactions[1]["request"])
         #expect(registration["matchingRules"]?["body"]?["$.credential"]?["matchers"] == [["match": "type"]])
         guard case .json(let body) = contract.interactions[1].request.body, case .object(let members) = body.kind,
-            case .webauthn(let spec)? = members["credential"]?.kind
+            let spec = members["credential"]?.kind.as(WebAuthnSpec.self)
         else {
             Issue.record("no webauthn matcher")
             return

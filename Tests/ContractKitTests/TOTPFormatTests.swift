@@ -38,7 +38,7 @@ import Testing
         let contract = try loadContract(Self.everywhere)
         let interaction = contract.interactions[1]
         let secret = "JBSWY3DPEHPK3PXP"
-        let request = try interaction.request.render(with: ["totp_secret": .string(secret)], codes: TOTPCodeGenerator())
+        let request = try interaction.request.render(with: ["totp_secret": .string(secret)])
         let now = Date()
 
         let query = request.pathAndQuery.query.first { $0.name == "otp" }?.value ?? ""

@@ -7,33 +7,7 @@ import WebAuthn
 /// `{ match: webauthn_registration | webauthn_assertion, options: "{{…}}", origin, authenticator }`:
 /// saving the options whole, loading, what lint says, writing back.
 @Suite struct WebAuthnFormatTests {
-    static let ceremonies = """
-        name: Passkeys
-        interactions:
-          - name: registration options
-            request: { method: POST, path: /webauthn/register/options, json: {} }
-            response: { status: 200, json: { challenge: { match: string } } }
-            save: { creation: $ }
-          - name: register
-            request:
-              method: POST
-              path: /webauthn/register
-              json:
-                credential: { match: webauthn_registration, options: "{{creation}}", origin: "https://example.com", authenticator: mia-phone, algorithm: EdDSA, attestation: packed, user_verified: false }
-                name: phone
-            response: { status: 201 }
-          - name: login options
-            request: { method: POST, path: /webauthn/login/options, json: {} }
-            response: { status: 200 }
-            save: { request: $ }
-          - name: log in
-            request:
-              method: POST
-              path: /webauthn/login
-              json: { credential: { match: webauthn_assertion, options: "{{request}}", origin: "https://example.com", authenticator: mia-phone } }
-            response: { status: 200 }
-            save: { used: request.json.credential }
-        """
+    static let ceremonies = PasskeyContracts.ceremonies
 
     @Test func aWholeBodyIsSavedWithDollarAndKeepsItsType() throws {
         let contract = try loadContract(Self.ceremonies)

@@ -1,4 +1,5 @@
 import ContractKit
+import ContractRunner
 import ContractStub
 import Foundation
 import Testing

@@ -11,11 +11,9 @@ extension Matcher {
         case request
     }
 
-    /// This matcher as a JSON Schema (2020-12, as OpenAPI 3.1 uses): `uuid` → `format:
-    /// uuid`, `datetime` → `format: date-time`, bounds → `minimum`/`maximum`/`minLength`/
-    /// `maxLength`, `jwt` → a three-part `pattern` with `contentMediaType: application/jwt`,
-    /// `each` → an array with `items` and `minItems`, `one_of` → `anyOf`, an optional
-    /// key → not `required`, `strict` → objects with
+    /// This matcher as a JSON Schema (2020-12, as OpenAPI 3.1 uses): each kind gives its own
+    /// (``MatcherKind/jsonSchema(child:)``: `uuid` → `format: uuid`, bounds → `minimum`/
+    /// `maximum`, `one_of` → `anyOf`, …), an optional key → not `required`, `strict` → objects with
     /// `additionalProperties: false`, an `example` → `examples`. A string holding
     /// `{{var}}` is a value saved earlier: described by the matcher it was saved from
     /// (`variables`, see ``Contract/savedMatchers``) when it is the sole content, else a string.
@@ -68,69 +66,8 @@ extension Matcher {
             if let items = JSONSchemaUnion.of(elements.map { $0.jsonSchema(role: role, strict: strict, variables: variables) }) {
                 schema["items"] = .object(items)
             }
-        case .string(let minLength, let maxLength):
-            schema = ["type": "string"]
-            schema["minLength"] = minLength.map(JSONValue.integer)
-            schema["maxLength"] = maxLength.map(JSONValue.integer)
-        case .integer(let min, let max):
-            schema = ["type": "integer"]
-            schema["minimum"] = min.map(JSONValue.numeric)
-            schema["maximum"] = max.map(JSONValue.numeric)
-        case .number(let min, let max):
-            schema = ["type": "number"]
-            schema["minimum"] = min.map(JSONValue.numeric)
-            schema["maximum"] = max.map(JSONValue.numeric)
-        case .boolean: schema = ["type": "boolean"]
-        case .null: schema = ["type": "null"]
-        case .any: schema = [:]
-        case .regex(let pattern):
-            // JSON Schema patterns (ECMA-262) are not anchored, and have no inline flags
-            // such as (?s): a pattern with them is kept as a description.
-            schema = ["type": "string"]
-            if pattern.range(of: #"\(\?[a-zA-Z-]+\)"#, options: .regularExpression) != nil {
-                schema["description"] = .string("Matches the regular expression \(pattern).")
-            } else {
-                schema["pattern"] = .string("^(?:\(pattern))$")
-            }
-        case .uuid: schema = ["type": "string", "format": "uuid"]
-        case .totp(let code):
-            schema = ["type": "string", "pattern": .string("^\(code.pattern)$")]
-            let hash = code.algorithm == .sha1 ? "" : ", HMAC-\(code.algorithm.rawValue)"
-            schema["description"] = .string("A TOTP code (RFC 6238\(hash), \(code.period)-second steps) of the key the client was given.")
-        case .webauthn(let credential): schema = credential.jsonSchema
-        case .basicAuth:
-            // The operation's `basicAuth` security scheme says what it is; the value is the header's.
-            schema = [
-                "type": "string", "pattern": "^[Bb][Aa][Ss][Ii][Cc] [A-Za-z0-9+/=]+$", "description": "HTTP Basic credentials (RFC 7617).",
-            ]
-        case .datetime: schema = ["type": "string", "format": "date-time"]
-        case .jwt(let claims):
-            // The media type RFC 7519 registers, which `contract import openapi` reads back as `jwt`.
-            schema = ["type": "string", "pattern": .string(JWTShape.pattern), "contentMediaType": "application/jwt"]
-            schema["description"] = .string(
-                claims.isEmpty ? "A compact JWT." : "A compact JWT with the claims \(claims.keys.sorted().joined(separator: ", ")).")
-        case .each(let element, let min, let max):
-            schema = ["type": "array", "items": .object(element.jsonSchema(role: role, strict: strict, variables: variables))]
-            schema["minItems"] = min.map(JSONValue.integer)
-            schema["maxItems"] = max.map(JSONValue.integer)
-        case .oneOf(let alternatives):
-            // anyOf, not oneOf: alternatives may overlap (a string and a uuid), and a value
-            // matching two of them is still what the contract allows.
-            schema = ["anyOf": .array(alternatives.map { .object($0.jsonSchema(role: role, strict: strict, variables: variables)) })]
-        case .jwks(let min, let max):
-            var keys: [String: JSONValue] = [
-                "type": "array",
-                "items": [
-                    "type": "object", "required": ["kty", "kid"],
-                    "properties": ["kty": ["type": "string", "minLength": 1], "kid": ["type": "string", "minLength": 1]],
-                ],
-            ]
-            keys["minItems"] = min.map(JSONValue.integer)
-            keys["maxItems"] = max.map(JSONValue.integer)
-            schema = [
-                "type": "object", "required": ["keys"], "properties": ["keys": .object(keys)],
-                "description": "A JSON Web Key Set (RFC 7517).",
-            ]
+        case .typed(let kind):
+            schema = kind.jsonSchema { $0.jsonSchema(role: role, strict: strict, variables: variables) }
         }
         if let example, !example.description.contains("{{") { schema["examples"] = [example] }
         return schema

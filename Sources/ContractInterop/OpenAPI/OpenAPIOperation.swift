@@ -46,7 +46,7 @@ struct OpenAPIOperation {
     }
 
     private static func sendsBasic(_ interaction: Interaction) -> Bool {
-        interaction.request.headers.contains { if case .basicAuth = $0.value.kind { true } else { false } }
+        interaction.request.headers.contains { $0.value.kind.as(BasicAuthMatcher.self) != nil }
     }
 
     /// The schemas of error responses (4xx, 5xx) whose bodies are objects.

@@ -124,17 +124,22 @@
             _ core: JSONSchema.CoreContext<JSONTypeFormat.StringFormat>, _ context: JSONSchema.StringContext, example: JSONValue?,
             at path: String
         ) -> Matcher {
-            if context.contentMediaType?.rawValue.lowercased().hasPrefix("application/jwt") == true {
-                return checked(.jwt(claims: [:]), example)
+            // A kind the media type names (`application/jwt`), before any pattern; one the format
+            // names (`uuid`), after it.
+            if let mediaType = context.contentMediaType?.rawValue,
+                let named = MatcherKinds.recognizing(schema: ["type": "string", "contentMediaType": .string(mediaType)])
+            {
+                return checked(named, example)
             }
             let bounds = Matcher.Kind.string(minLength: context.minLength > 0 ? context.minLength : nil, maxLength: context.maxLength)
             if let pattern = context.pattern {
                 if !core.format.rawValue.isEmpty { note(path, "format \(core.format.rawValue) with a pattern: the pattern is matched") }
                 return regex(Self.wholeMatch(pattern), example: example, fallback: bounds, at: path)
             }
+            if let named = MatcherKinds.recognizing(schema: ["type": "string", "format": .string(core.format.rawValue)]) {
+                return checked(named, example)
+            }
             switch core.format.rawValue {
-            case "uuid": return checked(.uuid, example)
-            case "date-time": return checked(.datetime, example)
             case "email":
                 return regex(#"[^@\s]+@[^@\s]+"#, example: example ?? .string("user@example.com"), fallback: bounds, at: path)
             case "uri", "url":

@@ -164,7 +164,7 @@ public struct PactExporter: Sendable {
         case .text(let template):
             let text = writer.exampleText(template)
             let contentType = firstHeader("Content-Type", in: spec.headers).map {
-                PactMessageWriter.text(of: PactMessageWriter.example(of: $0))
+                PactMessageWriter.text(of: $0.pactExample)
             }
             // Pact reads a string body of a JSON request as a JSON string: JSON text goes as its value.
             if contentType?.lowercased().contains("json") == true, template.variables.isEmpty,
@@ -214,7 +214,7 @@ public struct PactExporter: Sendable {
                 pattern += PactMessageWriter.pattern(template, variables: "[^/]+")
                 expression += PactMessageWriter.expression(template)
             case .parameter(let name):
-                let value = path.params[name].map(PactMessageWriter.example(of:)).map(PactMessageWriter.text(of:)) ?? name
+                let value = path.params[name].map { PactMessageWriter.text(of: $0.pactExample) } ?? name
                 let encoded = value.addingPercentEncoding(withAllowedCharacters: RequestPath.segmentAllowed) ?? value
                 example += encoded
                 pattern += "[^/]+"
@@ -222,7 +222,7 @@ public struct PactExporter: Sendable {
             }
         }
         if path.segments.isEmpty { example = "/" }
-        let rule = path.params.isEmpty && !usesVariables ? nil : PactMessageWriter.regex(pattern)
+        let rule = path.params.isEmpty && !usesVariables ? nil : PactMatchingRule.regex(pattern)
         let generator: JSONValue? = usesVariables ? ["type": "ProviderState", "expression": .string(expression)] : nil
         return (example, rule, generator)
     }
@@ -304,17 +304,17 @@ public struct PactExporter: Sendable {
         guard !rules.isEmpty else { return [:] }
         guard example.contains(",") else { return [name: PactMessageWriter.ruleList(rules)] }
         let exampleParts = example.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-        if case .regex(let pattern) = matcher.kind, let parts = topLevelParts(pattern), parts.count == exampleParts.count,
+        if let pattern = matcher.kind.as(RegexMatcher.self)?.pattern, let parts = topLevelParts(pattern), parts.count == exampleParts.count,
             zip(parts, exampleParts).allSatisfy({ part, text in (try? Regex(part).wholeMatch(in: text)) != nil })
         {
             var split: [String: JSONValue] = [:]
             for (index, part) in parts.enumerated() {
-                split["\(name)[\(index)]"] = PactMessageWriter.ruleList([PactMessageWriter.regex(PactMessageWriter.dotMatchesAll(part))])
+                split["\(name)[\(index)]"] = PactMessageWriter.ruleList([PactMatchingRule.regex(PactMatchingRule.dotMatchesAll(part))])
             }
             return split
         }
         writer.note("header \(name): Pact matches each comma-separated part of it alone, so only its presence is checked")
-        return [name: PactMessageWriter.ruleList([PactMessageWriter.rule("type")])]
+        return [name: PactMessageWriter.ruleList([PactMatchingRule.named("type")])]
     }
 
     /// The parts of `pattern` between its top-level commas (outside groups, classes and

@@ -44,74 +44,24 @@ package enum ContractYAML {
                     members.isEmpty ? .flow : .block))
         case .array(let elements):
             return .sequence(Node.Sequence(elements.map(self.matcher), .implicit, elements.isEmpty ? .flow : .block))
-        case .string(let minLength, let maxLength):
-            add("match", "string")
-            add("min_length", minLength.map(JSONValue.integer))
-            add("max_length", maxLength.map(JSONValue.integer))
-        case .integer(let min, let max), .number(let min, let max):
-            if case .integer = matcher.kind { add("match", "integer") } else { add("match", "number") }
-            add("min", min.map(JSONValue.numeric))
-            add("max", max.map(JSONValue.numeric))
-        case .boolean: add("match", "boolean")
-        case .null: add("match", "null")
-        case .any: add("match", "any")
-        case .uuid: add("match", "uuid")
-        case .datetime: add("match", "datetime")
-        case .jwt(let claims):
-            add("match", "jwt")
-            if !claims.isEmpty {
-                pairs.append(
-                    (
-                        text("claims"),
-                        .mapping(
-                            Node.Mapping(
-                                claims.keys.sorted().compactMap { key in claims[key].map { (text(key), self.matcher($0)) } }, .implicit,
-                                .flow))
-                    ))
+        case .typed(let kind):
+            add("match", .string(kind.name))
+            for (key, argument) in kind.arguments {
+                switch argument {
+                case .value(let json): add(key, json)
+                case .matcher(let inner): pairs.append((text(key), self.matcher(inner)))
+                case .matchers(let list): pairs.append((text(key), .sequence(Node.Sequence(list.map(self.matcher), .implicit, .flow))))
+                case .members(let members):
+                    pairs.append(
+                        (
+                            text(key),
+                            .mapping(
+                                Node.Mapping(
+                                    members.keys.sorted().compactMap { name in members[name].map { (text(name), self.matcher($0)) } },
+                                    .implicit, .flow))
+                        ))
+                }
             }
-        case .regex(let pattern):
-            add("match", "regex")
-            add("pattern", .string(pattern))
-        case .each(let element, let min, let max):
-            add("match", "each")
-            pairs.append((text("of"), self.matcher(element)))
-            add("min", min.map(JSONValue.integer))
-            add("max", max.map(JSONValue.integer))
-        case .oneOf(let alternatives):
-            add("match", "one_of")
-            pairs.append((text("of"), .sequence(Node.Sequence(alternatives.map(self.matcher), .implicit, .flow))))
-        case .jwks(let min, let max):
-            add("match", "jwks")
-            add("min", min.map(JSONValue.integer))
-            add("max", max.map(JSONValue.integer))
-        case .totp(let spec):
-            let defaults = TOTPSpec(secret: spec.secret)
-            add("match", "totp")
-            add("secret", .string(spec.secret))
-            if spec.digits != defaults.digits { add("digits", .integer(spec.digits)) }
-            if spec.period != defaults.period { add("period", .integer(spec.period)) }
-            if spec.algorithm != defaults.algorithm { add("algorithm", .string(spec.algorithm.rawValue)) }
-        case .webauthn(let spec):
-            let defaults = WebAuthnSpec(spec.ceremony, options: spec.options, origin: spec.origin, authenticator: spec.authenticator)
-            add("match", .string(spec.ceremony.matcherName))
-            add("options", .string(spec.options))
-            add("origin", .string(spec.origin))
-            add("authenticator", .string(spec.authenticator))
-            if spec.algorithm != defaults.algorithm,
-                let name = WebAuthnSpec.algorithmNames.first(where: { $0.value == spec.algorithm })?.name
-            {
-                add("algorithm", .string(name))
-            }
-            if spec.attestation != defaults.attestation,
-                let name = WebAuthnSpec.attestationNames.first(where: { $0.value == spec.attestation })?.name
-            {
-                add("attestation", .string(name))
-            }
-            if spec.userVerified != defaults.userVerified { add("user_verified", .bool(spec.userVerified)) }
-        case .basicAuth(let username, let password):
-            add("match", "basic_auth")
-            pairs.append((text("username"), self.matcher(username)))
-            pairs.append((text("password"), self.matcher(password)))
         }
         add("example", matcher.example)
         if matcher.optional { add("optional", .bool(true)) }

@@ -37,117 +37,27 @@ extension YAMLReader {
         guard case .mapping(let mapping) = node, let nameNode = mapping["match"] else { return nil }
         // `match: null` names the null matcher, so the name is read as written.
         guard let name = scalarText(nameNode, "match") else { return nil }
-        guard let allowed = Matcher.parameters.first(where: { $0.key == name })?.value else {
-            error(nameNode, "unknown matcher '\(name)' (expected one of: \(Matcher.names.joined(separator: ", ")))")
+        guard let kind = MatcherKinds.named(name) else {
+            error(nameNode, "unknown matcher '\(name)' (expected one of: \(MatcherKinds.names.joined(separator: ", ")))")
             return nil
         }
-        // A TOTP code depends on the moment, a WebAuthn credential on a challenge: no example
-        // can be written down.
-        // Nor is one for Basic credentials needed: their parts have values.
-        let common = name == "totp" || name.hasPrefix("webauthn_") || name == "basic_auth" ? ["match"] : ["match", "example"]
-        guard let pairs = self.mapping(node, "matcher '\(name)'", allowed: common + allowed + ["optional"]) else { return nil }
+        let common = kind.takesExample ? ["match", "example"] : ["match"]
+        guard let pairs = self.mapping(node, "matcher '\(name)'", allowed: common + kind.parameters(of: name) + ["optional"]) else {
+            return nil
+        }
         var values: [String: Node] = [:]
         for (key, value) in pairs { values[key] = value }
 
-        let kind: Matcher.Kind
-        switch name {
-        case "string":
-            kind = .string(
-                minLength: values["min_length"].flatMap { integer($0, "min_length") },
-                maxLength: values["max_length"].flatMap { integer($0, "max_length") })
-        case "integer":
-            kind = .integer(min: values["min"].flatMap { number($0, "min") }, max: values["max"].flatMap { number($0, "max") })
-        case "number":
-            kind = .number(min: values["min"].flatMap { number($0, "min") }, max: values["max"].flatMap { number($0, "max") })
-        case "boolean": kind = .boolean
-        case "null": kind = .null
-        case "any": kind = .any
-        case "uuid": kind = .uuid
-        case "datetime": kind = .datetime
-        case "jwt":
-            var claims: [String: Matcher] = [:]
-            if let claimsNode = values["claims"] {
-                guard let claimPairs = self.mapping(claimsNode, "'claims'") else { return nil }
-                for (claim, claimNode) in claimPairs {
-                    guard let claimMatcher = matcher(claimNode, "claim '\(claim)'", inRequest: inRequest, member: true) else { return nil }
-                    claims[claim] = claimMatcher
-                }
-            }
-            kind = .jwt(claims: claims)
-        case "jwks": kind = .jwks(min: values["min"].flatMap { integer($0, "min") }, max: values["max"].flatMap { integer($0, "max") })
-        case "regex":
-            guard let patternNode = values["pattern"] else {
-                error(node, "matcher 'regex' needs 'pattern'")
-                return nil
-            }
-            guard let pattern = string(patternNode, "pattern") else { return nil }
-            do {
-                _ = try Regex(pattern)
-            } catch {
-                self.error(patternNode, "invalid regular expression '\(pattern)': \(error)")
-                return nil
-            }
-            kind = .regex(pattern)
-        case "each":
-            guard let ofNode = values["of"] else {
-                error(node, "matcher 'each' needs 'of' (the matcher for every element)")
-                return nil
-            }
-            guard let element = matcher(ofNode, "'of'", inRequest: inRequest) else { return nil }
-            kind = .each(of: element, min: values["min"].flatMap { integer($0, "min") }, max: values["max"].flatMap { integer($0, "max") })
-        case "one_of":
-            guard let ofNode = values["of"], case .sequence(let sequence) = ofNode, !sequence.isEmpty else {
-                error(values["of"] ?? node, "matcher 'one_of' needs 'of': a list of the matchers a value may match")
-                return nil
-            }
-            var alternatives: [Matcher] = []
-            for alternativeNode in sequence {
-                guard let alternative = matcher(alternativeNode, "an alternative of one_of", inRequest: inRequest) else { return nil }
-                alternatives.append(alternative)
-            }
-            kind = .oneOf(alternatives)
-        case "totp":
-            guard inRequest else {
-                error(node, "a totp matcher belongs in a request (a code the verifier computes), not in a response or a delivery")
-                return nil
-            }
-            guard let spec = totpSpec(node, values) else { return nil }
-            kind = .totp(spec)
-        case "webauthn_registration", "webauthn_assertion":
-            guard inRequest else {
-                error(
-                    node,
-                    "a \(name) matcher belongs in a request (a credential the verifier's authenticator makes), not in a response or a delivery"
-                )
-                return nil
-            }
-            let ceremony: WebAuthnSpec.Ceremony = name == "webauthn_registration" ? .registration : .assertion
-            guard let spec = webAuthnSpec(ceremony, node, values) else { return nil }
-            kind = .webauthn(spec)
-        case "basic_auth":
-            guard let usernameNode = values["username"], let passwordNode = values["password"] else {
-                error(
-                    node,
-                    "matcher 'basic_auth' needs 'username' and 'password' (each a literal, a \"{{saved}}\" value or a matcher of text)")
-                return nil
-            }
-            guard let username = textMatcher(usernameNode, "the basic_auth username", inRequest: inRequest),
-                let password = textMatcher(passwordNode, "the basic_auth password", inRequest: inRequest)
-            else { return nil }
-            if case .literal(.string(let text)) = username.kind, text.contains(":") {
-                error(usernameNode, "a basic_auth username cannot hold ':' (RFC 7617), not '\(text)'")
-                return nil
-            }
-            kind = .basicAuth(username: username, password: password)
-        default:
-            return nil
-        }
+        var arguments = Arguments(reader: self, node: node, values: values, inRequest: inRequest)
+        let read = kind.read(name, from: &arguments)
+        self = arguments.reader
+        guard let read, arguments.ok else { return nil }
 
         var example: JSONValue?
         if let exampleNode = values["example"] {
             example = json(exampleNode, "example")
             if let example {
-                let problems = Matcher(kind).mismatches(in: example)
+                let problems = Matcher(.typed(read)).mismatches(in: example)
                 if let problem = problems.first {
                     error(exampleNode, "example does not match its matcher: \(problem)")
                 }
@@ -161,54 +71,80 @@ extension YAMLReader {
                 return nil
             }
         }
-        return Matcher(kind, example: example, optional: optional)
+        return Matcher(.typed(read), example: example, optional: optional)
     }
-}
 
-extension YAMLReader {
-    /// A `totp` matcher's options: `secret` (required: base32, or a `{{name}}`), `digits`
-    /// 6–8, `period` in seconds, `algorithm` SHA1, SHA256 or SHA512.
-    private mutating func totpSpec(_ node: Node, _ values: [String: Node]) -> TOTPSpec? {
-        guard let secretNode = values["secret"] else {
-            error(node, "matcher 'totp' needs 'secret' (the key in base32, usually a saved value such as \"{{totp_secret}}\")")
-            return nil
+    /// A matcher's keys as its kind reads them, problems reported at their lines.
+    private struct Arguments: MatcherArguments {
+        var reader: YAMLReader
+        let node: Node
+        let values: [String: Node]
+        let inRequest: Bool
+        /// No problem was reported.
+        private(set) var ok = true
+
+        func has(_ key: String) -> Bool { values[key] != nil }
+        func scalar(_ key: String) -> JSONValue? { values[key].flatMap(reader.scalarJSON) }
+
+        mutating func integer(_ key: String) -> Int? { read(key) { $0.integer($1, key) } }
+        mutating func number(_ key: String) -> Double? { read(key) { $0.number($1, key) } }
+        mutating func string(_ key: String) -> String? { read(key) { $0.string($1, key) } }
+        mutating func bool(_ key: String) -> Bool? { read(key) { $0.bool($1, key) } }
+
+        mutating func matcher(_ key: String, as what: String, member: Bool, text: Bool) -> Matcher? {
+            let inRequest = inRequest
+            return read(key) { reader, node in
+                text
+                    ? reader.textMatcher(node, what, inRequest: inRequest, member: member)
+                    : reader.matcher(node, what, inRequest: inRequest, member: member)
+            }
         }
-        guard let secret = string(secretNode, "secret") else { return nil }
-        var spec = TOTPSpec(secret: secret)
-        var ok = true
-        if spec.variables.isEmpty, Base32.decode(secret)?.isEmpty ?? true {
-            error(
-                secretNode,
-                "secret must be base32 (letters A–Z and digits 2–7) or a saved value such as \"{{totp_secret}}\", not '\(secret)'")
+
+        mutating func matchers(_ key: String, as what: String) -> [Matcher]? {
+            guard let node = values[key] else { return nil }
+            guard case .sequence(let sequence) = node else {
+                error(at: key, "'\(key)' must be a list of matchers, not \(reader.describe(node))")
+                return nil
+            }
+            var matchers: [Matcher] = []
+            for element in sequence {
+                guard let matcher = reader.matcher(element, what, inRequest: inRequest) else {
+                    ok = false
+                    return nil
+                }
+                matchers.append(matcher)
+            }
+            return matchers
+        }
+
+        mutating func members(_ key: String, as what: (String) -> String) -> [String: Matcher]? {
+            guard let node = values[key] else { return nil }
+            guard let pairs = reader.mapping(node, "'\(key)'") else {
+                ok = false
+                return nil
+            }
+            var members: [String: Matcher] = [:]
+            for (name, memberNode) in pairs {
+                guard let member = reader.matcher(memberNode, what(name), inRequest: inRequest, member: true) else {
+                    ok = false
+                    return nil
+                }
+                members[name] = member
+            }
+            return members
+        }
+
+        mutating func error(at key: String?, _ message: String) {
+            reader.error(key.flatMap { values[$0] } ?? node, message)
             ok = false
         }
-        if let digitsNode = values["digits"] {
-            if let digits = integer(digitsNode, "digits"), TOTP.allowedDigits.contains(digits) {
-                spec.digits = digits
-            } else {
-                if case .integer? = scalarJSON(digitsNode) { error(digitsNode, "digits must be from 6 to 8") }
-                ok = false
-            }
+
+        /// `key`'s value by `convert`, which reports what is wrong with it.
+        private mutating func read<Value>(_ key: String, _ convert: (inout YAMLReader, Node) -> Value?) -> Value? {
+            guard let node = values[key] else { return nil }
+            let value = convert(&reader, node)
+            if value == nil { ok = false }
+            return value
         }
-        if let periodNode = values["period"] {
-            if let period = integer(periodNode, "period"), period >= 1 {
-                spec.period = period
-            } else {
-                if case .integer? = scalarJSON(periodNode) { error(periodNode, "period must be at least 1 (seconds)") }
-                ok = false
-            }
-        }
-        if let algorithmNode = values["algorithm"], let name = string(algorithmNode, "algorithm") {
-            if let algorithm = TOTP.Algorithm(rawValue: name.uppercased()) {
-                spec.algorithm = algorithm
-            } else {
-                let known = TOTP.Algorithm.allCases.map(\.rawValue).joined(separator: ", ")
-                error(algorithmNode, "unknown algorithm '\(name)' (expected one of: \(known))")
-                ok = false
-            }
-        } else if values["algorithm"] != nil {
-            ok = false
-        }
-        return ok ? spec : nil
     }
 }

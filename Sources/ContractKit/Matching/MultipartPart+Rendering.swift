@@ -11,7 +11,7 @@ extension MultipartPart {
     /// ```
     /// - Throws: ``Template/UndefinedVariable``, ``MatcherSampleError``.
     public func rendered(
-        with variables: [String: JSONValue], codes: TOTPCodeGenerator? = nil, authenticators: WebAuthnAuthenticators? = nil
+        with variables: [String: JSONValue], codes: (any TOTPCodeSource)? = nil, authenticators: (any WebAuthnCredentialSource)? = nil
     ) throws -> MultipartEncoding.Part {
         let place = "multipart \(name)"
         var sent = try headers.map {

@@ -102,26 +102,40 @@ public struct VariantCoverage: Sendable {
             for (index, element) in elements.enumerated() {
                 walk(element, array.flatMap { index < $0.count ? $0[index] : nil }, at: "\(path)[\(index)]", site: site, location: location)
             }
-        case .each(let element, _, _):
-            guard case .array(let values)? = value, !values.isEmpty else {
-                walk(element, nil, at: "\(path)[*]", site: site, location: location)
-                return
-            }
-            for item in values { walk(element, item, at: "\(path)[*]", site: site, location: location) }
-        case .oneOf(let alternatives):
-            let place = "\(site) \(path)"
-            register(place, alternatives: alternatives.map(\.summary), location: location)
-            var walked = false
-            for (index, alternative) in alternatives.enumerated() {
-                let matches = value.map { alternative.mismatches(in: $0).isEmpty } ?? false
-                if matches { sites[place]?.seen.insert(index) }
-                // The places inside the first alternative it matched see the value; the
-                // others' are registered, unseen.
-                walk(alternative, matches && !walked ? value : nil, at: path, site: site, location: location)
-                walked = walked || matches
-            }
-        default:
+        case .literal:
             break
+        case .typed(let kind):
+            if let each = kind as? EachMatcher {
+                walkEach(each.element, value, at: path, site: site, location: location)
+            } else if let oneOf = kind as? OneOfMatcher {
+                walkAlternatives(oneOf.alternatives, value, at: path, site: site, location: location)
+            }
+        }
+    }
+
+    /// Each element of an array against `element`.
+    private mutating func walkEach(_ element: Matcher, _ value: JSONValue?, at path: String, site: String, location: SourceLocation) {
+        guard case .array(let values)? = value, !values.isEmpty else {
+            walk(element, nil, at: "\(path)[*]", site: site, location: location)
+            return
+        }
+        for item in values { walk(element, item, at: "\(path)[*]", site: site, location: location) }
+    }
+
+    /// Which of `alternatives` the value matched, and the places inside each.
+    private mutating func walkAlternatives(
+        _ alternatives: [Matcher], _ value: JSONValue?, at path: String, site: String, location: SourceLocation
+    ) {
+        let place = "\(site) \(path)"
+        register(place, alternatives: alternatives.map(\.summary), location: location)
+        var walked = false
+        for (index, alternative) in alternatives.enumerated() {
+            let matches = value.map { alternative.mismatches(in: $0).isEmpty } ?? false
+            if matches { sites[place]?.seen.insert(index) }
+            // The places inside the first alternative it matched see the value; the
+            // others' are registered, unseen.
+            walk(alternative, matches && !walked ? value : nil, at: path, site: site, location: location)
+            walked = walked || matches
         }
     }
 }

@@ -101,7 +101,7 @@ extension RequestSpec {
     /// - Throws: ``Template/UndefinedVariable``, ``MatcherSampleError``, what `codes` and
     ///   `authenticators` throw.
     public func render(
-        with variables: [String: JSONValue], codes: TOTPCodeGenerator? = nil, authenticators: WebAuthnAuthenticators? = nil
+        with variables: [String: JSONValue], codes: (any TOTPCodeSource)? = nil, authenticators: (any WebAuthnCredentialSource)? = nil
     ) throws -> ContractRequest {
         var target = try path.render(with: variables, codes: codes)
         if !query.isEmpty {

@@ -1,4 +1,4 @@
-import ContractKit
+import Foundation
 
 extension WebAuthnSpec {
     /// The JSON Schema of the credential a `webauthn_registration` or `webauthn_assertion`

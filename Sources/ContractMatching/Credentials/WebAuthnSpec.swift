@@ -131,25 +131,16 @@ public struct WebAuthnSpec: Sendable, Hashable {
     }
 
     /// The credential a request sends at `path`: `authenticators`' (a run's) for the saved
-    /// options; a throwaway authenticator's registration without them; the
-    /// ``exampleCredential`` while the options are not saved (a contract checked alone).
-    /// - Throws: ``WebAuthnAuthenticators/NoCredential``; ``MatcherSampleError`` when the
-    ///   options do not decode or the authenticator refuses them, or for an assertion without
-    ///   `authenticators`.
-    func credential(at path: String, authenticators: WebAuthnAuthenticators?) throws -> JSONValue {
+    /// options; the ``exampleCredential`` while the options are not saved (a contract checked
+    /// alone).
+    /// - Throws: ``MatcherSampleError`` without `authenticators`; what they throw.
+    func credential(at path: String, authenticators: (any WebAuthnCredentialSource)?) throws -> JSONValue {
         guard let savedOptions else { return exampleCredential }
-        guard let run = authenticators ?? (ceremony == .registration ? WebAuthnAuthenticators() : nil) else {
+        guard let authenticators else {
             throw MatcherSampleError(
-                path: path, reason: "a webauthn_assertion is signed by the authenticators of a run, and none was given")
+                path: path, reason: "a \(ceremony.matcherName) is made by the authenticators of a run, and none was given")
         }
-        do {
-            return try run.credential(for: self, options: savedOptions)
-        } catch var missing as WebAuthnAuthenticators.NoCredential {
-            missing.path = path
-            throw missing
-        } catch {
-            throw MatcherSampleError(path: path, reason: "\(error)")
-        }
+        return try authenticators.credential(for: self, options: savedOptions, at: path)
     }
 
     /// Why `value` is not a response of this ceremony's shape (a `RegistrationResponseJSON`
@@ -183,4 +174,140 @@ public struct WebAuthnSpec: Sendable, Hashable {
         else { return false }
         return true
     }
+}
+
+/// `{ match: webauthn_registration | webauthn_assertion, options: "{{creation}}", origin: …,
+/// authenticator: … }`, in requests only: the verifier's software authenticator makes a
+/// credential for the saved options, the stub accepts one that verifies against them as a
+/// relying party would.
+extension WebAuthnSpec: MatcherKind {
+    public static let names = Ceremony.allCases.map(\.matcherName)
+
+    public static func parameters(of name: String) -> [String] {
+        name == Ceremony.registration.matcherName
+            ? ["options", "origin", "authenticator", "algorithm", "attestation", "user_verified"]
+            : ["options", "origin", "authenticator", "user_verified"]
+    }
+
+    /// A credential answers a challenge: no example can be written down.
+    public static var takesExample: Bool { false }
+
+    /// `options` (a saved `{{name}}`), `origin` (`https://example.com`) and `authenticator`
+    /// (a name) required; `user_verified` (true), and for a registration `algorithm` (ES256
+    /// or EdDSA) and `attestation` (none or packed).
+    public static func read(_ name: String, from arguments: inout some MatcherArguments) -> Self? {
+        guard arguments.inRequest else {
+            arguments.error(
+                at: nil,
+                "a \(name) matcher belongs in a request (a credential the verifier's authenticator makes), not in a response or a delivery")
+            return nil
+        }
+        let ceremony: Ceremony = name == Ceremony.registration.matcherName ? .registration : .assertion
+        let saved = ceremony == .registration ? "{{creation}}" : "{{request}}"
+        let needs = [
+            (
+                "options",
+                "the options an earlier interaction answered and saved whole, such as \"\(saved)\" from save: { \(saved.dropFirst(2).dropLast(2)): $ }"
+            ),
+            ("origin", "the origin the client is at, such as \"https://example.com\""),
+            ("authenticator", "a name for the authenticator, such as mia-phone: its registration's key signs its assertions"),
+        ]
+        var texts: [String: String] = [:]
+        var ok = true
+        for (key, what) in needs {
+            guard arguments.require(key, of: name, what), let text = arguments.string(key) else {
+                ok = false
+                continue
+            }
+            texts[key] = text
+        }
+        if let options = texts["options"], !(Template.mayHavePlaceholders(options) && Template(options).soleVariable != nil) {
+            arguments.error(
+                at: "options",
+                "options must be a saved value such as \"\(saved)\" (the whole options an earlier interaction answered), not '\(options)'")
+            ok = false
+        }
+        if let origin = texts["origin"], !isOrigin(origin) {
+            arguments.error(
+                at: "origin",
+                "origin must be an origin such as https://example.com (a scheme, a host and perhaps a port; no path), not '\(origin)'")
+            ok = false
+        }
+        if let authenticator = texts["authenticator"], authenticator.trimmingCharacters(in: .whitespaces).isEmpty {
+            arguments.error(at: "authenticator", "authenticator must name the authenticator, such as mia-phone")
+            ok = false
+        }
+        var spec = WebAuthnSpec(
+            ceremony, options: texts["options"] ?? "", origin: texts["origin"] ?? "", authenticator: texts["authenticator"] ?? "")
+        if arguments.has("algorithm") {
+            if let algorithm = arguments.choice("algorithm", algorithmNames) { spec.algorithm = algorithm } else { ok = false }
+        }
+        if arguments.has("attestation") {
+            if let attestation = arguments.choice("attestation", attestationNames) { spec.attestation = attestation } else { ok = false }
+        }
+        if arguments.has("user_verified") {
+            if let verified = arguments.bool("user_verified") { spec.userVerified = verified } else { ok = false }
+        }
+        return ok ? spec : nil
+    }
+
+    public var name: String { ceremony.matcherName }
+
+    public var arguments: [(key: String, value: MatcherArgument)] {
+        let defaults = WebAuthnSpec(ceremony, options: options, origin: origin, authenticator: authenticator)
+        var written: [(key: String, value: MatcherArgument)] = [
+            ("options", .value(.string(options))), ("origin", .value(.string(origin))), ("authenticator", .value(.string(authenticator))),
+        ]
+        if algorithm != defaults.algorithm, let name = Self.algorithmNames.first(where: { $0.value == algorithm })?.name {
+            written.append(("algorithm", .value(.string(name))))
+        }
+        if attestation != defaults.attestation, let name = Self.attestationNames.first(where: { $0.value == attestation })?.name {
+            written.append(("attestation", .value(.string(name))))
+        }
+        if userVerified != defaults.userVerified { written.append(("user_verified", .value(.bool(userVerified)))) }
+        return written
+    }
+
+    public var ownVariables: [String] { variables }
+
+    public func resolvingOwn(with variables: [String: JSONValue], undefined: inout [String]) -> Self {
+        guard !self.variables.isEmpty else { return self }
+        guard let saved = savedOptions(with: variables) else {
+            undefined += self.variables.filter { variables[$0] == nil }
+            return self
+        }
+        var resolved = self
+        resolved.savedOptions = saved
+        return resolved
+    }
+
+    /// The shape: whether it verifies takes a relying party (the stub is one).
+    public func mismatches(in actual: JSONValue, at path: String, strict: Bool) -> [Mismatch] {
+        shapeProblem(actual).map { [Mismatch(path: path, expected: $0, actual: Mismatch.describe(actual))] } ?? []
+    }
+
+    public var jsonType: String? { "object" }
+    /// The stub takes a credential only when it verifies, as narrow as a literal.
+    public var specificity: Int { 4 }
+    public var appliesToText: Bool { false }
+
+    public func sample(at path: String, example: JSONValue?, with context: SampleContext) throws -> JSONValue {
+        try credential(at: path, authenticators: context.authenticators)
+    }
+
+    public func jsonSchema(child: (Matcher) -> [String: JSONValue]) -> [String: JSONValue] { jsonSchema }
+
+    /// Pact's `type` cascades: every member must be of the example's type.
+    public func pact(_ pact: inout some PactRendering, at path: String, example: JSONValue?) -> JSONValue? {
+        pact.addRules([PactMatchingRule.named("type")], at: path)
+        pact.note(
+            "\(path) is \(summary): Pact cannot sign one, so the verifier sends an example of its shape, which a provider refuses (contract verify signs a fresh one)"
+        )
+        return exampleCredential
+    }
+}
+
+extension Matcher.Kind {
+    /// A WebAuthn credential of `spec`'s ceremony (``WebAuthnSpec``).
+    public static func webauthn(_ spec: WebAuthnSpec) -> Self { .typed(spec) }
 }

@@ -3,19 +3,15 @@ import Foundation
 /// What request matching needs of a matcher: its placeholders, how narrow it is, and how it
 /// applies to text (a path segment, a query parameter, a header).
 extension Matcher {
-    /// Every `{{name}}` in the literal strings of this matcher, its members and claims.
+    /// Every `{{name}}` in the literal strings of this matcher, its members and claims, and
+    /// the options of its kinds (a `totp` secret).
     public var templateVariables: [String] {
         switch kind {
         case .literal(.string(let text)): Template.mayHavePlaceholders(text) ? Template(text).variables : []
+        case .literal: []
         case .object(let members): members.keys.sorted().flatMap { members[$0]?.templateVariables ?? [] }
         case .array(let elements): elements.flatMap(\.templateVariables)
-        case .each(let element, _, _): element.templateVariables
-        case .oneOf(let alternatives): alternatives.flatMap(\.templateVariables)
-        case .jwt(let claims): claims.keys.sorted().flatMap { claims[$0]?.templateVariables ?? [] }
-        case .totp(let spec): spec.variables
-        case .webauthn(let spec): spec.variables
-        case .basicAuth(let username, let password): username.templateVariables + password.templateVariables
-        default: []
+        case .typed(let kind): kind.children.flatMap(\.templateVariables) + kind.ownVariables
         }
     }
 
@@ -32,16 +28,10 @@ extension Matcher {
     /// ```
     public var specificity: Int {
         switch kind {
-        case .literal, .null, .totp, .webauthn: 4
-        case .uuid, .regex, .datetime, .jwt, .jwks, .integer, .boolean: 3
-        case .string(let minLength, let maxLength): minLength == nil && maxLength == nil ? 2 : 3
-        case .number(let min, let max): min == nil && max == nil ? 2 : 3
-        case .each: 2
-        case .any: 1
+        case .literal: 4
         case .object(let members): members.values.map(\.specificity).reduce(0, +)
         case .array(let elements): elements.map(\.specificity).reduce(0, +)
-        case .oneOf(let alternatives): alternatives.map(\.specificity).min() ?? 1
-        case .basicAuth(let username, let password): Swift.min(username.specificity, password.specificity)
+        case .typed(let kind): kind.specificity
         }
     }
 
@@ -49,10 +39,9 @@ extension Matcher {
     /// path segment): scalars only, not objects, arrays, `each`, `jwks` or a WebAuthn credential.
     public var appliesToText: Bool {
         switch kind {
-        case .object, .array, .each, .jwks, .webauthn: false
-        case .oneOf(let alternatives): alternatives.allSatisfy(\.appliesToText)
-        case .literal(let value): if case .object = value { false } else if case .array = value { false } else { true }
-        default: true
+        case .object, .array: false
+        case .literal(let value): value.isScalar
+        case .typed(let kind): kind.appliesToText
         }
     }
 
@@ -65,7 +54,7 @@ extension Matcher {
     public func mismatches(inText text: String, at path: String) -> [Mismatch] {
         let value: JSONValue
         switch kind {
-        case .integer, .number, .boolean, .null:
+        case .typed(let kind) where kind.readsTextAsJSON:
             value = (try? JSONValue(parsing: Data(text.utf8))).flatMap { $0.isScalar ? $0 : nil } ?? .string(text)
         case .literal(let literal) where !literal.isString:
             value = (try? JSONValue(parsing: Data(text.utf8))) ?? .string(text)
@@ -78,7 +67,7 @@ extension Matcher {
 
 extension JSONValue {
     /// Whether this is neither an object nor an array.
-    var isScalar: Bool {
+    package var isScalar: Bool {
         switch self {
         case .object, .array: false
         default: true

@@ -124,14 +124,18 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         var current = root
         for component in components {
             switch (component, current.kind) {
-            case (.key(let key), .object(let members)), (.key(let key), .jwt(let members)):
+            case (.key(let key), .object(let members)):
                 guard let next = members[key] else { return nil }
                 current = next
             case (.index(let index), .array(let elements)):
                 guard elements.indices.contains(index) else { return nil }
                 current = elements[index]
-            case (.index, .each(let element, _, _)):
-                current = element
+            case (.key(let key), .typed(let kind)):
+                guard let next = kind.matcher(forKey: key) else { return nil }
+                current = next
+            case (.index(let index), .typed(let kind)):
+                guard let next = kind.matcher(forIndex: index) else { return nil }
+                current = next
             default:
                 return nil
             }

@@ -1,3 +1,4 @@
+import ContractKit
 import Foundation
 
 extension RequestSpec {

@@ -1,3 +1,4 @@
+import ContractKit
 import Foundation
 import Synchronization
 
@@ -13,7 +14,7 @@ import Synchronization
 /// let first = try codes.code(for: totp)    // the current step's code
 /// let second = try codes.code(for: totp)   // the next step's, within the same 30 s
 /// ```
-public final class TOTPCodeGenerator: Sendable {
+public final class TOTPCodeGenerator: TOTPCodeSource {
     /// Every step a code could use now was sent already: try again at `until`.
     public struct StepsUsed: Error, Sendable, CustomStringConvertible {
         /// When the next step comes.

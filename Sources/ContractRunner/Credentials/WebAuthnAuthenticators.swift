@@ -1,3 +1,4 @@
+import ContractKit
 import Foundation
 import Synchronization
 import WebAuthn
@@ -13,7 +14,7 @@ import WebAuthn
 /// let registration = try authenticators.credential(for: registrationSpec, options: savedCreationOptions)
 /// let assertion = try authenticators.credential(for: assertionSpec, options: savedRequestOptions)   // the same key signs
 /// ```
-public final class WebAuthnAuthenticators: Sendable {
+public final class WebAuthnAuthenticators: WebAuthnCredentialSource {
     /// An assertion by an authenticator that has registered no credential in this run.
     ///
     /// ```swift
@@ -96,6 +97,19 @@ public final class WebAuthnAuthenticators: Sendable {
             }
         }
         return try JSONValue(parsing: data)
+    }
+
+    /// ``credential(for:options:)`` for a request's `path`, which a missing credential names;
+    /// a refusal is a ``MatcherSampleError`` there.
+    public func credential(for spec: WebAuthnSpec, options: JSONValue, at path: String) throws -> JSONValue {
+        do {
+            return try credential(for: spec, options: options)
+        } catch var missing as NoCredential {
+            missing.path = path
+            throw missing
+        } catch let refused as Refused {
+            throw MatcherSampleError(path: path, reason: "\(refused)")
+        }
     }
 
     /// The ID of the credential the authenticator named `name` holds; nil before its

@@ -1,4 +1,5 @@
 import ContractKit
+import ContractRunner
 import Foundation
 import Synchronization
 import Testing

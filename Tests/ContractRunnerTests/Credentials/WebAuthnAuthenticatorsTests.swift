@@ -1,4 +1,5 @@
 import ContractKit
+import ContractRunner
 import ContractTestSupport
 import Foundation
 import Testing
@@ -64,7 +65,7 @@ import WebAuthn
     }
 
     @Test func requestsOfOneRunShareTheAuthenticators() throws {
-        let contract = try loadContract(WebAuthnFormatTests.ceremonies)
+        let contract = try loadContract(PasskeyContracts.ceremonies)
         let authenticators = WebAuthnAuthenticators()
         let creation = try Self.creation()
         let registration = try contract.interactions[1].request.render(with: ["creation": creation.json], authenticators: authenticators)
@@ -90,7 +91,7 @@ import WebAuthn
     }
 
     @Test func anAssertionBeforeAnyRegistrationIsAClearError() throws {
-        let contract = try loadContract(WebAuthnFormatTests.ceremonies)
+        let contract = try loadContract(PasskeyContracts.ceremonies)
         let request = try Self.request()
         do {
             _ = try contract.interactions[3].request.render(with: ["request": request.json], authenticators: WebAuthnAuthenticators())
