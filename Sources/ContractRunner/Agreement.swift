@@ -61,7 +61,7 @@ public enum Agreement {
     /// contract's matcher here, if it has one: where it allows variants, the sides may differ.
     static func shape(_ live: JSONValue, _ stub: JSONValue, at path: String, declared: Matcher??, contract: Matcher? = nil) -> [Mismatch] {
         if case .some(nil) = declared { return [] }
-        if contract?.kind.as(OneOfMatcher.self) != nil { return [] }
+        if case .typed(let kind)? = contract?.kind, kind.alternatives != nil { return [] }
         guard kind(live) == kind(stub) else {
             return [Mismatch(path: path, expected: "\(kind(live)) (live)", actual: "\(kind(stub)) (stub)")]
         }
@@ -92,12 +92,16 @@ public enum Agreement {
         case (.array(let liveElements), .array(let stubElements)):
             var next: Matcher?? = .none
             if case .some(let matcher?) = declared {
-                if let each = matcher.kind.as(EachMatcher.self) { next = .some(each.element) } else { return [] }
+                if case .typed(let kind) = matcher.kind, let element = kind.matcher(forIndex: 0) {
+                    next = .some(element)
+                } else {
+                    return []
+                }
             }
             return zip(liveElements, stubElements).enumerated().flatMap { index, pair in
                 var element: Matcher?
                 switch contract?.kind {
-                case .typed(let each as EachMatcher)?: element = each.element
+                case .typed(let kind)?: element = kind.matcher(forIndex: index)
                 case .array(let elements)? where index < elements.count: element = elements[index]
                 default: element = nil
                 }

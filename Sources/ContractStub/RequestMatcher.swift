@@ -284,8 +284,8 @@ struct RequestMatcher {
         case .literal(let literal):
             return Matcher.equal(literal, actual)
                 ? .success(4) : .failure(Difference(weight: 5, text: "body \(path): expected \(literal), got \(actual)"))
-        case .typed(let oneOf as OneOfMatcher):
-            let alternatives = oneOf.alternatives
+        case .typed(let kind) where kind.alternatives != nil:
+            let alternatives = kind.alternatives ?? []
             // The alternative that fits best; what it accepted (codes, passkeys) is kept.
             var best: (score: Int, matcher: RequestMatcher)?
             for alternative in alternatives {

@@ -105,10 +105,10 @@ public struct VariantCoverage: Sendable {
         case .literal:
             break
         case .typed(let kind):
-            if let each = kind as? EachMatcher {
-                walkEach(each.element, value, at: path, site: site, location: location)
-            } else if let oneOf = kind as? OneOfMatcher {
-                walkAlternatives(oneOf.alternatives, value, at: path, site: site, location: location)
+            if let alternatives = kind.alternatives {
+                walkAlternatives(alternatives, value, at: path, site: site, location: location)
+            } else if kind.jsonType == "array", let element = kind.matcher(forIndex: 0) {
+                walkEach(element, value, at: path, site: site, location: location)
             }
         }
     }

@@ -35,6 +35,10 @@ public protocol MatcherKind: Sendable, Equatable {
     var children: [Matcher] { get }
     /// This kind with `transform` applied to each matcher inside it.
     func mapChildren(_ transform: (Matcher) -> Matcher) -> Self
+    /// The matchers a value may match any one of (a `one_of`'s); nil for a kind that is not
+    /// a choice. The stub takes the alternative that fits best, `contract verify` reports the
+    /// ones never seen, and the live and stub answers may differ where it is.
+    var alternatives: [Matcher]? { get }
     /// The matcher a JSON path's key leads to inside this kind (a `jwt`'s claim); nil when none.
     func matcher(forKey key: String) -> Matcher?
     /// The matcher a JSON path's index leads to inside this kind (an `each`'s element); nil when none.
@@ -81,6 +85,7 @@ extension MatcherKind {
     public var arguments: [(key: String, value: MatcherArgument)] { [] }
     public var children: [Matcher] { [] }
     public func mapChildren(_ transform: (Matcher) -> Matcher) -> Self { self }
+    public var alternatives: [Matcher]? { nil }
     public func matcher(forKey key: String) -> Matcher? { nil }
     public func matcher(forIndex index: Int) -> Matcher? { nil }
     public var ownVariables: [String] { [] }
