@@ -28,7 +28,7 @@ let package = Package(
         .executable(name: "contract", targets: ["contract"]),
         .library(name: "AuthCore", targets: ["AuthCore"]),
         .library(name: "AuthServer", targets: ["AuthServer"]),
-        .library(name: "ContractKit", targets: ["ContractKit"]),
+        .library(name: "ContractKit", targets: ["ContractKit", "ContractMatching"]),
         .library(name: "ContractInterop", targets: ["ContractInterop"]),
         .library(name: "ContractRecording", targets: ["ContractRecording"]),
         .library(name: "ContractStub", targets: ["ContractStub"]),

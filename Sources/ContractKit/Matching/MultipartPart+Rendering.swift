@@ -9,7 +9,7 @@ extension MultipartPart {
     /// let part = try MultipartPart(name: "note", body: .text(Matcher(.literal(.string("{{text}}"))))).rendered(with: ["text": "hi"])
     /// part.body   // "hi"
     /// ```
-    /// - Throws: ``Template/UndefinedVariable``, ``MatcherSampleError``.
+    /// - Throws: `Template/UndefinedVariable`, `MatcherSampleError`.
     public func rendered(
         with variables: [String: JSONValue], codes: (any TOTPCodeSource)? = nil, authenticators: (any WebAuthnCredentialSource)? = nil
     ) throws -> MultipartEncoding.Part {

@@ -80,7 +80,7 @@ public struct RequestPath: Sendable, Equatable, CustomStringConvertible {
 
     /// The path to send: placeholders filled, each parameter from its matcher's example (or
     /// a generated value; a `totp` code from `codes`), percent-encoded.
-    /// - Throws: ``Template/UndefinedVariable``, ``MatcherSampleError``, what `codes` throws.
+    /// - Throws: `Template/UndefinedVariable`, `MatcherSampleError`, what `codes` throws.
     public func render(with variables: [String: JSONValue], codes: (any TOTPCodeSource)? = nil) throws -> String {
         var result = ""
         for segment in segments {

@@ -106,7 +106,7 @@ public enum RequestBody: Sendable, Equatable {
     case multipart([MultipartPart])
 }
 
-/// The request of an interaction. Every value is a ``Matcher``: a literal (whose text may
+/// The request of an interaction. Every value is a `Matcher`: a literal (whose text may
 /// hold `{{var}}` placeholders) or a typed matcher such as `{ match: uuid }`, which the
 /// stub accepts any satisfying value for and the verifier sends the `example` of (or a
 /// generated value).
@@ -208,7 +208,7 @@ public enum SaveSource: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Parses a `save` source.
-    /// - Throws: ``JSONPath/Invalid`` with the reason.
+    /// - Throws: `JSONPath/Invalid` with the reason.
     public init(_ text: String) throws {
         func name(after prefix: String) throws -> String {
             let name = String(text.dropFirst(prefix.count))

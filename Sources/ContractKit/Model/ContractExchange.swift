@@ -96,9 +96,9 @@ extension RequestSpec {
     /// application/json` unless the contract sets one, a `form` body `Content-Type:
     /// application/x-www-form-urlencoded`, and a `multipart` body a fresh boundary (in
     /// `Content-Type: multipart/form-data; boundary=…`, or added to the contract's own). A run renders with
-    /// ``render(with:waitingFor:authenticators:)``, which waits when a code's steps are used up
+    /// `render(with:waitingFor:authenticators:)` (ContractRunner), which waits when a code's steps are used up
     /// instead of throwing.
-    /// - Throws: ``Template/UndefinedVariable``, ``MatcherSampleError``, what `codes` and
+    /// - Throws: `Template/UndefinedVariable`, `MatcherSampleError`, what `codes` and
     ///   `authenticators` throw.
     public func render(
         with variables: [String: JSONValue], codes: (any TOTPCodeSource)? = nil, authenticators: (any WebAuthnCredentialSource)? = nil
@@ -224,7 +224,7 @@ extension Matcher {
 
 extension Interaction {
     /// The variables this interaction's `save` captures from the exchange — `response`'s
-    /// body and headers, and what `request` sent — and a ``Mismatch`` for each source that
+    /// body and headers, and what `request` sent — and a `Mismatch` for each source that
     /// is absent. Sources on a side passed as nil are left out: a stub saves what the
     /// request sent before it builds the answer, which may repeat it.
     public func captures(request: ContractRequest?, response: ContractResponse?) -> (values: [String: JSONValue], missing: [Mismatch]) {

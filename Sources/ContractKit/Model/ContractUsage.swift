@@ -21,7 +21,7 @@ import Foundation
 /// ```
 public struct ContractUsage: Sendable, Equatable {
     /// One interaction a client used. It matches an interaction of the contracts by file name
-    /// (without its folder) and interaction name, as ``ContractDiff`` does; method and path
+    /// (without its folder) and interaction name, as `ContractDiff` does; method and path
     /// (as the contract writes it, placeholders included) say what it is to a reader.
     public struct Interaction: Sendable, Hashable, Comparable, CustomStringConvertible {
         /// The contract file's name, without its folder: `login.yaml`.

@@ -52,7 +52,7 @@ extension Delivery {
         return found
     }
 
-    /// The variables ``save`` captures from `received`'s JSON body, and a ``Mismatch`` for
+    /// The variables ``save`` captures from `received`'s JSON body, and a `Mismatch` for
     /// each path that holds nothing.
     public func captures(from received: ContractRequest) -> (values: [String: JSONValue], missing: [Mismatch]) {
         guard !save.isEmpty else { return ([:], []) }

@@ -1,7 +1,7 @@
 import WebForms
 
 /// An `application/x-www-form-urlencoded` body (`form:`): fields in the order written, each
-/// a ``Matcher`` of text — a literal (whose text may hold `{{var}}` placeholders) or a typed
+/// a `Matcher` of text — a literal (whose text may hold `{{var}}` placeholders) or a typed
 /// matcher, which may be `optional: true`.
 ///
 /// ```yaml
@@ -51,7 +51,7 @@ public struct FormBody: Sendable, Equatable {
     public var templateVariables: [String] { fields.flatMap(\.value.templateVariables) }
 
     /// This form with templates in its literals replaced by saved values (see
-    /// ``Matcher/resolved(with:undefined:)``).
+    /// `Matcher.resolved(with:undefined:)`).
     public func resolved(with variables: [String: JSONValue], undefined: inout [String]) -> FormBody {
         FormBody(fields.map { FormField(name: $0.name, value: $0.value.resolved(with: variables, undefined: &undefined)) })
     }
