@@ -71,7 +71,7 @@ public protocol MatcherKind: Sendable, Equatable {
     /// (`example`, the matcher's, when there is one); nil when Pact has no rule for it.
     func pact(_ pact: inout some PactRendering, at path: String, example: JSONValue?) -> JSONValue?
     /// How the values of `new` relate to this kind's when this is the old matcher; nil when
-    /// this kind cannot tell (``MatcherBreadth/init(old:new:)`` then asks the other side).
+    /// this kind cannot tell (`contract diff` then asks the other side).
     /// `compare` compares two matchers inside them.
     func breadth(becoming new: Matcher.Kind, compare: (Matcher, Matcher) -> MatcherBreadth) -> MatcherBreadth?
 }
