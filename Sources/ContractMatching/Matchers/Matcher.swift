@@ -1,5 +1,4 @@
 import Foundation
-import JOSE
 
 /// What a contract expects of a JSON value: a literal, a structure of matchers, or a
 /// typed matcher (`{ match: integer, min: 1 }`), each with an optional `example`; a key of an
