@@ -93,6 +93,11 @@ CREATE TABLE oauth_clients (
     audiences text[] NOT NULL,
     created_at timestamp with time zone NOT NULL,
     trusted_introspector boolean NOT NULL DEFAULT false,
+    redirect_uris text[] NOT NULL DEFAULT '{}'::text[],
+    post_logout_redirect_uris text[] NOT NULL DEFAULT '{}'::text[],
+    public boolean NOT NULL DEFAULT false,
+    first_party boolean NOT NULL DEFAULT false,
+    scopes text[] NOT NULL DEFAULT '{}'::text[],
     CONSTRAINT oauth_clients_pkey PRIMARY KEY (id)
 );
 

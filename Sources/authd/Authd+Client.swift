@@ -7,21 +7,25 @@ extension Authd {
     struct ClientCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "client",
-            abstract: "Register the relying parties (resource servers) that introspect and revoke tokens.",
+            abstract: "Register the relying parties: resource servers that introspect and revoke tokens, and apps that sign users in.",
             subcommands: [Add.self, List.self, Remove.self]
         )
     }
 }
 
 extension Authd.ClientCommand {
-    /// `authd client add NAME [--audience URI]…`.
+    /// `authd client add NAME [--audience URI]… [--redirect-uri URI]… [--public]`.
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Register a relying party; prints its client id and secret (shown once, stored only hashed).",
             discussion: """
                 The client authenticates with HTTP Basic (or client_id and client_secret in the form) at \
                 POST /oauth/introspect, POST /oauth/revoke and, for tokens of its own, POST /oauth/token \
-                with grant_type=client_credentials.
+                with grant_type=client_credentials. With --redirect-uri it is also an OpenID Connect client \
+                that signs users in through /authorize: confidential by default, or --public for a native \
+                or browser app, which holds no secret and must send a PKCE challenge. Redirect URIs match \
+                exactly, except that a loopback one (http://127.0.0.1/path, http://[::1]/path) takes any \
+                port (RFC 8252 §7.3); private-use schemes (com.example.app:/callback) are for native apps.
                 """
         )
 
@@ -50,19 +54,51 @@ extension Authd.ClientCommand {
         )
         var trustedIntrospector = false
 
+        @Option(
+            name: .customLong("redirect-uri"),
+            help: ArgumentHelp("Where /authorize may send the browser back with a code; repeatable.", valueName: "uri"))
+        var redirectURIs: [String] = []
+
+        @Option(
+            name: .customLong("post-logout-redirect-uri"),
+            help: ArgumentHelp("Where /logout may send the browser after signing out; repeatable.", valueName: "uri"))
+        var postLogoutRedirectURIs: [String] = []
+
+        @Flag(name: .customLong("public"), help: "A native or browser app: no secret, and PKCE required (needs --redirect-uri).")
+        var isPublic = false
+
+        @Flag(name: .customLong("first-party"), help: "An app of your own: users are not asked to consent (needs --redirect-uri).")
+        var firstParty = false
+
+        @Option(
+            name: .customLong("scope"),
+            help: ArgumentHelp(
+                "A scope it may ask for: openid, profile, email, offline_access; repeatable (default: all of them).", valueName: "scope"))
+        var scopes: [String] = []
+
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var logging: LoggingOptions
 
         func run() async throws {
             let chosen = secretFromStandardInput ? try Authd.UserCommand.Add.readPassword() : nil
+            let signsIn = !redirectURIs.isEmpty || !postLogoutRedirectURIs.isEmpty || isPublic || firstParty || !scopes.isEmpty
+            let signIn: OIDCClientSettings =
+                signsIn
+                ? try OIDCClientSettings(
+                    redirectURIs: redirectURIs, postLogoutRedirectURIs: postLogoutRedirectURIs, isPublic: isPublic, firstParty: firstParty,
+                    scopes: scopes.isEmpty ? OIDCClientSettings.supportedScopes : scopes) : .none
             let (name, audiences, trusted, replace) = (self.name, self.audiences, trustedIntrospector, self.replace)
             let (client, secret) = try await database.withClients(logger: logging.makeLogger()) { registry in
                 try await registry.register(
-                    id: name, audiences: audiences, secret: chosen, trustedIntrospector: trusted, replacing: replace)
+                    id: name, audiences: audiences, secret: chosen, trustedIntrospector: trusted, signIn: signIn, replacing: replace)
             }
             print("client_id: \(client.id)")
             // A secret the operator chose is not echoed.
-            if chosen == nil { print("client_secret: \(secret)") }
+            if client.signIn.isPublic {
+                print("public client: no secret; each authorization request must carry a PKCE challenge (S256)")
+            } else if chosen == nil {
+                print("client_secret: \(secret)")
+            }
         }
     }
 
@@ -82,6 +118,13 @@ extension Authd.ClientCommand {
                     "\(client.id.padding(toLength: 32, withPad: " ", startingAt: 0))  \(formatter.string(from: client.createdAt))  "
                         + client.tokenAudiences.joined(separator: " ") + (client.trustedIntrospector ? "  (trusted introspector)" : "")
                 )
+                let signIn = client.signIn
+                if signIn.signsUsersIn {
+                    let kind = [signIn.isPublic ? "public" : "confidential", signIn.firstParty ? "first-party" : nil].compactMap { $0 }
+                    print(
+                        "    signs users in (\(kind.joined(separator: ", ")); scopes \(signIn.scopes.joined(separator: " "))) at "
+                            + signIn.redirectURIs.map(\.text).joined(separator: " "))
+                }
             }
         }
     }

@@ -55,6 +55,32 @@ import WebForms
         #expect(audit.contains("client_registered") && audit.contains("client_removed") && !audit.contains(secret))
     }
 
+    @Test func anAppThatSignsUsersInIsRegisteredWithItsRedirectURIs() async throws {
+        let database = try await TestCluster.newMigratedDatabase()
+        let url = ["--database-url", database.url]
+        let phone = try await AuthdBinary.run(
+            [
+                "client", "add", "phone-app", "--public", "--redirect-uri", "com.example.app:/callback", "--redirect-uri",
+                "http://127.0.0.1/cb",
+            ]
+                + url)
+        #expect(phone.status == 0)
+        #expect(phone.stdout.hasPrefix("client_id: phone-app\npublic client: no secret") && !phone.stdout.contains("client_secret"))
+        let web = try await AuthdBinary.run(
+            ["client", "add", "web-app", "--redirect-uri", "https://app.example.com/callback", "--first-party", "--scope", "openid"] + url)
+        #expect(web.status == 0 && web.stdout.contains("client_secret: "))
+        let listed = try await AuthdBinary.run(["client", "list"] + url).stdout
+        #expect(
+            listed.contains(
+                "signs users in (public; scopes openid profile email offline_access) at com.example.app:/callback http://127.0.0.1/cb"))
+        #expect(listed.contains("signs users in (confidential, first-party; scopes openid) at https://app.example.com/callback"))
+
+        let refused = try await AuthdBinary.run(["client", "add", "bad-app", "--redirect-uri", "http://app.example.com/cb"] + url)
+        #expect(refused.status != 0 && refused.stderr.contains("loopback"))
+        let noURI = try await AuthdBinary.run(["client", "add", "bad-app", "--public"] + url)
+        #expect(noURI.status != 0 && noURI.stderr.contains("--redirect-uri"))
+    }
+
     /// With AsyncHTTPClient: FoundationNetworking's URLSession waits forever on a 401 that
     /// challenges with `WWW-Authenticate: Basic`, as RFC 6749 §5.2 has invalid_client do.
     static func introspect(_ base: URL, _ id: String, _ secret: String) async throws -> Int {

@@ -21,16 +21,17 @@ public struct ClientRegistry<Storage: AuthStorage>: Sendable {
         self.clock = clock
     }
 
-    /// Registers a client (``OAuthClient/register(id:audiences:secret:trustedIntrospector:now:)``
+    /// Registers a client (``OAuthClient/register(id:audiences:secret:trustedIntrospector:signIn:now:)``
     /// checks it), replacing one of the same id when `replacing` (its old secret stops working).
     /// - Returns: the client and its secret, to show once.
     /// - Throws: `invalid_request` (the id or an audience refused, or a client of that id exists
     ///   and `replacing` is false), `service_unavailable`.
     public func register(
-        id: String, audiences: [String], secret: String? = nil, trustedIntrospector: Bool = false, replacing: Bool = false
+        id: String, audiences: [String], secret: String? = nil, trustedIntrospector: Bool = false, signIn: OIDCClientSettings = .none,
+        replacing: Bool = false
     ) async throws -> (client: OAuthClient, secret: String) {
         let registered = try OAuthClient.register(
-            id: id, audiences: audiences, secret: secret, trustedIntrospector: trustedIntrospector, now: clock.now)
+            id: id, audiences: audiences, secret: secret, trustedIntrospector: trustedIntrospector, signIn: signIn, now: clock.now)
         let client = registered.client
         if replacing, try await storage.clients.remove(id: client.id) {
             try await storage.audit.record(SecurityEvent(kind: .clientRemoved, at: client.createdAt, detail: client.id))

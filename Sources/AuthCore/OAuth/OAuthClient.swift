@@ -3,8 +3,9 @@ import JOSE
 
 /// A relying party registered with `authd client add NAME`: a resource server that
 /// introspects and revokes tokens, and gets tokens of its own with the
-/// `client_credentials` grant. Its secret is 256 random bits, shown once and stored only as
-/// its SHA-256 (``OpaqueToken``).
+/// `client_credentials` grant; with redirect URIs, also an app that signs users in through
+/// `/authorize` (``signIn``). Its secret is 256 random bits, shown once and stored only as
+/// its SHA-256 (``OpaqueToken``); a public client (a native or browser app) has none.
 ///
 /// ```swift
 /// let (client, secret) = try OAuthClient.register(id: "orders-api", audiences: ["https://orders.example.com"], now: Date())
@@ -22,14 +23,21 @@ public struct OAuthClient: Sendable, Equatable {
     /// Whether it may introspect and revoke every token, not only those meant for it
     /// (``isMeant(for:)``): an operator's choice (`--trusted-introspector`), for a gateway.
     public var trustedIntrospector: Bool
+    /// How it signs users in through `/authorize`; ``OIDCClientSettings/none`` for a
+    /// resource server.
+    public var signIn: OIDCClientSettings
 
     /// Creates a client record.
-    public init(id: String, secretHash: String, audiences: [String], createdAt: Date, trustedIntrospector: Bool = false) {
+    public init(
+        id: String, secretHash: String, audiences: [String], createdAt: Date, trustedIntrospector: Bool = false,
+        signIn: OIDCClientSettings = .none
+    ) {
         self.id = id
         self.secretHash = secretHash
         self.audiences = audiences
         self.createdAt = createdAt
         self.trustedIntrospector = trustedIntrospector
+        self.signIn = signIn
     }
 
     /// The `client_id` of the access tokens authd's own routes issue (`POST /login` and the
@@ -38,11 +46,13 @@ public struct OAuthClient: Sendable, Equatable {
     public static let firstPartyID = "authd"
 
     /// A new client and its secret (`secret`, or 256 random bits), which is shown once and
-    /// never stored.
+    /// never stored; a public client gets none (an empty `secret`).
     /// - Throws: `invalid_request` when `id` is not a valid client id, is authd's own or a
-    ///   UUID (the form of user ids), an audience is empty, or a given secret is shorter than 32 characters (or over 512).
+    ///   UUID (the form of user ids), an audience is empty, a given secret is shorter than 32
+    ///   characters (or over 512), or a public client is given a secret or trusted to introspect.
     public static func register(
-        id: String, audiences: [String], secret: String? = nil, trustedIntrospector: Bool = false, now: Date
+        id: String, audiences: [String], secret: String? = nil, trustedIntrospector: Bool = false, signIn: OIDCClientSettings = .none,
+        now: Date
     ) throws -> (client: OAuthClient, secret: String) {
         try validate(id: id)
         guard id != firstPartyID else { throw AuthError.invalidRequest("'\(firstPartyID)' is the client id of authd's own login routes") }
@@ -52,18 +62,26 @@ public struct OAuthClient: Sendable, Equatable {
         guard audiences.allSatisfy({ !$0.isEmpty && $0.count <= 512 }) else {
             throw AuthError.invalidRequest("an audience must be 1 to 512 characters")
         }
+        if signIn.isPublic {
+            // RFC 6749 §2.1: a public client cannot keep a secret, so it is given none.
+            guard secret == nil else { throw AuthError.invalidRequest("a public client holds no secret") }
+            guard !trustedIntrospector else { throw AuthError.invalidRequest("a public client cannot be a trusted introspector") }
+            return (OAuthClient(id: id, secretHash: "", audiences: audiences, createdAt: now, signIn: signIn), "")
+        }
         if let secret {
             // A chosen secret is hashed as a random one is: it must be as hard to guess.
             guard (32...512).contains(secret.count) else { throw AuthError.invalidRequest("a client secret must be 32 to 512 characters") }
             return (
                 OAuthClient(
                     id: id, secretHash: OpaqueToken.hash(of: secret), audiences: audiences, createdAt: now,
-                    trustedIntrospector: trustedIntrospector), secret
+                    trustedIntrospector: trustedIntrospector, signIn: signIn), secret
             )
         }
         let secret = OpaqueToken.generate()
         return (
-            OAuthClient(id: id, secretHash: secret.hash, audiences: audiences, createdAt: now, trustedIntrospector: trustedIntrospector),
+            OAuthClient(
+                id: id, secretHash: secret.hash, audiences: audiences, createdAt: now, trustedIntrospector: trustedIntrospector,
+                signIn: signIn),
             secret.token
         )
     }
@@ -77,9 +95,10 @@ public struct OAuthClient: Sendable, Equatable {
         }
     }
 
-    /// Whether `secret` is this client's, compared in constant time.
+    /// Whether `secret` is this client's, compared in constant time; never for a public client.
     public func verifies(secret: String) -> Bool {
-        ConstantTime.equal(Array(OpaqueToken.hash(of: secret).utf8), Array(secretHash.utf8))
+        let matches = ConstantTime.equal(Array(OpaqueToken.hash(of: secret).utf8), Array(secretHash.utf8))
+        return matches && !signIn.isPublic && !secretHash.isEmpty
     }
 
     /// Stands in for an unknown client, so that a wrong id costs what a wrong secret does.

@@ -2,7 +2,7 @@ import AuthCore
 import Foundation
 import PostgresNIO
 
-/// Relying parties in `oauth_clients` (migration 0016): secrets as SHA-256 only.
+/// Relying parties in `oauth_clients` (migrations 0016, 0020, 0023): secrets as SHA-256 only.
 ///
 /// ```swift
 /// let clients = PostgresOAuthClientRepository(database: database)
@@ -17,13 +17,17 @@ public struct PostgresOAuthClientRepository: OAuthClientRepository {
         self.database = database
     }
 
-    private typealias Row = (String, String, [String], Date, Bool)
+    private typealias Row = (String, String, [String], Date, Bool, [String], [String], Bool, Bool, [String])
 
     public func add(_ client: OAuthClient) async throws -> Bool {
-        try await database.countingChanges(
+        let signIn = client.signIn
+        return try await database.countingChanges(
             """
-            INSERT INTO oauth_clients (id, secret_hash, audiences, created_at, trusted_introspector)
-            VALUES (\(client.id), \(client.secretHash), \(client.audiences), \(client.createdAt), \(client.trustedIntrospector))
+            INSERT INTO oauth_clients (id, secret_hash, audiences, created_at, trusted_introspector,
+                redirect_uris, post_logout_redirect_uris, public, first_party, scopes)
+            VALUES (\(client.id), \(client.secretHash), \(client.audiences), \(client.createdAt), \(client.trustedIntrospector),
+                \(signIn.redirectURIs.map(\.text)), \(signIn.postLogoutRedirectURIs.map(\.text)), \(signIn.isPublic),
+                \(signIn.firstParty), \(signIn.scopes))
             ON CONFLICT (id) DO NOTHING
             """
         ) == 1
@@ -48,9 +52,14 @@ public struct PostgresOAuthClientRepository: OAuthClientRepository {
         try await database.countingChanges("DELETE FROM oauth_clients WHERE id = \(id)") == 1
     }
 
-    private static let columns: SQL = "id, secret_hash, audiences, created_at, trusted_introspector"
+    private static let columns: SQL = """
+        id, secret_hash, audiences, created_at, trusted_introspector, redirect_uris, post_logout_redirect_uris, public, first_party, scopes
+        """
 
     private static func client(_ row: Row) -> OAuthClient {
-        OAuthClient(id: row.0, secretHash: row.1, audiences: row.2, createdAt: row.3, trustedIntrospector: row.4)
+        let signIn = OIDCClientSettings(
+            checked: row.5.map(RedirectURI.init(stored:)), row.6.map(RedirectURI.init(stored:)), isPublic: row.7, firstParty: row.8,
+            scopes: row.9)
+        return OAuthClient(id: row.0, secretHash: row.1, audiences: row.2, createdAt: row.3, trustedIntrospector: row.4, signIn: signIn)
     }
 }
