@@ -33,6 +33,26 @@ CREATE INDEX audit_events_at ON public.audit_events USING btree (at DESC);
 CREATE INDEX audit_events_user_id ON public.audit_events USING btree (user_id, at DESC);
 CREATE INDEX audit_events_username_key ON public.audit_events USING btree (username_key, at DESC);
 
+CREATE TABLE authorization_codes (
+    code_hash text NOT NULL,
+    client_id text NOT NULL,
+    user_id uuid NOT NULL,
+    redirect_uri text NOT NULL,
+    scopes text[] NOT NULL,
+    nonce text,
+    code_challenge text,
+    auth_time timestamp with time zone NOT NULL,
+    methods text[] NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    created_at timestamp with time zone NOT NULL DEFAULT now(),
+    used_at timestamp with time zone,
+    session_id uuid,
+    CONSTRAINT authorization_codes_client_id_fkey FOREIGN KEY (client_id) REFERENCES oauth_clients(id) ON DELETE CASCADE,
+    CONSTRAINT authorization_codes_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
+    CONSTRAINT authorization_codes_pkey PRIMARY KEY (code_hash)
+);
+CREATE INDEX authorization_codes_expires_at ON public.authorization_codes USING btree (expires_at);
+
 CREATE TABLE deliveries (
     id bigint NOT NULL DEFAULT nextval('deliveries_id_seq'::regclass),
     kind text NOT NULL,

@@ -34,6 +34,8 @@ public protocol AuthStorage: Sendable {
     associatedtype Passkeys: PasskeyRepository
     /// Registered relying parties.
     associatedtype Clients: OAuthClientRepository
+    /// The codes `/authorize` gives.
+    associatedtype AuthorizationCodes: AuthorizationCodeRepository
 
     /// Accounts.
     var users: Users { get }
@@ -59,6 +61,8 @@ public protocol AuthStorage: Sendable {
     var passkeys: Passkeys { get }
     /// Relying parties registered with `authd client add`.
     var clients: Clients { get }
+    /// Authorization codes.
+    var authorizationCodes: AuthorizationCodes { get }
 
     /// Brings the schema up to date; returns what it applied (empty when nothing was due).
     @discardableResult

@@ -44,6 +44,7 @@ extension Migration {
         Migration(version: "0021_known_login_addresses", bytes: PackageResources._021_known_login_addresses_sql),
         Migration(version: "0022_email_change", bytes: PackageResources._022_email_change_sql),
         Migration(version: "0023_oidc_clients", bytes: PackageResources._023_oidc_clients_sql),
+        Migration(version: "0024_authorization_codes", bytes: PackageResources._024_authorization_codes_sql),
     ]
 
     private init(version: String, bytes: [UInt8]) {

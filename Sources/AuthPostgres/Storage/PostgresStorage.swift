@@ -44,6 +44,7 @@ public struct PostgresStorage: AuthStorage {
     public var loginChallenges: PostgresLoginChallengeRepository { PostgresLoginChallengeRepository(database: database) }
     public var passkeys: PostgresPasskeyRepository { PostgresPasskeyRepository(database: database) }
     public var clients: PostgresOAuthClientRepository { PostgresOAuthClientRepository(database: database) }
+    public var authorizationCodes: PostgresAuthorizationCodeRepository { PostgresAuthorizationCodeRepository(database: database) }
 
     @discardableResult
     public func migrate() async throws -> [String] {
