@@ -53,6 +53,31 @@ import Testing
         }
     }
 
+    /// Authorization codes expired longer ago than ended sessions are kept go, used or not;
+    /// a recent used one stays, so that its replay is still known as one.
+    @Test func oldAuthorizationCodesGo() async throws {
+        try await TestCluster.withStorage { storage in
+            let settings = try OIDCClientSettings(redirectURIs: ["https://app.example.com/cb"])
+            _ = try await ClientRegistry(storage: storage).register(id: "web-app", audiences: [], signIn: settings)
+            let user = try await storage.users.create(username: try Username("ret"), passwordHash: "$argon2id$stored", at: Self.now)
+            func code(_ name: String, expiring expiresAt: Date) async throws {
+                try await storage.authorizationCodes.add(
+                    AuthorizationCode(
+                        codeHash: name, clientID: "web-app", userID: user.id, redirectURI: "https://app.example.com/cb", scopes: ["openid"],
+                        nonce: nil, codeChallenge: nil, authTime: expiresAt, methods: ["pwd"], expiresAt: expiresAt))
+            }
+            try await code("old", expiring: Self.now.addingTimeInterval(-8 * Self.day))
+            try await code("recent", expiring: Self.now.addingTimeInterval(-Self.day))
+            _ = try await storage.authorizationCodes.redeem(codeHash: "recent", now: Self.now.addingTimeInterval(-Self.day))
+            let deleted = try await RetentionService(storage: storage, policy: Self.policy, clock: TestClock(now: Self.now)).run()
+            #expect(deleted.sessionRows == 1)
+            #expect(try await storage.authorizationCodes.redeem(codeHash: "old", now: Self.now) == .unknown)
+            #expect(
+                try await storage.authorizationCodes.redeem(codeHash: "recent", now: Self.now) == .replayed(sessionID: nil, userID: user.id)
+            )
+        }
+    }
+
     private static func check(_ storage: PostgresStorage) async throws -> Remains {
         let user = try await storage.users.create(username: try Username("ret"), passwordHash: "$argon2id$stored", at: now)
         // Audit: five events of 40 days ago, three of yesterday.

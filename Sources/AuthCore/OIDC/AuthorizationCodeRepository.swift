@@ -9,4 +9,7 @@ public protocol AuthorizationCodeRepository: Sendable {
     func redeem(codeHash: String, now: Date) async throws -> AuthorizationCodeRedemption
     /// Records the session a redeemed code started, so that a replay of the code ends it.
     func attach(session: UUID, toCodeHash codeHash: String) async throws
+    /// Deletes up to `limit` codes that expired before `date` (used ones included: a replay
+    /// after that is refused as an unknown code); returns how many.
+    func deleteEnded(before date: Date, limit: Int) async throws -> Int
 }

@@ -76,6 +76,11 @@ public struct RetentionService<Storage: AuthStorage>: Sendable {
         deleted.sessionRows += try await batches(counted: "login_challenges") { limit in
             try await storage.loginChallenges.deleteEnded(before: now.addingTimeInterval(-TimeInterval(policy.endedSessions)), limit: limit)
         }
+        // So do authorization codes: a used one is kept that long to refuse its replay.
+        deleted.sessionRows += try await batches(counted: "authorization_codes") { limit in
+            try await storage.authorizationCodes.deleteEnded(
+                before: now.addingTimeInterval(-TimeInterval(policy.endedSessions)), limit: limit)
+        }
         return deleted
     }
 

@@ -53,6 +53,16 @@ public struct PostgresAuthorizationCodeRepository: AuthorizationCodeRepository {
         }
     }
 
+    public func deleteEnded(before date: Date, limit: Int) async throws -> Int {
+        try await database.countingChanges(
+            """
+            DELETE FROM authorization_codes WHERE code_hash = ANY(ARRAY(
+                SELECT code_hash FROM authorization_codes WHERE expires_at < \(date) LIMIT \(limit) FOR UPDATE SKIP LOCKED
+            ))
+            """
+        )
+    }
+
     public func attach(session: UUID, toCodeHash codeHash: String) async throws {
         try await database.execute("UPDATE authorization_codes SET session_id = \(session) WHERE code_hash = \(codeHash)")
     }
