@@ -111,6 +111,7 @@ let package = Package(
                 "CArgon2",
                 "JOSE",
                 "WebAuthn",
+                "WebForms",
                 .product(name: "Crypto", package: "swift-crypto"),
                 server("Logging", "swift-log"),
                 server("CoreMetrics", "swift-metrics"),
