@@ -370,7 +370,7 @@ public final class ContractStub: Sendable {
         for name in delivery.headers.keys.sorted() {
             guard let matcher = delivery.headers[name] else { continue }
             let value = try generator.value(for: matcher, at: "delivery header \(name)")
-            if case .string(let text) = value { headers.append((name, text)) } else { headers.append((name, value.description)) }
+            headers.append((name, value.text))
         }
         var body = Data()
         if let matcher = delivery.body {
@@ -391,7 +391,7 @@ public final class ContractStub: Sendable {
         for name in spec.headers.keys.sorted() {
             guard let matcher = spec.headers[name] else { continue }
             let value = try generator.value(for: matcher, at: "header \(name)")
-            if case .string(let text) = value { headers.append((name, text)) } else { headers.append((name, value.description)) }
+            headers.append((name, value.text))
         }
         var body = Data()
         switch spec.body {
@@ -402,12 +402,10 @@ public final class ContractStub: Sendable {
             if !headers.contains(where: { $0.name == "content-type" }) { headers.append(("content-type", "application/json")) }
         case .text(let matcher):
             let value = try generator.value(for: matcher, at: "body")
-            if case .string(let text) = value { body = Data(text.utf8) } else { body = Data(value.description.utf8) }
+            body = Data(value.text.utf8)
         case .form(let form):
             body = try form.encoded { field in
-                let value = try generator.value(for: field.value, at: "form \(field.name)")
-                if case .string(let text) = value { return text }
-                return value.description
+                try generator.value(for: field.value, at: "form \(field.name)").text
             }
             if !headers.contains(where: { $0.name == "content-type" }) { headers.append(("content-type", FormBody.contentType)) }
         }

@@ -164,7 +164,7 @@ public struct PactExporter: Sendable {
         case .text(let template):
             let text = writer.exampleText(template)
             let contentType = firstHeader("Content-Type", in: spec.headers).map {
-                PactMessageWriter.text(of: $0.pactExample)
+                $0.pactExample.text
             }
             // Pact reads a string body of a JSON request as a JSON string: JSON text goes as its value.
             if contentType?.lowercased().contains("json") == true, template.variables.isEmpty,
@@ -214,7 +214,7 @@ public struct PactExporter: Sendable {
                 pattern += PactMessageWriter.pattern(template, variables: "[^/]+")
                 expression += PactMessageWriter.expression(template)
             case .parameter(let name):
-                let value = path.params[name].map { PactMessageWriter.text(of: $0.pactExample) } ?? name
+                let value = path.params[name].map { $0.pactExample.text } ?? name
                 let encoded = value.addingPercentEncoding(withAllowedCharacters: RequestPath.segmentAllowed) ?? value
                 example += encoded
                 pattern += "[^/]+"

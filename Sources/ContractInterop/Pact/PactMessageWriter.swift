@@ -100,11 +100,11 @@ struct PactMessageWriter: PactRendering {
         switch matcher.kind {
         case .literal(.string(let text)) where Template.mayHavePlaceholders(text) && !Template(text).variables.isEmpty:
             let placed = templated(Template(text), at: place)
-            return (Self.text(of: placed.example), placed.rules, placed.generator)
+            return (placed.example.text, placed.rules, placed.generator)
         case .literal(let literal):
-            return (Self.text(of: literal), [], nil)
+            return (literal.text, [], nil)
         case .object, .array:
-            return (Self.text(of: matcher.pactExample), [], nil)
+            return (matcher.pactExample.text, [], nil)
         case .typed(let kind):
             var rendering = TextRendering(place: place)
             let example = kind.pact(&rendering, at: place, example: matcher.pactUsableExample)
@@ -113,7 +113,7 @@ struct PactMessageWriter: PactRendering {
                 note("\(place) may be any value: Pact checks its presence only")
                 return ("", [PactMatchingRule.named("type")], nil)
             }
-            return (Self.text(of: example), rendering.rules, nil)
+            return (example.text, rendering.rules, nil)
         }
     }
 
@@ -189,11 +189,6 @@ struct PactMessageWriter: PactRendering {
         var expressions: [String: JSONValue] = [:]
         for name in template.variables { expressions[name] = .string("${\(name)}") }
         return (try? template.render(expressions)) ?? template.text
-    }
-
-    /// A header's or query parameter's text: strings as they are, other values as JSON.
-    static func text(of value: JSONValue) -> String {
-        if case .string(let text) = value { text } else { value.description }
     }
 
     // MARK: - Rule and path syntax

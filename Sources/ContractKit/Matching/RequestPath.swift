@@ -168,9 +168,7 @@ extension Template {
             let inside = rest[open.upperBound..<close.lowerBound]
             let name = (inside.range(of: ":-").map { inside[..<$0.lowerBound] } ?? inside).trimmingCharacters(in: .whitespaces)
             if let value = known[name] {
-                let text: String
-                if case .string(let string) = value { text = string } else { text = value.description }
-                pattern += NSRegularExpression.escapedPattern(for: text)
+                pattern += NSRegularExpression.escapedPattern(for: value.text)
             } else {
                 pattern += "(?:.+?)"
             }

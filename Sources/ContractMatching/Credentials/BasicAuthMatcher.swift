@@ -87,12 +87,10 @@ public struct BasicAuthMatcher: MatcherKind {
 
     /// The `Basic …` value of its username's and password's values.
     public func sample(at path: String, example: JSONValue?, with context: SampleContext) throws -> JSONValue {
-        func text(_ matcher: Matcher, _ part: String) throws -> String {
-            let value = try context.sample(matcher, at: "\(path) \(part)")
-            if case .string(let text) = value { return text }
-            return value.description
-        }
-        return .string(BasicCredentials.header(username: try text(username, "username"), password: try text(password, "password")))
+        .string(
+            BasicCredentials.header(
+                username: try context.sample(username, at: "\(path) username").text,
+                password: try context.sample(password, at: "\(path) password").text))
     }
 
     /// The operation's `basicAuth` security scheme says what it is; the value is the header's.
@@ -103,8 +101,7 @@ public struct BasicAuthMatcher: MatcherKind {
     public func pact(_ pact: inout some PactRendering, at path: String, example: JSONValue?) -> JSONValue? {
         pact.note("\(path) is HTTP Basic credentials: Pact checks the scheme and the base64 only, not the username and password")
         pact.addRules([PactMatchingRule.regex("Basic [A-Za-z0-9+/=]+")], at: path)
-        func text(_ value: JSONValue) -> String { if case .string(let text) = value { text } else { value.description } }
-        return .string(BasicCredentials.header(username: text(username.pactExample), password: text(password.pactExample)))
+        return .string(BasicCredentials.header(username: username.pactExample.text, password: password.pactExample.text))
     }
 }
 

@@ -71,9 +71,7 @@ extension Matcher {
     /// they are, other values as JSON.
     /// - Throws: ``Template/UndefinedVariable``, ``MatcherSampleError``.
     public func sampleText(with variables: [String: JSONValue], at path: String, codes: (any TOTPCodeSource)? = nil) throws -> String {
-        let value = try sampleValue(with: variables, at: path, codes: codes)
-        if case .string(let text) = value { return text }
-        return value.description
+        try sampleValue(with: variables, at: path, codes: codes).text
     }
 
     /// ``sampleValue(at:minter:codes:authenticators:)`` of this matcher with its placeholders

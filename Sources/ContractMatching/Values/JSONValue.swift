@@ -155,6 +155,17 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
         }
     }
 
+    /// The value as text in a header, a query, a form field or a text body: a string as it is,
+    /// any other value as JSON.
+    ///
+    /// ```swift
+    /// JSONValue.string("a b").text   // "a b"
+    /// JSONValue.integer(42).text     // "42"
+    /// ```
+    public var text: String {
+        if case .string(let text) = self { text } else { description }
+    }
+
     /// The JSON type's name, as used in messages and as JSON Schema's `type`: `null, boolean,
     /// integer, number, string, array, object`.
     public var typeName: String {
