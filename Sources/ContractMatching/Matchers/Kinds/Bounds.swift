@@ -5,6 +5,11 @@ enum Bounds {
         (min.map { value >= $0 } ?? true) && (max.map { value <= $0 } ?? true)
     }
 
+    /// The bounds a kind writes after `match:` (`min: 1`), those it does not have left out.
+    static func arguments(_ bounds: [(key: String, value: JSONValue?)]) -> [(key: String, value: MatcherArgument)] {
+        bounds.compactMap { bound in bound.value.map { (bound.key, .value($0)) } }
+    }
+
     /// ` from 1 to 5 characters`, ` of at least 1`, or nothing.
     static func text(_ min: Double?, _ max: Double?, unit: String = "") -> String {
         func text(_ value: Double) -> String {

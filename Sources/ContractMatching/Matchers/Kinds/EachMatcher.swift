@@ -22,7 +22,7 @@ public struct EachMatcher: MatcherKind {
     }
 
     public var arguments: [(key: String, value: MatcherArgument)] {
-        [("of", .matcher(element))] + [("min", min), ("max", max)].compactMap { key, value in value.map { (key, .value(.integer($0))) } }
+        [("of", .matcher(element))] + Bounds.arguments([("min", min.map(JSONValue.integer)), ("max", max.map(JSONValue.integer))])
     }
 
     public var children: [Matcher] { [element] }

@@ -16,7 +16,7 @@ public struct IntegerMatcher: MatcherKind {
     }
 
     public var arguments: [(key: String, value: MatcherArgument)] {
-        [("min", min), ("max", max)].compactMap { key, value in value.map { (key, .value(.numeric($0))) } }
+        Bounds.arguments([("min", min.map(JSONValue.numeric)), ("max", max.map(JSONValue.numeric))])
     }
 
     public func mismatches(in actual: JSONValue, at path: String, strict: Bool) -> [Mismatch] {

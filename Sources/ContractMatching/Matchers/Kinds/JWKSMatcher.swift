@@ -21,7 +21,7 @@ public struct JWKSMatcher: MatcherKind {
     }
 
     public var arguments: [(key: String, value: MatcherArgument)] {
-        [("min", min), ("max", max)].compactMap { key, value in value.map { (key, .value(.integer($0))) } }
+        Bounds.arguments([("min", min.map(JSONValue.integer)), ("max", max.map(JSONValue.integer))])
     }
 
     public func mismatches(in actual: JSONValue, at path: String, strict: Bool) -> [Mismatch] {

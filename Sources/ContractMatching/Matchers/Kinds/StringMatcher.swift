@@ -19,7 +19,7 @@ public struct StringMatcher: MatcherKind {
     }
 
     public var arguments: [(key: String, value: MatcherArgument)] {
-        [("min_length", minLength), ("max_length", maxLength)].compactMap { key, value in value.map { (key, .value(.integer($0))) } }
+        Bounds.arguments([("min_length", minLength.map(JSONValue.integer)), ("max_length", maxLength.map(JSONValue.integer))])
     }
 
     public func mismatches(in actual: JSONValue, at path: String, strict: Bool) -> [Mismatch] {
