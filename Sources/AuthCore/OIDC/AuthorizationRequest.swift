@@ -1,4 +1,5 @@
 import Foundation
+import JOSE
 
 /// A request to `/authorize` (OpenID Connect Core §3.1.2.1, RFC 6749 §4.1.1, RFC 7636 §4.3),
 /// checked in the order that decides where an error goes: until the client and the redirect
@@ -120,7 +121,7 @@ public struct AuthorizationRequest: Sendable, Equatable {
             guard values["code_challenge_method"] == "S256" else {
                 throw refuse("invalid_request", "code_challenge_method must be S256 (plain is not accepted)")
             }
-            guard challenge.utf8.count == 43, challenge.utf8.allSatisfy(Self.isBase64URLByte) else {
+            guard challenge.utf8.count == 43, Base64URL.decode(challenge)?.count == 32 else {
                 throw refuse("invalid_request", "code_challenge must be the 43-character base64url SHA-256 of the verifier")
             }
         } else if values["code_challenge_method"] != nil {
@@ -152,9 +153,5 @@ public struct AuthorizationRequest: Sendable, Equatable {
             client: client, redirectURI: redirectURI, scopes: scopes, state: state, nonce: values["nonce"], codeChallenge: challenge,
             prompt: prompt, maxAge: maxAge, loginHint: values["login_hint"],
             uiLocales: (values["ui_locales"] ?? "").split(separator: " ").map(String.init), responseMode: mode)
-    }
-
-    private static func isBase64URLByte(_ byte: UInt8) -> Bool {
-        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x2D || byte == 0x5F
     }
 }
