@@ -49,21 +49,7 @@ extension Matcher {
         at path: String = "$", minter: (any TokenMinter)? = nil, codes: (any TOTPCodeSource)? = nil,
         authenticators: (any WebAuthnCredentialSource)? = nil
     ) throws -> JSONValue {
-        let context = SampleContext(minter: minter, codes: codes, authenticators: authenticators)
-        switch kind {
-        case .literal(let value):
-            return value
-        case .object(let members):
-            var object: [String: JSONValue] = [:]
-            for (key, member) in members {
-                object[key] = try context.sample(member, at: Self.childPath(path, key))
-            }
-            return .object(object)
-        case .array(let elements):
-            return .array(try elements.enumerated().map { try context.sample($1, at: "\(path)[\($0)]") })
-        case .typed(let kind):
-            return try kind.sample(at: path, example: example, with: context)
-        }
+        try SampleContext(minter: minter, codes: codes, authenticators: authenticators).sample(self, at: path)
     }
 
     /// The text to send for this matcher in a path segment, query parameter or header:

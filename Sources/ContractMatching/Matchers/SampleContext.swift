@@ -16,8 +16,23 @@ public struct SampleContext: Sendable {
         self.authenticators = authenticators
     }
 
-    /// A sample of `matcher`, a matcher inside another, at `path`.
+    /// A sample of `matcher` at `path` (``Matcher/sampleValue(at:minter:codes:authenticators:)``):
+    /// literals as written, objects and arrays member by member, typed matchers as their kind
+    /// makes one.
     public func sample(_ matcher: Matcher, at path: String) throws -> JSONValue {
-        try matcher.sampleValue(at: path, minter: minter, codes: codes, authenticators: authenticators)
+        switch matcher.kind {
+        case .literal(let value):
+            return value
+        case .object(let members):
+            var object: [String: JSONValue] = [:]
+            for (key, member) in members {
+                object[key] = try sample(member, at: Matcher.childPath(path, key))
+            }
+            return .object(object)
+        case .array(let elements):
+            return .array(try elements.enumerated().map { try sample($1, at: "\(path)[\($0)]") })
+        case .typed(let kind):
+            return try kind.sample(at: path, example: matcher.example, with: self)
+        }
     }
 }
