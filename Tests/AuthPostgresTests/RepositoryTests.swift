@@ -108,8 +108,10 @@ import Testing
                 let next = RefreshSuccessor(tokenHash: "h2", expiresAt: Date().addingTimeInterval(60))
                 let outcome = try await withThrowingTaskGroup(of: RefreshRotation?.self) { group in
                     group.addTask { try await tokens.rotate(presentedHash: "h1", successor: next, now: Date()) }
+                    // Only a rotation that waits on the row loses to this: the holder keeps the
+                    // lock until it has an answer, so the time bounds a failure, never a pass.
                     group.addTask {
-                        try await Task.sleep(for: .seconds(5))
+                        try await Task.sleep(for: .seconds(120))
                         return nil
                     }
                     let first = try await group.next() ?? nil
