@@ -113,6 +113,8 @@ let package = Package(
                 "WebAuthn",
                 "WebForms",
                 .product(name: "Crypto", package: "swift-crypto"),
+                // RS256 for ID tokens, the algorithm OpenID Connect clients accept by default.
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 server("Logging", "swift-log"),
                 server("CoreMetrics", "swift-metrics"),
             ],

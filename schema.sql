@@ -190,6 +190,8 @@ CREATE TABLE signing_keys (
     created_at timestamp with time zone NOT NULL DEFAULT now(),
     sealed_private_key bytea,
     kek_fingerprint text,
+    algorithm text NOT NULL DEFAULT 'EdDSA'::text,
+    CONSTRAINT signing_keys_algorithm CHECK ((algorithm = ANY (ARRAY['EdDSA'::text, 'RS256'::text, 'ES256'::text]))),
     CONSTRAINT signing_keys_clear_or_sealed CHECK ((((private_key IS NULL) = (sealed_private_key IS NOT NULL)) AND ((sealed_private_key IS NULL) = (kek_fingerprint IS NULL)))),
     CONSTRAINT signing_keys_pkey PRIMARY KEY (kid)
 );

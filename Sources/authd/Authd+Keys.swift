@@ -50,14 +50,13 @@ extension Authd.Keys {
 
         func run() async throws {
             let (revokeCurrent, revokeAll) = (self.revokeCurrent, self.revokeAll)
-            let (current, revoked) = try await database.withKeys(keyEncryption, logger: logging.makeLogger()) { keys in
-                if revokeAll || revokeCurrent {
-                    let revocation = try await revokeAll ? keys.revokeAll() : keys.revokeCurrent()
-                    return (revocation.current.kid, revocation.revokedKids)
-                }
-                return (try await keys.rotate().kid, [])
+            let revocation = try await database.withKeys(keyEncryption, logger: logging.makeLogger()) { keys in
+                try await revokeAll ? keys.revokeAll() : revokeCurrent ? keys.revokeCurrent() : keys.rotateAll()
             }
-            print("new current signing key \(current)")
+            for key in revocation.added {
+                print("new current signing key \(key.kid) (\(key.algorithm.rawValue))")
+            }
+            let revoked = revocation.revokedKids
             for kid in revoked {
                 print("revoked and deleted signing key \(kid)")
             }
@@ -75,11 +74,12 @@ extension Authd.Keys {
         func run() async throws {
             let entries = try await database.withKeys(keyEncryption, logger: logging.makeLogger()) { try await $0.list() }
             let formatter = ISO8601DateFormatter()
-            print("KID               STATUS     CREATED")
+            print("KID               ALG    STATUS     CREATED")
             for entry in entries {
                 let kid = entry.key.kid.padding(toLength: 16, withPad: " ", startingAt: 0)
+                let algorithm = entry.key.algorithm.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0)
                 let status = entry.status.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
-                print("\(kid)  \(status)  \(formatter.string(from: entry.key.createdAt))")
+                print("\(kid)  \(algorithm)  \(status)  \(formatter.string(from: entry.key.createdAt))")
             }
         }
     }

@@ -44,7 +44,7 @@ import Testing
         let jwk = try #require(issuer.jwks.keys.first)
         #expect(jwk.kty == "OKP" && jwk.crv == "Ed25519" && jwk.alg == "EdDSA" && jwk.kid == key.kid)
 
-        let publicKey = try Curve25519.Signing.PublicKey(rawRepresentation: try #require(Base64URL.decode(jwk.x)))
+        let publicKey = try Curve25519.Signing.PublicKey(rawRepresentation: try #require(Base64URL.decode(jwk.x ?? "")))
         let lastDot = try #require(token.lastIndex(of: "."))
         let signature = try #require(Base64URL.decode(token[token.index(after: lastDot)...]))
         let signed = Data(token[..<lastDot].utf8)

@@ -14,11 +14,14 @@ import Testing
         KeyService(storage: storage, keyEncryptionKey: kek, clock: clock)
     }
 
+    /// The Ed25519 keys (access tokens') of `keys`, in their order.
+    func edDSA(_ keys: [SigningKey]) -> [String] { keys.filter { $0.algorithm == .edDSA }.map(\.kid) }
+
     @Test func theNewestKeySignsTwoArePublishedAndOlderOnesAreDeleted() async throws {
         try await TestCluster.withStorage { storage in
             let keys = keys(storage)
             let first = try await keys.ensureKey()
-            #expect(first.count == 1)
+            #expect(first.map(\.algorithm) == [.edDSA])
             #expect(try await keys.ensureKey() == first)
             clock.advance(by: 10)
             let second = try await keys.rotate()
@@ -31,6 +34,32 @@ import Testing
             let events = try await storage.auditEvents()
             #expect(events.map(\.kind) == [.keyRotated, .keyRotated])
             #expect(events.map(\.detail) == [second.kid, third.kid])
+        }
+    }
+
+    /// An algorithm gets its first key when asked for; from then on it is rotated with the
+    /// others, each algorithm keeping its own current and published keys.
+    @Test func eachAlgorithmInUseIsRotatedAndPublishedApart() async throws {
+        try await TestCluster.withStorage { storage in
+            let keys = keys(storage)
+            let first = try await keys.ensureKey()
+            clock.advance(by: 10)
+            let withRSA = try await keys.ensureKey(algorithms: [.edDSA, .rs256])
+            #expect(withRSA.map(\.algorithm) == [.rs256, .edDSA] && withRSA[1] == first[0])
+            #expect(try await keys.ensureKey(algorithms: [.rs256]) == withRSA)
+            clock.advance(by: 10)
+            let second = try await keys.rotateAll()
+            #expect(second.added.map(\.algorithm) == [.edDSA, .rs256] && second.current == second.added[0])
+            clock.advance(by: 10)
+            let third = try await keys.rotateAll()
+            #expect(Set(try await keys.published().map(\.kid)) == Set((third.added + second.added).map(\.kid)))
+            let list = try await keys.list()
+            #expect(list.filter { $0.key.algorithm == .rs256 }.map(\.status) == [.current, .published])
+            #expect(list.filter { $0.status == .current }.map(\.key.kid).sorted() == third.added.map(\.kid).sorted())
+            clock.advance(by: 10)
+            let revocation = try await keys.revokeCurrent()
+            #expect(Set(revocation.revokedKids) == Set(third.added.map(\.kid)))
+            #expect(Set(try await keys.published().map(\.kid)) == Set((revocation.added + second.added).map(\.kid)))
         }
     }
 
@@ -79,15 +108,16 @@ import Testing
     @Test func revokingEveryKeyReplacesKeysOfALostKEK() async throws {
         try await TestCluster.withStorage { storage in
             let keys = keys(storage)
-            let lost = try await keys.ensureKey()[0]
+            let lost = try await keys.ensureKey(algorithms: [.edDSA, .es256])
             clock.advance(by: 10)
-            let second = try await keys.rotate()
+            let second = try await keys.rotateAll()
             let replacement = KeyService(storage: storage, keyEncryptionKey: .generate(), clock: clock)
             clock.advance(by: 10)
             let revocation = try await replacement.revokeAll()
-            #expect(Set(revocation.revokedKids) == [lost.kid, second.kid])
-            #expect(try await replacement.published().map(\.kid) == [revocation.current.kid])
-            #expect(try await storage.auditEvents().filter { $0.kind == .keyRevoked }.count == 2)
+            #expect(Set(revocation.revokedKids) == Set((lost + second.added).map(\.kid)))
+            #expect(Set(try await replacement.published().map(\.kid)) == Set(revocation.added.map(\.kid)))
+            #expect(Set(revocation.added.map(\.algorithm)) == [.edDSA, .es256])
+            #expect(try await storage.auditEvents().filter { $0.kind == .keyRevoked }.count == 4)
         }
     }
 

@@ -66,7 +66,7 @@ import Testing
         #expect(header["alg"] as? String == "EdDSA")
         let kid = try #require(header["kid"] as? String)
         let jwk = try #require(jwks.keys.first { $0.kid == kid })
-        let publicKey = try Curve25519.Signing.PublicKey(rawRepresentation: try base64URL(jwk.x))
+        let publicKey = try Curve25519.Signing.PublicKey(rawRepresentation: try base64URL(try #require(jwk.x)))
         #expect(publicKey.isValidSignature(try base64URL(parts[2]), for: Data("\(parts[0]).\(parts[1])".utf8)))
         #expect(claims["iss"] as? String == "https://auth.example")
         #expect(claims["sub"] as? String == alice.id.uuidString.lowercased())

@@ -69,7 +69,9 @@ import Testing
         let oldKid = try #require(((before.body["keys"] as? [[String: Any]])?.first)?["kid"] as? String)
         let rotated = try await AuthdBinary.run(["keys", "rotate"] + url)
         #expect(rotated.status == 0, "\(rotated.stderr)")
-        let newKid = try #require(rotated.stdout.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+        // "new current signing key KID (EdDSA)": the access tokens' key.
+        let line = try #require(rotated.stdout.split(separator: "\n").first { $0.hasSuffix("(EdDSA)") })
+        let newKid = String(line.split(separator: " ")[4])
         for base in [baseA, baseB] {
             var kids: [String] = []
             for _ in 0..<50 {

@@ -109,6 +109,8 @@ public final class AccessTokenIssuer: Sendable {
         var current: (kid: String, key: Curve25519.Signing.PrivateKey, encodedHeader: String)?
         var verifying: [String: Curve25519.Signing.PublicKey] = [:]
         var jwks = SigningKey.JWKSet(keys: [])
+        /// The current key of each algorithm, for ID tokens.
+        var idTokenSigners: [SigningAlgorithm: JWSSigner] = [:]
         /// Claims of tokens whose header and signature were checked against these keys, by
         /// the token's SHA-256 (a client sends its token many times: the signature is checked
         /// once). New keys start an empty set, so a revoked key's tokens stop at once; the
@@ -127,17 +129,26 @@ public final class AccessTokenIssuer: Sendable {
     /// The media type RFC 9068 gives access tokens, in the JOSE header's `typ`.
     public static let tokenType = "at+jwt"
 
-    /// Replaces the keys: the first signs, all verify and are published.
+    /// Replaces the keys: the first Ed25519 key signs access tokens, and every Ed25519 key
+    /// verifies them; the first key of each algorithm signs ID tokens; all are published.
     public func install(_ signingKeys: [SigningKey]) throws {
         var installed = Keys()
-        for key in signingKeys {
+        for key in signingKeys where installed.idTokenSigners[key.algorithm] == nil {
+            installed.idTokenSigners[key.algorithm] = try JWSSigner(key)
+        }
+        for key in signingKeys where key.algorithm == .edDSA {
             let privateKey = try key.signingKey()
             installed.verifying[key.kid] = privateKey.publicKey
             if installed.current == nil {
                 installed.current = (key.kid, privateKey, Base64URL.encode(try JSONEncoder().encode(SignedHeader(kid: key.kid))))
             }
         }
-        installed.jwks = SigningKey.JWKSet(keys: try signingKeys.map { try $0.jwk })
+        // Access tokens' keys first, then the ID tokens' of each algorithm, newest first in each.
+        let order = SigningAlgorithm.allCases
+        let published = signingKeys.enumerated().sorted {
+            (order.firstIndex(of: $0.element.algorithm) ?? 0, $0.offset) < (order.firstIndex(of: $1.element.algorithm) ?? 0, $1.offset)
+        }
+        installed.jwks = SigningKey.JWKSet(keys: try published.map { try $0.element.jwk })
         keys.withLock { $0 = installed }
     }
 
@@ -221,6 +232,11 @@ public final class AccessTokenIssuer: Sendable {
     }
 
     /// The JOSE header of the tokens the key `kid` signs.
+    /// The current signer of ID tokens of `algorithm`.
+    func idTokenSigner(_ algorithm: SigningAlgorithm) -> JWSSigner? {
+        keys.withLock { $0.idTokenSigners[algorithm] }
+    }
+
     private struct SignedHeader: Encodable {
         let alg = "EdDSA"
         let kid: String

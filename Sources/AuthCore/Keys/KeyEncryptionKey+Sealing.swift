@@ -15,7 +15,8 @@ extension KeyEncryptionKey {
         let box = try AES.GCM.seal(key.privateKey, using: sealingKey, authenticating: Data(key.kid.utf8))
         guard let combined = box.combined else { throw SealingError(kind: .doesNotOpen(kid: key.kid)) }
         return SealedSigningKey(
-            kid: key.kid, sealedPrivateKey: combined, keyEncryptionKeyFingerprint: fingerprint, createdAt: key.createdAt)
+            kid: key.kid, algorithm: key.algorithm, sealedPrivateKey: combined, keyEncryptionKeyFingerprint: fingerprint,
+            createdAt: key.createdAt)
     }
 
     /// Opens `sealed`.
@@ -32,7 +33,7 @@ extension KeyEncryptionKey {
         do {
             let box = try AES.GCM.SealedBox(combined: sealed.sealedPrivateKey)
             let privateKey = try AES.GCM.open(box, using: sealingKey, authenticating: Data(sealed.kid.utf8))
-            return SigningKey(kid: sealed.kid, privateKey: privateKey, createdAt: sealed.createdAt)
+            return SigningKey(kid: sealed.kid, algorithm: sealed.algorithm, privateKey: privateKey, createdAt: sealed.createdAt)
         } catch {
             throw SealingError(kind: .doesNotOpen(kid: sealed.kid))
         }

@@ -3,13 +3,15 @@ import Foundation
 extension KeyService {
     /// What a revocation did.
     public struct Revocation: Sendable, Equatable {
-        /// The new current key.
+        /// The new current Ed25519 key (access tokens').
         public let current: SigningKey
+        /// The new current key of each algorithm.
+        public let added: [SigningKey]
         /// The ids of the keys revoked and deleted.
         public let revokedKids: [String]
     }
 
-    /// For a leaked key: makes a new current key and deletes the current one at once, so it
+    /// For a leaked key: makes a new current key of each algorithm and deletes the current ones at once, so it
     /// leaves the published set (the key before it stays published); audited as
     /// `key_rotated` and `key_revoked`. Every instance stops accepting tokens it signed at
     /// its next key reload.

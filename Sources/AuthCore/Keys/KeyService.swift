@@ -1,7 +1,9 @@
 import Foundation
 
-/// The signing-key rules: the newest key is current and signs; it and the one before it
-/// are published in the JWKS (so tokens signed before a rotation keep verifying); an older
+/// The signing-key rules, for each ``SigningAlgorithm`` apart: an algorithm gets its first
+/// key when something is first to be signed with it (Ed25519, access tokens', at the first
+/// start; RS256 and ES256 at the first ID token that asks for them); the newest key is
+/// current and signs; it and the one before it are published in the JWKS (so tokens signed before a rotation keep verifying); an older
 /// key is deleted as soon as it leaves the published set, since nothing verifies with it
 /// any more (authd's own verifier and the JWKS both hold the published keys only). Keys
 /// are stored sealed under the injected key-encryption key; rotations are stamped by the
@@ -9,8 +11,9 @@ import Foundation
 ///
 /// ```swift
 /// let keys = KeyService(storage: storage, keyEncryptionKey: kek, clock: clock)
-/// let published = try await keys.ensureKey()      // at start: one key exists, all sealed
-/// let next = try await keys.rotate()              // the new current key
+/// let published = try await keys.ensureKey()      // at start: an Ed25519 key exists, all are sealed
+/// let withRSA = try await keys.ensureKey(algorithms: [.edDSA, .rs256])
+/// let next = try await keys.rotate()              // the new current Ed25519 key (each algorithm in use gets one)
 /// for entry in try await keys.list() { print(entry.key.kid, entry.status) }
 /// ```
 public struct KeyService<Storage: AuthStorage>: Sendable {
@@ -69,15 +72,23 @@ public struct KeyService<Storage: AuthStorage>: Sendable {
         return clear.count
     }
 
-    /// The published keys, current first: seals any clear key, makes the first key when
-    /// there is none and deletes keys beyond the published set.
+    /// The published keys of every algorithm in use, newest first: seals any clear key, makes
+    /// the first key of each of `algorithms` that has none and deletes keys beyond the
+    /// published set.
     /// - Throws: ``SealingError`` when the keys were sealed under another KEK.
-    public func ensureKey() async throws -> [SigningKey] {
+    public func ensureKey(algorithms: Set<SigningAlgorithm> = [.edDSA]) async throws -> [SigningKey] {
         try await sealUnsealedKeys()
-        let (kek, clock) = (keyEncryptionKey, self.clock)
-        return try await storage.signingKeys.ensureSigningKey(limit: Self.publishedCount) {
-            try kek.seal(SigningKey.generate(now: clock.now))
-        }.map(kek.open)
+        // Made before the lock is taken (an RSA key takes a while), and only when missing.
+        let present = try await algorithmsInUse()
+        let candidates = try SigningAlgorithm.allCases.filter { algorithms.contains($0) && !present.contains($0) }.map {
+            try keyEncryptionKey.seal(try SigningKey.generate(now: clock.now, algorithm: $0))
+        }
+        return try await storage.signingKeys.ensureSigningKeys(limit: Self.publishedCount, adding: candidates).map(keyEncryptionKey.open)
+    }
+
+    /// The algorithms that have a key.
+    func algorithmsInUse() async throws -> Set<SigningAlgorithm> {
+        Set(try await storage.signingKeys.keys(limit: 1).map(\.algorithm))
     }
 
     /// The published keys, current first.
@@ -86,13 +97,19 @@ public struct KeyService<Storage: AuthStorage>: Sendable {
         try await storage.signingKeys.keys(limit: Self.publishedCount).map(keyEncryptionKey.open)
     }
 
-    /// Makes a new current key; the previous current key stays published, the one before
-    /// it is deleted.
+    /// Makes a new current key of each algorithm in use; the previous current keys stay
+    /// published, the ones before them are deleted. Returns the new Ed25519 key (access tokens').
     /// - Throws: ``SealingError`` when the stored keys were sealed under another KEK (so a
     ///   wrong KEK never adds a key the running instances cannot open).
     @discardableResult
     public func rotate(origin: RequestOrigin = RequestOrigin()) async throws -> SigningKey {
-        try await replaceCurrent(revoking: .none, origin: origin).current
+        try await rotateAll(origin: origin).current
+    }
+
+    /// ``rotate(origin:)``, answering every new key (and no revoked one).
+    @discardableResult
+    public func rotateAll(origin: RequestOrigin = RequestOrigin()) async throws -> Revocation {
+        try await replaceCurrent(revoking: .none, origin: origin)
     }
 
     /// Which keys a new current key replaces at once.
@@ -115,25 +132,33 @@ public struct KeyService<Storage: AuthStorage>: Sendable {
             revokedKids = []
         case .current:
             try await sealUnsealedKeys()
-            revokedKids = try await published().prefix(1).map(\.kid)
+            var seen = Set<SigningAlgorithm>()
+            revokedKids = try await published().filter { seen.insert($0.algorithm).inserted }.map(\.kid)
         case .all:
             revokedKids = try await storage.signingKeys.keys(limit: nil).map(\.kid) + storage.signingKeys.clearKeys().map(\.kid)
         }
-        let key = SigningKey.generate(now: clock.now)
-        try await storage.signingKeys.add(try keyEncryptionKey.seal(key), removing: revokedKids, keeping: Self.publishedCount)
-        try await storage.audit.record(SecurityEvent(kind: .keyRotated, at: key.createdAt, origin: origin, detail: key.kid))
-        for kid in revokedKids {
-            try await storage.audit.record(SecurityEvent(kind: .keyRevoked, at: key.createdAt, origin: origin, detail: kid))
+        let now = clock.now
+        let inUse = try await algorithmsInUse().union([.edDSA])
+        let keys = try SigningAlgorithm.allCases.filter(inUse.contains).map { try SigningKey.generate(now: now, algorithm: $0) }
+        try await storage.signingKeys.add(try keys.map(keyEncryptionKey.seal), removing: revokedKids, keeping: Self.publishedCount)
+        for key in keys {
+            try await storage.audit.record(SecurityEvent(kind: .keyRotated, at: now, origin: origin, detail: key.kid))
         }
-        return Revocation(current: key, revokedKids: revokedKids)
+        for kid in revokedKids {
+            try await storage.audit.record(SecurityEvent(kind: .keyRevoked, at: now, origin: origin, detail: kid))
+        }
+        return Revocation(current: keys[0], added: keys, revokedKids: revokedKids)
     }
 
-    /// Every stored key, newest first, with its role.
+    /// Every stored key, newest first, with its role among its algorithm's keys.
     /// - Throws: ``SealingError`` when a key does not open under the KEK.
     public func list() async throws -> [Entry] {
         try await sealUnsealedKeys()
-        return try await storage.signingKeys.keys(limit: nil).enumerated().map { index, sealed in
-            Entry(
+        var places: [SigningAlgorithm: Int] = [:]
+        return try await storage.signingKeys.keys(limit: nil).map { sealed in
+            let index = places[sealed.algorithm, default: 0]
+            places[sealed.algorithm] = index + 1
+            return Entry(
                 key: try keyEncryptionKey.open(sealed), status: index == 0 ? .current : index < Self.publishedCount ? .published : .retired)
         }
     }

@@ -6,12 +6,14 @@ import Foundation
 ///
 /// ```swift
 /// let sealed = try kek.seal(SigningKey.generate(now: clock.now))
-/// try await storage.signingKeys.add(sealed, removing: [], keeping: 2)
+/// try await storage.signingKeys.add([sealed], removing: [], keeping: 2)
 /// let key = try kek.open(sealed)   // the SigningKey again
 /// ```
 public struct SealedSigningKey: Sendable, Equatable {
     /// Key identifier (public), also the authenticated data of ``sealedPrivateKey``.
     public let kid: String
+    /// What the key signs with.
+    public let algorithm: SigningAlgorithm
     /// AES-GCM's combined output: 12-byte nonce, ciphertext, 16-byte tag.
     public let sealedPrivateKey: Data
     /// ``KeyEncryptionKey/fingerprint`` of the KEK that sealed it.
@@ -20,8 +22,11 @@ public struct SealedSigningKey: Sendable, Equatable {
     public let createdAt: Date
 
     /// Wraps stored, sealed key material.
-    public init(kid: String, sealedPrivateKey: Data, keyEncryptionKeyFingerprint: String, createdAt: Date) {
+    public init(
+        kid: String, algorithm: SigningAlgorithm = .edDSA, sealedPrivateKey: Data, keyEncryptionKeyFingerprint: String, createdAt: Date
+    ) {
         self.kid = kid
+        self.algorithm = algorithm
         self.sealedPrivateKey = sealedPrivateKey
         self.keyEncryptionKeyFingerprint = keyEncryptionKeyFingerprint
         self.createdAt = createdAt

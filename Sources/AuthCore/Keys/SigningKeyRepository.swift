@@ -6,18 +6,21 @@ import Foundation
 /// sealing wrote, until ``KeyService/sealUnsealedKeys()`` seals it).
 ///
 /// ```swift
-/// let newest = try await store.ensureSigningKey(limit: 2) { try kek.seal(SigningKey.generate(now: clock.now)) }
+/// let newest = try await store.ensureSigningKeys(limit: 2, adding: [try kek.seal(SigningKey.generate(now: clock.now))])
 /// ```
+///
+/// Each ``SigningAlgorithm`` keeps keys of its own: "the newest `limit`" counts per algorithm.
 public protocol SigningKeyRepository: Sendable {
-    /// The newest `limit` sealed keys (every one when nil), newest first.
+    /// The newest `limit` sealed keys of each algorithm (every one when nil), newest first.
     func keys(limit: Int?) async throws -> [SealedSigningKey]
-    /// Returns the newest `limit` keys, first storing one made by `make` if there is none,
-    /// and deletes every key older than those (atomically, so concurrent first starts
-    /// store one key).
-    func ensureSigningKey(limit: Int, _ make: @Sendable () throws -> SealedSigningKey) async throws -> [SealedSigningKey]
-    /// Adds `key` (being the newest, it becomes the current key), deletes the keys whose
-    /// ids are in `removing`, then every key beyond the newest `keeping`; atomically.
-    func add(_ key: SealedSigningKey, removing kids: [String], keeping: Int) async throws
+    /// Returns the newest `limit` keys of each algorithm, first storing each of `candidates`
+    /// whose algorithm has no key, and deletes every key older than those (atomically, so
+    /// concurrent first starts store one key of each algorithm).
+    func ensureSigningKeys(limit: Int, adding candidates: [SealedSigningKey]) async throws -> [SealedSigningKey]
+    /// Adds `keys` (being the newest, they become their algorithms' current keys), deletes
+    /// the keys whose ids are in `removing`, then every key beyond the newest `keeping` of its
+    /// algorithm; atomically.
+    func add(_ keys: [SealedSigningKey], removing kids: [String], keeping: Int) async throws
     /// The keys still stored in clear (written before keys were sealed), newest first.
     func clearKeys() async throws -> [SigningKey]
     /// Stores `sealed` in place of the clear private key of the same `kid`, leaving no

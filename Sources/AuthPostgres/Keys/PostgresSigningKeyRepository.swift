@@ -8,7 +8,7 @@ import PostgresNIO
 ///
 /// ```swift
 /// let keys = try await PostgresSigningKeyRepository(database: database)
-///     .ensureSigningKey(limit: 2) { try kek.seal(SigningKey.generate(now: Date())) }
+///     .ensureSigningKeys(limit: 2, adding: [try kek.seal(SigningKey.generate(now: Date()))])
 /// ```
 public struct PostgresSigningKeyRepository: SigningKeyRepository {
     /// The database.
@@ -23,20 +23,23 @@ public struct PostgresSigningKeyRepository: SigningKeyRepository {
         try await database.query(Self.newest(limit)) { try await Self.keys(in: $0) }
     }
 
-    public func ensureSigningKey(limit: Int, _ make: @Sendable () throws -> SealedSigningKey) async throws -> [SealedSigningKey] {
-        let candidate = try make()
-        return try await locked { connection, logger in
-            if try await Self.keys(in: try await connection.query(try Self.newest(limit).query, logger: logger)).isEmpty {
-                try await connection.query(try Self.insert(candidate).query, logger: logger)
+    public func ensureSigningKeys(limit: Int, adding candidates: [SealedSigningKey]) async throws -> [SealedSigningKey] {
+        try await locked { connection, logger in
+            let present = Set(
+                try await Self.keys(in: try await connection.query(try Self.newest(limit).query, logger: logger)).map(\.algorithm))
+            for key in candidates where !present.contains(key.algorithm) {
+                try await connection.query(try Self.insert(key).query, logger: logger)
             }
             try await connection.query(try Self.deleteBeyond(limit).query, logger: logger)
             return try await Self.keys(in: try await connection.query(try Self.newest(limit).query, logger: logger))
         }
     }
 
-    public func add(_ key: SealedSigningKey, removing kids: [String], keeping: Int) async throws {
+    public func add(_ keys: [SealedSigningKey], removing kids: [String], keeping: Int) async throws {
         try await locked { connection, logger in
-            try await connection.query(try Self.insert(key).query, logger: logger)
+            for key in keys {
+                try await connection.query(try Self.insert(key).query, logger: logger)
+            }
             let revoked: SQL = "DELETE FROM signing_keys WHERE kid = ANY(\(kids))"
             try await connection.query(try revoked.query, logger: logger)
             try await connection.query(try Self.deleteBeyond(keeping).query, logger: logger)
@@ -89,30 +92,40 @@ public struct PostgresSigningKeyRepository: SigningKeyRepository {
 
     private static func insert(_ key: SealedSigningKey) -> SQL {
         """
-        INSERT INTO signing_keys (kid, sealed_private_key, kek_fingerprint, created_at)
-        VALUES (\(key.kid), \(ByteBuffer(bytes: key.sealedPrivateKey)), \(key.keyEncryptionKeyFingerprint), \(key.createdAt))
+        INSERT INTO signing_keys (kid, algorithm, sealed_private_key, kek_fingerprint, created_at)
+        VALUES (\(key.kid), \(key.algorithm.rawValue), \(ByteBuffer(bytes: key.sealedPrivateKey)), \(key.keyEncryptionKeyFingerprint),
+            \(key.createdAt))
         """
     }
 
-    /// Deletes every key but the newest `count`, clear or sealed.
+    /// Deletes every key but the newest `count` of each algorithm, clear or sealed.
     private static func deleteBeyond(_ count: Int) -> SQL {
-        "DELETE FROM signing_keys WHERE kid NOT IN (SELECT kid FROM signing_keys ORDER BY created_at DESC, kid LIMIT \(count))"
+        """
+        DELETE FROM signing_keys WHERE kid IN (
+            SELECT kid FROM (
+                SELECT kid, row_number() OVER (PARTITION BY algorithm ORDER BY created_at DESC, kid) AS place FROM signing_keys
+            ) ranked WHERE place > \(count))
+        """
     }
 
-    /// The newest `limit` sealed keys (all when nil), newest first.
+    /// The newest `limit` sealed keys of each algorithm (all when nil), newest first.
     private static func newest(_ limit: Int?) -> SQL {
         """
-        SELECT kid, sealed_private_key, kek_fingerprint, created_at FROM signing_keys
-        WHERE sealed_private_key IS NOT NULL ORDER BY created_at DESC, kid LIMIT \(limit)
+        SELECT kid, algorithm, sealed_private_key, kek_fingerprint, created_at FROM (
+            SELECT *, row_number() OVER (PARTITION BY algorithm ORDER BY created_at DESC, kid) AS place FROM signing_keys
+            WHERE sealed_private_key IS NOT NULL
+        ) ranked WHERE place <= \(limit ?? Int.max) ORDER BY created_at DESC, kid
         """
     }
 
     private static func keys(in rows: PostgresRowSequence) async throws -> [SealedSigningKey] {
         var keys: [SealedSigningKey] = []
-        for try await (kid, sealed, fingerprint, createdAt) in rows.decode((String, ByteBuffer, String, Date).self) {
+        for try await (kid, algorithm, sealed, fingerprint, createdAt) in rows.decode((String, String, ByteBuffer, String, Date).self) {
+            guard let algorithm = SigningAlgorithm(rawValue: algorithm) else { continue }
             keys.append(
                 SealedSigningKey(
-                    kid: kid, sealedPrivateKey: Data(buffer: sealed), keyEncryptionKeyFingerprint: fingerprint, createdAt: createdAt))
+                    kid: kid, algorithm: algorithm, sealedPrivateKey: Data(buffer: sealed), keyEncryptionKeyFingerprint: fingerprint,
+                    createdAt: createdAt))
         }
         return keys
     }

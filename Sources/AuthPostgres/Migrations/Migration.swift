@@ -45,6 +45,7 @@ extension Migration {
         Migration(version: "0022_email_change", bytes: PackageResources._022_email_change_sql),
         Migration(version: "0023_oidc_clients", bytes: PackageResources._023_oidc_clients_sql),
         Migration(version: "0024_authorization_codes", bytes: PackageResources._024_authorization_codes_sql),
+        Migration(version: "0025_signing_key_algorithms", bytes: PackageResources._025_signing_key_algorithms_sql),
     ]
 
     private init(version: String, bytes: [UInt8]) {
