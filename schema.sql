@@ -47,11 +47,22 @@ CREATE TABLE authorization_codes (
     created_at timestamp with time zone NOT NULL DEFAULT now(),
     used_at timestamp with time zone,
     session_id uuid,
+    browser_session uuid,
     CONSTRAINT authorization_codes_client_id_fkey FOREIGN KEY (client_id) REFERENCES oauth_clients(id) ON DELETE CASCADE,
     CONSTRAINT authorization_codes_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
     CONSTRAINT authorization_codes_pkey PRIMARY KEY (code_hash)
 );
 CREATE INDEX authorization_codes_expires_at ON public.authorization_codes USING btree (expires_at);
+
+CREATE TABLE consents (
+    user_id uuid NOT NULL,
+    client_id text NOT NULL,
+    scopes text[] NOT NULL,
+    granted_at timestamp with time zone NOT NULL,
+    CONSTRAINT consents_client_id_fkey FOREIGN KEY (client_id) REFERENCES oauth_clients(id) ON DELETE CASCADE,
+    CONSTRAINT consents_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
+    CONSTRAINT consents_pkey PRIMARY KEY (user_id, client_id)
+);
 
 CREATE TABLE deliveries (
     id bigint NOT NULL DEFAULT nextval('deliveries_id_seq'::regclass),
@@ -118,6 +129,8 @@ CREATE TABLE oauth_clients (
     public boolean NOT NULL DEFAULT false,
     first_party boolean NOT NULL DEFAULT false,
     scopes text[] NOT NULL DEFAULT '{}'::text[],
+    id_token_alg text NOT NULL DEFAULT 'RS256'::text,
+    CONSTRAINT oauth_clients_id_token_alg CHECK ((id_token_alg = ANY (ARRAY['RS256'::text, 'ES256'::text, 'EdDSA'::text]))),
     CONSTRAINT oauth_clients_pkey PRIMARY KEY (id)
 );
 
@@ -157,9 +170,14 @@ CREATE TABLE refresh_families (
     last_used_at timestamp with time zone NOT NULL,
     client_address text,
     user_agent text,
+    client_id text,
+    browser_session uuid,
+    scopes text[],
+    CONSTRAINT refresh_families_client_id_fkey FOREIGN KEY (client_id) REFERENCES oauth_clients(id) ON DELETE CASCADE,
     CONSTRAINT refresh_families_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
     CONSTRAINT refresh_families_pkey PRIMARY KEY (id)
 );
+CREATE INDEX refresh_families_browser_session ON public.refresh_families USING btree (browser_session) WHERE (browser_session IS NOT NULL);
 CREATE INDEX refresh_families_expires_at ON public.refresh_families USING btree (expires_at);
 CREATE INDEX refresh_families_revoked_at ON public.refresh_families USING btree (revoked_at) WHERE (revoked_at IS NOT NULL);
 CREATE INDEX refresh_families_user_id ON public.refresh_families USING btree (user_id);
@@ -275,7 +293,7 @@ BEGIN
 END
 $function$;
 
-CREATE OR REPLACE FUNCTION public.rotate_refresh_token(presented text, successor text, successor_expires_at timestamp with time zone, at_time timestamp with time zone, OUT outcome text, OUT owner uuid, OUT granted_until timestamp with time zone, OUT session uuid)
+CREATE OR REPLACE FUNCTION public.rotate_refresh_token(presented text, successor text, successor_expires_at timestamp with time zone, at_time timestamp with time zone, for_client text, OUT outcome text, OUT owner uuid, OUT granted_until timestamp with time zone, OUT session uuid, OUT granted_scopes text[])
  RETURNS record
  LANGUAGE plpgsql
 AS $function$
@@ -291,6 +309,10 @@ BEGIN
         RETURN;
     END IF;
     SELECT f.*, f.ctid AS row_address INTO family FROM refresh_families f WHERE f.id = token_family FOR UPDATE;
+    IF family.client_id IS DISTINCT FROM for_client THEN
+        outcome := 'unknown';
+        RETURN;
+    END IF;
     -- Read again under the family's lock: a concurrent rotation may have used it.
     SELECT t.*, t.ctid AS row_address INTO token FROM refresh_tokens t WHERE t.token_hash = presented FOR UPDATE;
     IF NOT FOUND THEN
@@ -323,6 +345,7 @@ BEGIN
     VALUES (successor, token.family_id, token.user_id, granted_until, at_time);
     UPDATE refresh_families SET last_used_at = at_time WHERE ctid = family.row_address;
     session := family.id;
+    granted_scopes := family.scopes;
     outcome := 'rotated';
 END
 $function$;

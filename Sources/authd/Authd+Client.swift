@@ -76,17 +76,25 @@ extension Authd.ClientCommand {
                 "A scope it may ask for: openid, profile, email, offline_access; repeatable (default: all of them).", valueName: "scope"))
         var scopes: [String] = []
 
+        @Option(
+            name: .customLong("id-token-alg"),
+            help: ArgumentHelp("What its ID tokens are signed with: RS256 (the default), ES256 or EdDSA.", valueName: "alg"))
+        var idTokenAlgorithm: SigningAlgorithm?
+
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var logging: LoggingOptions
 
         func run() async throws {
             let chosen = secretFromStandardInput ? try Authd.UserCommand.Add.readPassword() : nil
-            let signsIn = !redirectURIs.isEmpty || !postLogoutRedirectURIs.isEmpty || isPublic || firstParty || !scopes.isEmpty
+            let signsIn =
+                !redirectURIs.isEmpty || !postLogoutRedirectURIs.isEmpty || isPublic || firstParty || !scopes.isEmpty
+                || idTokenAlgorithm != nil
             let signIn: OIDCClientSettings =
                 signsIn
                 ? try OIDCClientSettings(
                     redirectURIs: redirectURIs, postLogoutRedirectURIs: postLogoutRedirectURIs, isPublic: isPublic, firstParty: firstParty,
-                    scopes: scopes.isEmpty ? OIDCClientSettings.supportedScopes : scopes) : .none
+                    scopes: scopes.isEmpty ? OIDCClientSettings.supportedScopes : scopes, idTokenAlgorithm: idTokenAlgorithm ?? .rs256)
+                : .none
             let (name, audiences, trusted, replace) = (self.name, self.audiences, trustedIntrospector, self.replace)
             let (client, secret) = try await database.withClients(logger: logging.makeLogger()) { registry in
                 try await registry.register(
@@ -122,7 +130,8 @@ extension Authd.ClientCommand {
                 if signIn.signsUsersIn {
                     let kind = [signIn.isPublic ? "public" : "confidential", signIn.firstParty ? "first-party" : nil].compactMap { $0 }
                     print(
-                        "    signs users in (\(kind.joined(separator: ", ")); scopes \(signIn.scopes.joined(separator: " "))) at "
+                        "    signs users in (\(kind.joined(separator: ", ")); scopes \(signIn.scopes.joined(separator: " ")); "
+                            + "ID tokens \(signIn.idTokenAlgorithm.rawValue)) at "
                             + signIn.redirectURIs.map(\.text).joined(separator: " "))
                 }
             }
@@ -148,3 +157,5 @@ extension Authd.ClientCommand {
         }
     }
 }
+
+extension SigningAlgorithm: ExpressibleByArgument {}

@@ -46,12 +46,12 @@ import Testing
             )
             #expect(try await MigrationRunner(database: database, functions: [changed]).migrate() == [])
             let rows = try await database.client.query(
-                "SELECT outcome FROM rotate_refresh_token('no such token', 'successor', now() + interval '1 day', now())"
+                "SELECT outcome FROM rotate_refresh_token('no such token', 'successor', now() + interval '1 day', now(), NULL)"
             )
             for try await outcome in rows.decode(String.self) { #expect(outcome == "not found") }
             _ = try await MigrationRunner(database: database).migrate()
             for try await outcome in try await database.client.query(
-                "SELECT outcome FROM rotate_refresh_token('no such token', 's', now(), now())"
+                "SELECT outcome FROM rotate_refresh_token('no such token', 's', now(), now(), NULL)"
             ).decode(String.self) {
                 #expect(outcome == "unknown")
             }

@@ -120,7 +120,7 @@ import Testing
                     group.cancelAll()
                     return first
                 }
-                guard case .rotated(let owner, let session, _)? = outcome else {
+                guard case .rotated(let owner, let session, _, _)? = outcome else {
                     Issue.record("the rotation waited on the account's row, or did not rotate: \(String(describing: outcome))")
                     return
                 }

@@ -28,7 +28,8 @@ import Testing
                 let before = try await Self.scans(connection)
                 var outcome = ""
                 for try await row in try await connection.query(
-                    "SELECT outcome FROM rotate_refresh_token('i1', 'i2', \(at.addingTimeInterval(60)), \(at))", logger: TestCluster.logger
+                    "SELECT outcome FROM rotate_refresh_token('i1', 'i2', \(at.addingTimeInterval(60)), \(at), NULL)",
+                    logger: TestCluster.logger
                 ).decode(String.self) {
                     outcome = row
                 }

@@ -47,11 +47,24 @@ import WebForms
             #expect(fields["token_endpoint"] as? String == "https://auth.example.com/oauth/token")
             #expect(fields["introspection_endpoint"] as? String == "https://auth.example.com/oauth/introspect")
             #expect(fields["revocation_endpoint"] as? String == "https://auth.example.com/oauth/revoke")
-            #expect(fields["grant_types_supported"] as? [String] == ["refresh_token", "client_credentials"])
-            #expect(fields["token_endpoint_auth_methods_supported"] as? [String] == ["client_secret_basic", "client_secret_post"])
+            #expect(fields["authorization_endpoint"] as? String == "https://auth.example.com/authorize")
+            #expect(fields["grant_types_supported"] as? [String] == ["authorization_code", "refresh_token", "client_credentials"])
+            #expect(fields["response_types_supported"] as? [String] == ["code"])
+            #expect(fields["code_challenge_methods_supported"] as? [String] == ["S256"])
+            #expect(fields["authorization_response_iss_parameter_supported"] as? Bool == true)
+            #expect(fields["token_endpoint_auth_methods_supported"] as? [String] == ["client_secret_basic", "client_secret_post", "none"])
             #expect(fields["access_token_signing_alg_values_supported"] as? [String] == ["EdDSA"])
+            // OpenID Connect Discovery 1.0 §3: the same, and what an OpenID Connect client reads besides.
             let openID = try await client.execute(uri: "/.well-known/openid-configuration", method: .get)
-            #expect(openID.body == metadata.body)
+            let discovery = try openID.json()
+            for (name, value) in fields {
+                #expect("\(discovery[name] ?? "")" == "\(value)", "\(name)")
+            }
+            #expect(discovery["userinfo_endpoint"] as? String == "https://auth.example.com/userinfo")
+            #expect(discovery["end_session_endpoint"] as? String == "https://auth.example.com/logout")
+            #expect(discovery["subject_types_supported"] as? [String] == ["public"])
+            #expect(discovery["id_token_signing_alg_values_supported"] as? [String] == ["RS256", "ES256", "EdDSA"])
+            #expect(discovery["scopes_supported"] as? [String] == ["openid", "profile", "email", "offline_access"])
         }
     }
 

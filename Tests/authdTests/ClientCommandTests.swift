@@ -72,8 +72,11 @@ import WebForms
         let listed = try await AuthdBinary.run(["client", "list"] + url).stdout
         #expect(
             listed.contains(
-                "signs users in (public; scopes openid profile email offline_access) at com.example.app:/callback http://127.0.0.1/cb"))
-        #expect(listed.contains("signs users in (confidential, first-party; scopes openid) at https://app.example.com/callback"))
+                "signs users in (public; scopes openid profile email offline_access; ID tokens RS256) at com.example.app:/callback http://127.0.0.1/cb"
+            ))
+        #expect(
+            listed.contains(
+                "signs users in (confidential, first-party; scopes openid; ID tokens RS256) at https://app.example.com/callback"))
 
         let refused = try await AuthdBinary.run(["client", "add", "bad-app", "--redirect-uri", "http://app.example.com/cb"] + url)
         #expect(refused.status != 0 && refused.stderr.contains("loopback"))

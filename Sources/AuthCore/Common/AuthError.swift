@@ -43,6 +43,7 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
             case invalidClient = "invalid_client"
             case invalidGrant = "invalid_grant"
             case unsupportedGrantType = "unsupported_grant_type"
+            case unauthorizedClient = "unauthorized_client"
             case insufficientUserAuthentication = "insufficient_user_authentication"
         }
 
@@ -95,6 +96,9 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let invalidGrant = Code(base: .invalidGrant)
         /// `POST /oauth/token` does not offer this `grant_type` (RFC 6749 §5.2).
         public static let unsupportedGrantType = Code(base: .unsupportedGrantType)
+        /// The client is not allowed this grant: one that does not sign users in asked for an
+        /// `authorization_code` or a user's `refresh_token` (RFC 6749 §5.2).
+        public static let unauthorizedClient = Code(base: .unauthorizedClient)
         /// The token's authentication is too old for what it asks (RFC 9470 §3): log in again.
         public static let insufficientUserAuthentication = Code(base: .insufficientUserAuthentication)
 
@@ -224,6 +228,9 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
             "This needs a login within the last \(maxAge / 60) minutes: log in again and retry with the new access token.", maxAge: maxAge
         )
     }
+
+    /// The client may not use this grant (RFC 6749 §5.2).
+    public static let unauthorizedClient = AuthError(.unauthorizedClient, "This client does not sign users in.")
 
     /// `grant_type` names a grant authd does not offer.
     public static func unsupportedGrantType(_ description: String) -> AuthError {

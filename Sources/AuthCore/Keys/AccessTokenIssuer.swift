@@ -36,12 +36,16 @@ public struct AccessTokenClaims: Codable, Sendable, Equatable {
     /// When the user last authenticated (a password, a code, a passkey), seconds since 1970
     /// (RFC 9068 §2.2.1); tokens of a refresh carry none.
     public var authTime: Int?
+    /// The scopes granted, space-separated (RFC 9068 §2.2.3): an OpenID Connect client's
+    /// tokens carry them; authd's own login routes' tokens none.
+    public var scope: String?
 
     /// Creates claims.
     public init(
         iss: String, sub: String, iat: Int, exp: Int, jti: String, aud: [String]? = nil, nbf: Int? = nil, sid: String? = nil,
-        clientID: String? = nil, authTime: Int? = nil
+        clientID: String? = nil, authTime: Int? = nil, scope: String? = nil
     ) {
+        self.scope = scope
         self.iss = iss
         self.sub = sub
         self.iat = iat
@@ -55,7 +59,7 @@ public struct AccessTokenClaims: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case iss, sub, iat, exp, jti, aud, nbf, sid
+        case iss, sub, iat, exp, jti, aud, nbf, sid, scope
         case clientID = "client_id"
         case authTime = "auth_time"
     }
@@ -111,6 +115,8 @@ public final class AccessTokenIssuer: Sendable {
         var jwks = SigningKey.JWKSet(keys: [])
         /// The current key of each algorithm, for ID tokens.
         var idTokenSigners: [SigningAlgorithm: JWSSigner] = [:]
+        /// Every published key by kid, to check an ID token authd issued (a logout's hint).
+        var idTokenVerifiers: [String: JWSSigner] = [:]
         /// Claims of tokens whose header and signature were checked against these keys, by
         /// the token's SHA-256 (a client sends its token many times: the signature is checked
         /// once). New keys start an empty set, so a revoked key's tokens stop at once; the
@@ -133,8 +139,10 @@ public final class AccessTokenIssuer: Sendable {
     /// verifies them; the first key of each algorithm signs ID tokens; all are published.
     public func install(_ signingKeys: [SigningKey]) throws {
         var installed = Keys()
-        for key in signingKeys where installed.idTokenSigners[key.algorithm] == nil {
-            installed.idTokenSigners[key.algorithm] = try JWSSigner(key)
+        for key in signingKeys {
+            let signer = try JWSSigner(key)
+            installed.idTokenVerifiers[key.kid] = signer
+            if installed.idTokenSigners[key.algorithm] == nil { installed.idTokenSigners[key.algorithm] = signer }
         }
         for key in signingKeys where key.algorithm == .edDSA {
             let privateKey = try key.signingKey()
@@ -154,10 +162,11 @@ public final class AccessTokenIssuer: Sendable {
 
     /// Signs a token for `subject`, in the session `sessionID` when given, issued to
     /// `clientID` (authd's own login routes by default) for `audiences` (the configured ones
-    /// by default), with `auth_time` when the token comes of an authentication at `authenticatedAt`.
+    /// by default), with `auth_time` when the token comes of an authentication at `authenticatedAt`,
+    /// and the `scope` granted to an OpenID Connect client.
     public func issue(
         subject: String, sessionID: UUID? = nil, clientID: String = OAuthClient.firstPartyID, audiences: [String]? = nil,
-        authenticatedAt: Date? = nil
+        authenticatedAt: Date? = nil, scopes: [String]? = nil
     ) throws -> Issued {
         guard let current = keys.withLock({ $0.current }) else { throw AuthError.serviceUnavailable("No signing key is loaded yet.") }
         let now = Int(clock.now.timeIntervalSince1970)
@@ -165,7 +174,8 @@ public final class AccessTokenIssuer: Sendable {
         let claims = AccessTokenClaims(
             iss: issuer, sub: subject, iat: now, exp: now + lifetime, jti: UUID().uuidString.lowercased(),
             aud: audiences.isEmpty ? nil : audiences,
-            sid: sessionID?.uuidString.lowercased(), clientID: clientID, authTime: authenticatedAt.map { Int($0.timeIntervalSince1970) }
+            sid: sessionID?.uuidString.lowercased(), clientID: clientID, authTime: authenticatedAt.map { Int($0.timeIntervalSince1970) },
+            scope: scopes?.joined(separator: " ")
         )
         let token = try CompactJWS.serialize(encodedHeader: current.encodedHeader, payload: try JSONEncoder().encode(claims)) {
             try current.key.signature(for: $0)
@@ -235,6 +245,11 @@ public final class AccessTokenIssuer: Sendable {
     /// The current signer of ID tokens of `algorithm`.
     func idTokenSigner(_ algorithm: SigningAlgorithm) -> JWSSigner? {
         keys.withLock { $0.idTokenSigners[algorithm] }
+    }
+
+    /// The published key `kid`, for checking an ID token.
+    func idTokenVerifier(kid: String) -> JWSSigner? {
+        keys.withLock { $0.idTokenVerifiers[kid] }
     }
 
     private struct SignedHeader: Encodable {

@@ -85,6 +85,20 @@ public struct JWSSigner: Sendable {
         }
     }
 
+    /// Whether `signature` is this key's JWS signature of `data`.
+    public func verifies(_ signature: Data, of data: Data) -> Bool {
+        switch key {
+        case .ed25519(let key):
+            return key.publicKey.isValidSignature(signature, for: data)
+        case .p256(let key):
+            guard let parsed = try? P256.Signing.ECDSASignature(rawRepresentation: signature) else { return false }
+            return key.publicKey.isValidSignature(parsed, for: data)
+        case .rsa(let key):
+            return key.publicKey.isValidSignature(
+                _RSA.Signing.RSASignature(rawRepresentation: signature), for: data, padding: .insecurePKCS1v1_5)
+        }
+    }
+
     /// The key's public half as the `kid` is derived from it: Ed25519's and P-256's raw
     /// bytes, RSA's DER.
     var publicKeyBytes: Data {

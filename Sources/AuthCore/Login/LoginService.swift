@@ -348,10 +348,12 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
             sessionExpiresAt: now.addingTimeInterval(TimeInterval(sessionMaxAge)),
             origin: origin
         )
-        let grant = TokenGrant(
+        var grant = TokenGrant(
             accessToken: access.value, expiresIn: access.expiresIn, refreshToken: refresh.token,
             refreshExpiresIn: min(refreshLifetime, sessionMaxAge)
         )
+        grant.sessionID = session
+        grant.userID = user.id
         return (grant, record)
     }
 

@@ -21,6 +21,9 @@ public struct AuthorizationCode: Sendable, Equatable {
     /// How (RFC 8176: `pwd`, `otp`, `hwk`, `mfa`).
     public var methods: [String]
     public var expiresAt: Date
+    /// The browser sign-in (its session) the code was given in: the session its redemption
+    /// starts ends when the browser signs out.
+    public var browserSession: UUID?
 
     /// How long a code is good: OAuth 2.0 §4.1.2 recommends at most 10 minutes; a client
     /// redeems it at once.
@@ -28,8 +31,9 @@ public struct AuthorizationCode: Sendable, Equatable {
 
     public init(
         codeHash: String, clientID: String, userID: UUID, redirectURI: String, scopes: [String], nonce: String?, codeChallenge: String?,
-        authTime: Date, methods: [String], expiresAt: Date
+        authTime: Date, methods: [String], expiresAt: Date, browserSession: UUID? = nil
     ) {
+        self.browserSession = browserSession
         self.codeHash = codeHash
         self.clientID = clientID
         self.userID = userID

@@ -20,15 +20,18 @@ public struct AuthorizationCodes<Storage: AuthStorage>: Sendable {
         self.clock = clock
     }
 
-    /// A new code for `request`, whose user `userID` signed in at `authTime` by `methods`.
+    /// A new code for `request`, whose user `userID` signed in at `authTime` by `methods`, in
+    /// the browser session `browserSession`.
     /// - Returns: the code, to send to the client once.
-    public func issue(for request: AuthorizationRequest, userID: UUID, authTime: Date, methods: [String]) async throws -> String {
+    public func issue(
+        for request: AuthorizationRequest, userID: UUID, authTime: Date, methods: [String], browserSession: UUID? = nil
+    ) async throws -> String {
         let (code, hash) = OpaqueToken.generate()
         try await storage.authorizationCodes.add(
             AuthorizationCode(
                 codeHash: hash, clientID: request.client.id, userID: userID, redirectURI: request.redirectURI, scopes: request.scopes,
                 nonce: request.nonce, codeChallenge: request.codeChallenge, authTime: authTime, methods: methods,
-                expiresAt: clock.now.addingTimeInterval(AuthorizationCode.lifetime)))
+                expiresAt: clock.now.addingTimeInterval(AuthorizationCode.lifetime), browserSession: browserSession))
         return code
     }
 

@@ -19,7 +19,7 @@ public struct AuthorizationRequest: Sendable, Equatable {
     }
 
     /// How the answer goes back (OAuth 2.0 Multiple Response Type Encoding, Form Post Response Mode).
-    public enum ResponseMode: String, Sendable {
+    public enum ResponseMode: String, Sendable, CaseIterable {
         case query
         case formPost = "form_post"
     }

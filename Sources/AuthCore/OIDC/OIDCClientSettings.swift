@@ -19,19 +19,22 @@ public struct OIDCClientSettings: Sendable, Equatable {
     public var firstParty: Bool
     /// The scopes it may ask for, of ``supportedScopes``.
     public var scopes: [String]
+    /// What its ID tokens are signed with (`--id-token-alg`): RS256 unless it says otherwise,
+    /// the one algorithm every OpenID Connect client accepts (Core §3.1.3.7).
+    public var idTokenAlgorithm: SigningAlgorithm
 
     /// The scopes authd knows (OpenID Connect Core §5.4, §11).
     public static let supportedScopes = ["openid", "profile", "email", "offline_access"]
 
     /// A relying party that does not sign users in.
-    public static let none = OIDCClientSettings(checked: [], [], isPublic: false, firstParty: false, scopes: [])
+    public static let none = OIDCClientSettings(checked: [], [], isPublic: false, firstParty: false, scopes: [], idTokenAlgorithm: .rs256)
 
     /// Checks the settings of a client that signs users in.
     /// - Throws: `invalid_request` for a redirect URI refused (``RedirectURI/init(registering:)``),
     ///   an unknown scope, or settings without a redirect URI.
     public init(
         redirectURIs: [String], postLogoutRedirectURIs: [String] = [], isPublic: Bool = false, firstParty: Bool = false,
-        scopes: [String] = OIDCClientSettings.supportedScopes
+        scopes: [String] = OIDCClientSettings.supportedScopes, idTokenAlgorithm: SigningAlgorithm = .rs256
     ) throws {
         guard !redirectURIs.isEmpty else {
             throw AuthError.invalidRequest("a client that signs users in needs at least one redirect URI (--redirect-uri)")
@@ -44,13 +47,15 @@ public struct OIDCClientSettings: Sendable, Equatable {
         self.init(
             checked: try redirectURIs.map(RedirectURI.init(registering:)),
             try postLogoutRedirectURIs.map(RedirectURI.init(registering:)), isPublic: isPublic, firstParty: firstParty,
-            scopes: Self.supportedScopes.filter(scopes.contains))
+            scopes: Self.supportedScopes.filter(scopes.contains), idTokenAlgorithm: idTokenAlgorithm)
     }
 
     /// Settings as stored, checked when they were registered.
     public init(
-        checked redirectURIs: [RedirectURI], _ postLogoutRedirectURIs: [RedirectURI], isPublic: Bool, firstParty: Bool, scopes: [String]
+        checked redirectURIs: [RedirectURI], _ postLogoutRedirectURIs: [RedirectURI], isPublic: Bool, firstParty: Bool, scopes: [String],
+        idTokenAlgorithm: SigningAlgorithm
     ) {
+        self.idTokenAlgorithm = idTokenAlgorithm
         self.redirectURIs = redirectURIs
         self.postLogoutRedirectURIs = postLogoutRedirectURIs
         self.isPublic = isPublic

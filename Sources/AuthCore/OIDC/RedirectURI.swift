@@ -78,4 +78,7 @@ public struct RedirectURI: Sendable, Hashable, CustomStringConvertible {
 
     /// The loopback IP literals (RFC 8252 §7.3), as `URLComponents` gives their host.
     private static let loopbackAddresses: Set<String> = ["127.0.0.1", "[::1]"]
+
+    /// Whether `host` (as `URLComponents` gives it) is a loopback IP literal.
+    public static func isLoopbackIP(_ host: String) -> Bool { loopbackAddresses.contains(host.lowercased()) }
 }

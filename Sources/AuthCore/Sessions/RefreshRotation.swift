@@ -5,7 +5,7 @@ import Foundation
 ///
 /// ```swift
 /// switch try await tokens.rotate(presentedHash: hash, successor: next, now: clock.now) {
-/// case .rotated(let userID, let sessionID, let expiresAt): issue(for: userID, in: sessionID, refreshUntil: expiresAt)
+/// case .rotated(let userID, let sessionID, let expiresAt, _): issue(for: userID, in: sessionID, refreshUntil: expiresAt)
 /// case .reused: throw AuthError.invalidToken   // the family is revoked now
 /// default: throw AuthError.invalidToken
 /// }
@@ -14,7 +14,8 @@ public enum RefreshRotation: Sendable, Equatable {
     /// The token was current: it is now used and `successor` joined its family (the
     /// session `sessionID`), expiring at `expiresAt` (its own lifetime, or the session's end
     /// if that comes first).
-    case rotated(userID: UUID, sessionID: UUID, expiresAt: Date)
+    /// `scopes`: what an OpenID Connect client's session was granted (nil for authd's own).
+    case rotated(userID: UUID, sessionID: UUID, expiresAt: Date, scopes: [String]? = nil)
     /// The token had already been rotated: its whole family is revoked now.
     case reused(userID: UUID)
     /// No such token.
@@ -65,7 +66,7 @@ public struct RotationEvents: Sendable, Equatable {
     public func event(for outcome: RefreshRotation) -> SecurityEvent? {
         var event: SecurityEvent
         switch outcome {
-        case .rotated(let owner, _, _):
+        case .rotated(let owner, _, _, _):
             event = rotated
             event.userID = owner
         case .reused(let owner):
@@ -89,10 +90,14 @@ public struct RefreshSuccessor: Sendable, Equatable {
     public var tokenHash: String
     /// When it stops being accepted.
     public var expiresAt: Date
+    /// The client the refresh is for: the OpenID Connect client's id, nil for authd's own
+    /// login routes. A token of another client's session is refused as unknown.
+    public var clientID: String?
 
     /// Creates a successor.
-    public init(tokenHash: String, expiresAt: Date) {
+    public init(tokenHash: String, expiresAt: Date, clientID: String? = nil) {
         self.tokenHash = tokenHash
         self.expiresAt = expiresAt
+        self.clientID = clientID
     }
 }

@@ -24,6 +24,9 @@ public protocol RefreshTokenRepository: Sendable {
     func revokeAll(ofUser userID: UUID, except kept: UUID, now: Date) async throws -> Int
     /// Revokes the session `id` if it is `userID`'s and live; returns whether it did.
     func revokeSession(_ id: UUID, ofUser userID: UUID, now: Date) async throws -> Bool
+    /// Revokes the browser sign-in `id` (a session of `userID`) and every session it started
+    /// (OpenID Connect clients'); returns how many were live.
+    func revokeBrowserSession(_ id: UUID, ofUser userID: UUID, now: Date) async throws -> Int
     /// What the token whose hash is `tokenHash` is, without using it (introspection); nil
     /// when no such token is stored.
     func status(ofTokenHash tokenHash: String, now: Date) async throws -> RefreshTokenStatus?
@@ -55,12 +58,22 @@ public struct RefreshTokenRecord: Sendable, Equatable {
     public var clientAddress: String?
     /// The `User-Agent` the session began with (at most 256 characters, ``Session/bounded(_:)``).
     public var userAgent: String?
+    /// The OpenID Connect client the session was issued to; nil for authd's own login routes.
+    public var clientID: String?
+    /// The browser sign-in (its session) that started this session, which signing out there ends.
+    public var browserSession: UUID?
+    /// The scopes granted to the client (nil for authd's own login routes).
+    public var scopes: [String]?
 
     /// Creates a record; `expiresAt` is capped at `sessionExpiresAt`; `origin` says where
     /// the session began (it matters for the first token of a family only).
     public init(
-        tokenHash: String, familyID: UUID, userID: UUID, expiresAt: Date, sessionExpiresAt: Date, origin: RequestOrigin = RequestOrigin()
+        tokenHash: String, familyID: UUID, userID: UUID, expiresAt: Date, sessionExpiresAt: Date, origin: RequestOrigin = RequestOrigin(),
+        clientID: String? = nil, browserSession: UUID? = nil, scopes: [String]? = nil
     ) {
+        self.scopes = scopes
+        self.clientID = clientID
+        self.browserSession = browserSession
         self.tokenHash = tokenHash
         self.familyID = familyID
         self.userID = userID

@@ -45,7 +45,11 @@ public struct SessionService<Storage: AuthStorage>: Sendable {
     /// Exchanges a refresh token for a new pair; the presented token stops working.
     /// - Throws: ``AuthError/invalidToken`` (unknown, expired, revoked, replayed, disabled
     ///   account), `invalid_request`, `service_unavailable`.
-    public func refresh(refreshToken: String, origin: RequestOrigin) async throws -> TokenGrant {
+    ///
+    /// `clientID` names the OpenID Connect client whose session the token must be of (nil:
+    /// authd's own login routes, whose tokens only are accepted then); a token of another
+    /// client's session is unknown to it.
+    public func refresh(refreshToken: String, origin: RequestOrigin, clientID: String? = nil) async throws -> TokenGrant {
         do {
             try Self.validatePresented(refreshToken)
         } catch {
@@ -54,7 +58,8 @@ public struct SessionService<Storage: AuthStorage>: Sendable {
         }
         let next = RefreshToken.generate()
         let now = clock.now
-        let successor = RefreshSuccessor(tokenHash: next.hash, expiresAt: now.addingTimeInterval(TimeInterval(refreshLifetime)))
+        let successor = RefreshSuccessor(
+            tokenHash: next.hash, expiresAt: now.addingTimeInterval(TimeInterval(refreshLifetime)), clientID: clientID)
         let events = RotationEvents(
             rotated: SecurityEvent(kind: .tokenRefreshed, at: now, origin: origin),
             reused: SecurityEvent(kind: .refreshReuseDetected, at: now, origin: origin, detail: "family revoked")
@@ -70,8 +75,10 @@ public struct SessionService<Storage: AuthStorage>: Sendable {
         }
         metrics.refresh(result: outcome.label)
         switch outcome {
-        case .rotated(let userID, let sessionID, let expiresAt):
-            let access = try issuer.issue(subject: userID.uuidString.lowercased(), sessionID: sessionID)
+        case .rotated(let userID, let sessionID, let expiresAt, let scopes):
+            let access = try issuer.issue(
+                subject: userID.uuidString.lowercased(), sessionID: sessionID, clientID: clientID ?? OAuthClient.firstPartyID,
+                scopes: scopes)
             // Near the session's end the successor lives only until then.
             let refreshExpiresIn = max(0, Int(expiresAt.timeIntervalSince(now).rounded(.down)))
             return TokenGrant(

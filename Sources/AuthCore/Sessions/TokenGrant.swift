@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a successful login or refresh returns (the server writes it as `TokenResponse`).
 ///
 /// ```swift
@@ -15,6 +17,10 @@ public struct TokenGrant: Sendable, Equatable {
     public var refreshToken: String
     /// Seconds until the refresh token expires.
     public var refreshExpiresIn: Int
+    /// The session it belongs to, when the service that made it says.
+    public var sessionID: UUID?
+    /// Its user, when the service that made it says.
+    public var userID: UUID?
 
     /// Creates a grant.
     public init(accessToken: String, tokenType: String = "Bearer", expiresIn: Int, refreshToken: String, refreshExpiresIn: Int) {

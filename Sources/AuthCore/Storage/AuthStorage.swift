@@ -36,6 +36,7 @@ public protocol AuthStorage: Sendable {
     associatedtype Clients: OAuthClientRepository
     /// The codes `/authorize` gives.
     associatedtype AuthorizationCodes: AuthorizationCodeRepository
+    associatedtype Consents: ConsentRepository
 
     /// Accounts.
     var users: Users { get }
@@ -63,6 +64,8 @@ public protocol AuthStorage: Sendable {
     var clients: Clients { get }
     /// Authorization codes.
     var authorizationCodes: AuthorizationCodes { get }
+    /// What users allowed third-party clients.
+    var consents: Consents { get }
 
     /// Brings the schema up to date; returns what it applied (empty when nothing was due).
     @discardableResult

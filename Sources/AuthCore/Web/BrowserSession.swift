@@ -28,6 +28,10 @@ public struct BrowserSession: Sendable, Equatable, Codable {
     public var pending: PendingToken?
     /// What the last form did, for the page that says so (post/redirect/get).
     public var completed: Completion?
+    /// The account signed in on this browser, once it has.
+    public var signIn: BrowserSignIn?
+    /// The `mfa_token` of a sign-in waiting for its second factor. Never log it.
+    public var secondFactorToken: String?
 
     /// The token of an emailed link, with what it is for.
     public struct PendingToken: Sendable, Equatable, Codable {
@@ -59,6 +63,8 @@ public struct BrowserSession: Sendable, Equatable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case id, pending, completed
+        case signIn = "sign_in"
+        case secondFactorToken = "mfa"
         case csrfToken = "csrf"
         case expiresAt = "exp"
     }
@@ -67,8 +73,18 @@ public struct BrowserSession: Sendable, Equatable, Codable {
     public static func start(now: Date) -> BrowserSession {
         BrowserSession(
             id: SecureRandom.base64URLText(length: 22), csrfToken: SecureRandom.base64URLText(length: 43),
-            expiresAt: now.addingTimeInterval(lifetime), pending: nil, completed: nil
+            expiresAt: now.addingTimeInterval(lifetime), pending: nil, completed: nil, signIn: nil, secondFactorToken: nil
         )
+    }
+
+    /// The session signed in as `signIn`, lasting ``BrowserSignIn/lifetime`` from then, with
+    /// a new id and anti-forgery token (a session fixed before the sign-in is not the one
+    /// after it) and no second step left waiting.
+    public func signedIn(as signIn: BrowserSignIn) -> BrowserSession {
+        var next = BrowserSession.start(now: signIn.authTime)
+        next.expiresAt = signIn.authTime.addingTimeInterval(BrowserSignIn.lifetime)
+        next.signIn = signIn
+        return next
     }
 
     /// Whether a form's anti-forgery token is this session's (compared in constant time).

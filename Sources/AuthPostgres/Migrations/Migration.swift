@@ -46,6 +46,7 @@ extension Migration {
         Migration(version: "0023_oidc_clients", bytes: PackageResources._023_oidc_clients_sql),
         Migration(version: "0024_authorization_codes", bytes: PackageResources._024_authorization_codes_sql),
         Migration(version: "0025_signing_key_algorithms", bytes: PackageResources._025_signing_key_algorithms_sql),
+        Migration(version: "0026_oidc_sessions", bytes: PackageResources._026_oidc_sessions_sql),
     ]
 
     private init(version: String, bytes: [UInt8]) {

@@ -27,7 +27,7 @@ public struct SQLFunction: Sendable, Equatable {
     /// `migrations/functions/`, byte for byte.
     public static let all: [SQLFunction] = [
         SQLFunction(name: "login_reserve", bytes: PackageResources.login_reserve_sql, since: "0009_login_attempt_reservations"),
-        SQLFunction(name: "rotate_refresh_token", bytes: PackageResources.rotate_refresh_token_sql, since: "0012_session_details"),
+        SQLFunction(name: "rotate_refresh_token", bytes: PackageResources.rotate_refresh_token_sql, since: "0026_oidc_sessions"),
     ]
 
     private init(name: String, bytes: [UInt8], since: String) {

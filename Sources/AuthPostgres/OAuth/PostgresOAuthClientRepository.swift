@@ -17,17 +17,17 @@ public struct PostgresOAuthClientRepository: OAuthClientRepository {
         self.database = database
     }
 
-    private typealias Row = (String, String, [String], Date, Bool, [String], [String], Bool, Bool, [String])
+    private typealias Row = (String, String, [String], Date, Bool, [String], [String], Bool, Bool, [String], String)
 
     public func add(_ client: OAuthClient) async throws -> Bool {
         let signIn = client.signIn
         return try await database.countingChanges(
             """
             INSERT INTO oauth_clients (id, secret_hash, audiences, created_at, trusted_introspector,
-                redirect_uris, post_logout_redirect_uris, public, first_party, scopes)
+                redirect_uris, post_logout_redirect_uris, public, first_party, scopes, id_token_alg)
             VALUES (\(client.id), \(client.secretHash), \(client.audiences), \(client.createdAt), \(client.trustedIntrospector),
                 \(signIn.redirectURIs.map(\.text)), \(signIn.postLogoutRedirectURIs.map(\.text)), \(signIn.isPublic),
-                \(signIn.firstParty), \(signIn.scopes))
+                \(signIn.firstParty), \(signIn.scopes), \(signIn.idTokenAlgorithm.rawValue))
             ON CONFLICT (id) DO NOTHING
             """
         ) == 1
@@ -53,13 +53,14 @@ public struct PostgresOAuthClientRepository: OAuthClientRepository {
     }
 
     private static let columns: SQL = """
-        id, secret_hash, audiences, created_at, trusted_introspector, redirect_uris, post_logout_redirect_uris, public, first_party, scopes
+        id, secret_hash, audiences, created_at, trusted_introspector, redirect_uris, post_logout_redirect_uris, public, first_party, scopes,
+        id_token_alg
         """
 
     private static func client(_ row: Row) -> OAuthClient {
         let signIn = OIDCClientSettings(
             checked: row.5.map(RedirectURI.init(stored:)), row.6.map(RedirectURI.init(stored:)), isPublic: row.7, firstParty: row.8,
-            scopes: row.9)
+            scopes: row.9, idTokenAlgorithm: SigningAlgorithm(rawValue: row.10) ?? .rs256)
         return OAuthClient(id: row.0, secretHash: row.1, audiences: row.2, createdAt: row.3, trustedIntrospector: row.4, signIn: signIn)
     }
 }

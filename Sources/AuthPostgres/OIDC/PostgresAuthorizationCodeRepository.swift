@@ -21,14 +21,14 @@ public struct PostgresAuthorizationCodeRepository: AuthorizationCodeRepository {
         try await database.execute(
             """
             INSERT INTO authorization_codes (code_hash, client_id, user_id, redirect_uri, scopes, nonce, code_challenge, auth_time,
-                methods, expires_at)
+                methods, expires_at, browser_session)
             VALUES (\(code.codeHash), \(code.clientID), \(code.userID), \(code.redirectURI), \(code.scopes), \(code.nonce),
-                \(code.codeChallenge), \(code.authTime), \(code.methods), \(code.expiresAt))
+                \(code.codeChallenge), \(code.authTime), \(code.methods), \(code.expiresAt), \(code.browserSession))
             """
         )
     }
 
-    private typealias Row = (Date?, String, UUID, String, [String], String?, String?, Date, [String], Date, UUID?)
+    private typealias Row = (Date?, String, UUID, String, [String], String?, String?, Date, [String], Date, UUID?, UUID?)
 
     /// One statement: the row is locked, read as it was and marked used, so a second
     /// redemption waits for the first and then sees it used.
@@ -39,7 +39,7 @@ public struct PostgresAuthorizationCodeRepository: AuthorizationCodeRepository {
             FROM (SELECT code_hash, used_at FROM authorization_codes WHERE code_hash = \(codeHash) FOR UPDATE) AS previous
             WHERE c.code_hash = previous.code_hash
             RETURNING previous.used_at, c.client_id, c.user_id, c.redirect_uri, c.scopes, c.nonce, c.code_challenge, c.auth_time,
-                c.methods, c.expires_at, c.session_id
+                c.methods, c.expires_at, c.session_id, c.browser_session
             """
         ) { rows in
             for try await row in rows.decode(Row.self) {
@@ -47,7 +47,7 @@ public struct PostgresAuthorizationCodeRepository: AuthorizationCodeRepository {
                 return .redeemed(
                     AuthorizationCode(
                         codeHash: codeHash, clientID: row.1, userID: row.2, redirectURI: row.3, scopes: row.4, nonce: row.5,
-                        codeChallenge: row.6, authTime: row.7, methods: row.8, expiresAt: row.9))
+                        codeChallenge: row.6, authTime: row.7, methods: row.8, expiresAt: row.9, browserSession: row.11))
             }
             return .unknown
         }

@@ -23,8 +23,10 @@ public struct PostgresRefreshTokenRepository: RefreshTokenRepository {
     /// The token's insert may run in the same statement: foreign keys are checked at its end.
     static func insertFamily(_ record: RefreshTokenRecord, when condition: SQL = "true") -> SQL {
         """
-        INSERT INTO refresh_families (id, user_id, created_at, last_used_at, expires_at, client_address, user_agent)
-        SELECT \(record.familyID), \(record.userID), now(), now(), \(record.sessionExpiresAt), \(record.clientAddress), \(record.userAgent)
+        INSERT INTO refresh_families (
+            id, user_id, created_at, last_used_at, expires_at, client_address, user_agent, client_id, browser_session, scopes)
+        SELECT \(record.familyID), \(record.userID), now(), now(), \(record.sessionExpiresAt), \(record.clientAddress), \(record.userAgent),
+            \(record.clientID), \(record.browserSession), \(record.scopes)
         WHERE \(condition)
         """
     }
@@ -44,19 +46,19 @@ public struct PostgresRefreshTokenRepository: RefreshTokenRepository {
     /// The rotation's call, whose row ``rotation(_:successor:)`` reads.
     static func rotate(presentedHash: String, successor: RefreshSuccessor, now: Date) -> SQL {
         """
-        SELECT outcome, owner, granted_until, session FROM rotate_refresh_token(
-            \(presentedHash), \(successor.tokenHash), \(successor.expiresAt), \(now))
+        SELECT outcome, owner, granted_until, session, granted_scopes FROM rotate_refresh_token(
+            \(presentedHash), \(successor.tokenHash), \(successor.expiresAt), \(now), \(successor.clientID))
         """
     }
 
     /// The columns of ``rotate(presentedHash:successor:now:)``'s row.
-    typealias RotationRow = (String, UUID?, Date?, UUID?)
+    typealias RotationRow = (String, UUID?, Date?, UUID?, [String]?)
 
     /// What the rotation's row says.
     static func rotation(_ row: RotationRow, successor: RefreshSuccessor) -> RefreshRotation {
         switch (row.0, row.1, row.3) {
         case ("rotated", let owner?, let session?):
-            .rotated(userID: owner, sessionID: session, expiresAt: row.2 ?? successor.expiresAt)
+            .rotated(userID: owner, sessionID: session, expiresAt: row.2 ?? successor.expiresAt, scopes: row.4)
         case ("reused", let owner?, _): .reused(userID: owner)
         case ("disabled", let owner?, _): .disabled(userID: owner)
         case ("expired", _, _): .expired
@@ -108,6 +110,10 @@ public struct PostgresRefreshTokenRepository: RefreshTokenRepository {
 
     public func revokeSession(_ id: UUID, ofUser userID: UUID, now: Date) async throws -> Bool {
         try await revokeFamilies(where: "id = \(id) AND user_id = \(userID) AND expires_at > \(now)", now: now) == 1
+    }
+
+    public func revokeBrowserSession(_ id: UUID, ofUser userID: UUID, now: Date) async throws -> Int {
+        try await revokeFamilies(where: "(id = \(id) OR browser_session = \(id)) AND user_id = \(userID)", now: now)
     }
 
     public func status(ofTokenHash tokenHash: String, now: Date) async throws -> RefreshTokenStatus? {

@@ -23,7 +23,7 @@ struct RefreshStatement: PreparedSQL {
         WITH rotation AS MATERIALIZED (\(PostgresRefreshTokenRepository.rotate(presentedHash: presentedHash, successor: successor, now: now))),
              rotated AS (\(PostgresAuditLog.insert(events.rotated, userID: "owner", from: "rotation", when: "outcome = 'rotated'"))),
              reused AS (\(PostgresAuditLog.insert(events.reused, userID: "owner", from: "rotation", when: "outcome = 'reused'")))
-        SELECT outcome, owner, granted_until, session FROM rotation
+        SELECT outcome, owner, granted_until, session, granted_scopes FROM rotation
         """
     }
 }

@@ -45,6 +45,7 @@ public struct PostgresStorage: AuthStorage {
     public var passkeys: PostgresPasskeyRepository { PostgresPasskeyRepository(database: database) }
     public var clients: PostgresOAuthClientRepository { PostgresOAuthClientRepository(database: database) }
     public var authorizationCodes: PostgresAuthorizationCodeRepository { PostgresAuthorizationCodeRepository(database: database) }
+    public var consents: PostgresConsentRepository { PostgresConsentRepository(database: database) }
 
     @discardableResult
     public func migrate() async throws -> [String] {

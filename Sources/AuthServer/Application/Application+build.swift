@@ -70,8 +70,9 @@ public func buildApplication(
     let factors = SecondFactorService(login: login, algorithm: HummingbirdTOTP(), keyEncryptionKey: keyEncryptionKey, notices: notices)
     // Passkeys exist only with a relying party to be (`serve --rp-id`).
     let passkeys = configuration.passkeys.map { PasskeyService(login: login, relyingParty: $0, notices: notices) }
+    let provider = OpenIDProvider(sessions: sessions, keys: keys, sessionMaxAge: configuration.sessionMaxAge)
     let router = buildRouter(
-        login: login, sessions: sessions, accounts: accounts, recovery: recovery, factors: factors, passkeys: passkeys,
+        login: login, sessions: sessions, accounts: accounts, recovery: recovery, factors: factors, passkeys: passkeys, provider: provider,
         issuer: issuer, readiness: storage.readiness, pool: pool,
         browserSessions: BrowserSessions(
             sealer: BrowserSessionSealer(keyEncryptionKey: keyEncryptionKey), publicURL: configuration.publicURL,

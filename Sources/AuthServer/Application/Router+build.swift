@@ -6,7 +6,7 @@ import Hummingbird
 ///
 /// ```swift
 /// let router = buildRouter(login: login, sessions: sessions, accounts: accounts, recovery: nil, factors: factors,
-///                          passkeys: nil, issuer: issuer, readiness: storage.readiness, pool: pool,
+///                          passkeys: nil, provider: provider, issuer: issuer, readiness: storage.readiness, pool: pool,
 ///                          browserSessions: browserSessions, configuration: configuration)
 /// ```
 public func buildRouter<Storage: AuthStorage>(
@@ -16,6 +16,7 @@ public func buildRouter<Storage: AuthStorage>(
     recovery: AccountRecoveryService<Storage>?,
     factors: SecondFactorService<Storage>,
     passkeys: PasskeyService<Storage>?,
+    provider: OpenIDProvider<Storage>,
     issuer: AccessTokenIssuer,
     readiness: some ReadinessProbe,
     pool: BlockingWorkPool,
@@ -60,7 +61,16 @@ public func buildRouter<Storage: AuthStorage>(
     }
     router.addRoutes(KeyController(issuer: issuer, maxAge: configuration.jwksMaxAge).routes)
     router.addRoutes(
-        OAuthController(parties: RelyingPartyService(sessions: sessions, throttle: login.throttle), maxBodySize: maxBodySize).routes)
+        OAuthController(
+            parties: RelyingPartyService(sessions: sessions, throttle: login.throttle), provider: provider, maxBodySize: maxBodySize
+        ).routes)
+    router.addRoutes(
+        AuthorizeController(
+            provider: provider, login: login, factors: factors, sessions: browserSessions, pages: .builtIn, issuer: configuration.issuer,
+            maxBodySize: maxBodySize
+        ).routes)
+    router.addRoutes(UserInfoController(provider: provider).routes)
+    router.addRoutes(LogoutController(provider: provider, sessions: browserSessions, pages: .builtIn, maxBodySize: maxBodySize).routes)
     router.addRoutes(
         MetadataController(
             issuer: configuration.issuer, publicURL: configuration.publicURL, https: configuration.tls != nil,

@@ -6,7 +6,7 @@ extension AuthError: HTTPResponseError {
     /// The HTTP status this error is sent with.
     public var status: HTTPResponse.Status {
         switch code {
-        case .invalidRequest, .invalidGrant, .unsupportedGrantType: .badRequest
+        case .invalidRequest, .invalidGrant, .unsupportedGrantType, .unauthorizedClient: .badRequest
         case .invalidCredentials, .accountDisabled, .invalidToken, .mfaRequired, .invalidClient, .insufficientUserAuthentication:
             .unauthorized
         case .notFound: .notFound

@@ -35,7 +35,7 @@ public struct MetadataController: Sendable {
     public var routes: RouteCollection<AuthRequestContext> {
         let routes = RouteCollection(context: AuthRequestContext.self)
         routes.get("/.well-known/oauth-authorization-server", use: metadata)
-        routes.get("/.well-known/openid-configuration", use: metadata)
+        routes.get("/.well-known/openid-configuration", use: discovery)
         return routes
     }
 
@@ -49,6 +49,16 @@ public struct MetadataController: Sendable {
     }
 
     /// `scheme://host` as the request reached authd.
+    /// OpenID Connect Discovery 1.0 §4: the provider's configuration.
+    @Sendable func discovery(_ request: Request, context: AuthRequestContext) async throws -> Response {
+        if let publicURL {
+            return JSONResponse.make(
+                status: .ok, body: DiscoveryDocument(issuer: issuer, base: publicURL), headers: [.cacheControl: "public, max-age=\(maxAge)"]
+            )
+        }
+        return JSONResponse.make(status: .ok, body: DiscoveryDocument(issuer: issuer, base: base(of: request, context: context)))
+    }
+
     func base(of request: Request, context: AuthRequestContext) -> String {
         Self.base(
             authority: request.head.authority, forwardedProto: request.headers[.xForwardedProto],

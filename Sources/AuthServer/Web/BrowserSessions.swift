@@ -4,8 +4,8 @@ import HTTPTypes
 import Hummingbird
 
 /// The browser-session and anti-forgery layer of authd's pages: the ``AuthCore/BrowserSession``
-/// in a cookie (sealed; `HttpOnly`, `SameSite=Lax`, and over HTTPS `Secure` with the `__Host-`
-/// prefix, so no other host or path can set it), and the checks a form's POST passes before
+/// in a cookie (sealed; `HttpOnly`, `SameSite=Lax`, and, over HTTPS or on localhost, `Secure`
+/// with the `__Host-` prefix, so no other host or path can set it), and the checks a form's POST passes before
 /// it acts: it comes from authd's own origin (`Origin`, RFC 6454, and `Sec-Fetch-Site`, when
 /// the browser sends them) and carries the session's anti-forgery token (OWASP's
 /// synchronizer token pattern).
@@ -30,7 +30,11 @@ public struct BrowserSessions: Sendable {
     public init(sealer: BrowserSessionSealer, publicURL: String?, tls: Bool, clock: any WallClock) {
         self.sealer = sealer
         let components = publicURL.flatMap { URLComponents(string: $0) }
-        secure = tls || components?.scheme?.lowercased() == "https"
+        // Browsers keep a Secure cookie from http://localhost and the loopback addresses too
+        // (they are secure contexts): only a public URL of plain HTTP elsewhere goes without.
+        let host = components?.host?.lowercased() ?? "localhost"
+        let local = host == "localhost" || host.hasSuffix(".localhost") || RedirectURI.isLoopbackIP(host)
+        secure = tls || components?.scheme?.lowercased() == "https" || local
         origin = components.flatMap { components in
             guard let scheme = components.scheme?.lowercased(), let host = components.host?.lowercased() else { return nil }
             return "\(scheme)://\(host)" + (components.port.map { ":\($0)" } ?? "")

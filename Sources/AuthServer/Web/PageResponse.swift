@@ -22,14 +22,20 @@ public enum PageResponse {
         SecureRandom.base64URLText(length: 22)
     }
 
-    /// The `Content-Security-Policy` of a page whose style carries `nonce`.
-    public static func contentSecurityPolicy(nonce: String) -> String {
-        "default-src 'none'; style-src 'nonce-\(nonce)'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+    /// The `Content-Security-Policy` of a page whose style and scripts carry `nonce`, whose
+    /// forms post to authd and to `formTargets` (CSP sources: an origin, or `scheme:`). A
+    /// page of an authorization request names its redirect URI's origin there: browsers hold
+    /// the redirects that follow a form's POST to `form-action` as well.
+    public static func contentSecurityPolicy(nonce: String, formTargets: [String] = []) -> String {
+        "default-src 'none'; style-src 'nonce-\(nonce)'; script-src 'nonce-\(nonce)'; img-src 'self' data:; "
+            + "form-action \((["'self'"] + formTargets).joined(separator: " ")); frame-ancestors 'none'; base-uri 'none'"
     }
 
     /// A page's answer.
-    public static func make(status: HTTPResponse.Status, html: String, nonce: String, headers extra: HTTPFields = [:]) -> Response {
-        var headers = securityHeaders(nonce: nonce)
+    public static func make(
+        status: HTTPResponse.Status, html: String, nonce: String, headers extra: HTTPFields = [:], formTargets: [String] = []
+    ) -> Response {
+        var headers = securityHeaders(nonce: nonce, formTargets: formTargets)
         headers[.contentType] = "text/html; charset=utf-8"
         headers.append(contentsOf: extra)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
@@ -37,15 +43,15 @@ public enum PageResponse {
 
     /// A redirect after a form or a link (303: the browser follows it with a GET).
     public static func seeOther(_ location: String, headers extra: HTTPFields = [:]) -> Response {
-        var headers = securityHeaders(nonce: nonce())
+        var headers = securityHeaders(nonce: nonce(), formTargets: [])
         headers[.location] = location
         headers.append(contentsOf: extra)
         return Response(status: .seeOther, headers: headers)
     }
 
-    private static func securityHeaders(nonce: String) -> HTTPFields {
+    private static func securityHeaders(nonce: String, formTargets: [String]) -> HTTPFields {
         [
-            .contentSecurityPolicy: contentSecurityPolicy(nonce: nonce),
+            .contentSecurityPolicy: contentSecurityPolicy(nonce: nonce, formTargets: formTargets),
             .xFrameOptions: "DENY",
             .referrerPolicy: "same-origin",
             .xContentTypeOptions: "nosniff",

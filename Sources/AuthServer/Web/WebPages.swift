@@ -27,6 +27,11 @@ public struct WebPages: Sendable {
                     "message": PackageResources.message_mustache,
                     "password-reset": PackageResources.password_reset_mustache,
                     "verify-email": PackageResources.verify_email_mustache,
+                    "sign-in": PackageResources.sign_in_mustache,
+                    "second-factor": PackageResources.second_factor_mustache,
+                    "consent": PackageResources.consent_mustache,
+                    "form-post": PackageResources.form_post_mustache,
+                    "sign-out": PackageResources.sign_out_mustache,
                 ],
                 catalogue: .builtIn
             )
@@ -59,10 +64,10 @@ public struct WebPages: Sendable {
     /// `lang`, `nonce` and the messages (`t`) beside them; `messageValues` fill the messages.
     public func page(
         _ template: String, status: HTTPResponse.Status, for request: Request, values: [String: Any] = [:],
-        messageValues: [String: String] = [:], headers: HTTPFields = [:]
+        messageValues: [String: String] = [:], headers: HTTPFields = [:], language chosen: String? = nil, formTargets: [String] = []
     ) -> Response {
         let nonce = PageResponse.nonce()
-        let language = language(of: request)
+        let language = chosen ?? language(of: request)
         var context = values
         context["lang"] = language
         context["nonce"] = nonce
@@ -70,18 +75,27 @@ public struct WebPages: Sendable {
         guard let html = library.render(context, withTemplate: template) else {
             preconditionFailure("the page \(template) is one of the embedded templates")
         }
-        return PageResponse.make(status: status, html: html, nonce: nonce, headers: headers)
+        return PageResponse.make(status: status, html: html, nonce: nonce, headers: headers, formTargets: formTargets)
     }
 
     /// The page of one message: the catalogue's `<key>_title` and `<key>_message`.
     public func message(
-        _ key: String, status: HTTPResponse.Status, for request: Request, messageValues: [String: String] = [:], headers: HTTPFields = [:]
+        _ key: String, status: HTTPResponse.Status, for request: Request, messageValues: [String: String] = [:], headers: HTTPFields = [:],
+        language chosen: String? = nil, detail: String? = nil
     ) -> Response {
-        let words = messages(for: request, values: messageValues)
-        return page(
-            "message", status: status, for: request,
-            values: ["heading": words["\(key)_title"] ?? key, "message": words["\(key)_message"] ?? ""],
-            headers: headers
-        )
+        let words = catalogue.messages(in: chosen ?? language(of: request), values: messageValues)
+        var values: [String: Any] = ["heading": words["\(key)_title"] ?? key, "message": words["\(key)_message"] ?? ""]
+        values["detail"] = detail
+        return page("message", status: status, for: request, values: values, headers: headers, language: chosen)
+    }
+
+    /// The language for `uiLocales` (OpenID Connect's `ui_locales`, in order of preference)
+    /// when the catalogue has one of them, else the browser's.
+    public func language(uiLocales: [String], request: Request) -> String {
+        for tag in uiLocales {
+            let primary = String(tag.lowercased().split(separator: "-").first ?? "")
+            if catalogue.messages[primary] != nil { return primary }
+        }
+        return language(of: request)
     }
 }
