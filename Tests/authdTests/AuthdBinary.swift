@@ -103,4 +103,13 @@ enum AuthdBinary {
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         return (status, data.isEmpty ? [:] : (try JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:])
     }
+
+    /// GETs `path` (with `Authorization: Bearer` when given); the status and JSON body.
+    static func get(_ base: URL, _ path: String, bearer: String? = nil) async throws -> (Int, [String: Any]) {
+        var request = URLRequest(url: base.appendingPathComponent(path))
+        if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        return (status, data.isEmpty ? [:] : (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:])
+    }
 }

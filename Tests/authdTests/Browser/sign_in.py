@@ -1,0 +1,151 @@
+"""Signs in to authd through its hosted pages in Chromium (headless, through chromedriver),
+as a person would, for an OpenID Connect client whose redirect URI is a loopback address:
+this script serves that address itself (RFC 8252 §7.3), so the browser lands on a real page.
+
+The plan (JSON) says what to do:
+  authorize       the /authorize URL to open (its redirect_uri on 127.0.0.1:PORT)
+  username, password
+  code            a code of the authenticator app, typed on the second-factor page
+  recovery_code   a recovery code, typed there instead
+  consent         "allow" or "deny" on the consent page
+  token_endpoint, client_id, code_verifier
+                  exchange the code the browser brought back, as the client would, right
+                  away (the tokens are recorded; "{id_token}" in a later URL is its ID token)
+  then            further URLs to open in the same browser, one after another (a second
+                  /authorize, a /logout, a prompt=none request): each is followed until it
+                  lands back at this script's server, whose URL is recorded
+
+Prints what it saw as JSON: each page's heading and name, the page's language and fields'
+autocomplete values, the URL each step landed on, the console's messages; saves a
+screenshot of each page into SHOTS.
+
+usage: sign_in.py PLAN --port PORT --name NAME --language en|ja --shots FOLDER
+"""
+import argparse
+import http.server
+import json
+import shutil
+import threading
+import urllib.parse
+import urllib.request
+
+from selenium import webdriver
+from selenium.common.exceptions import NoSuchElementException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import WebDriverWait
+
+parser = argparse.ArgumentParser()
+parser.add_argument("plan")
+parser.add_argument("--port", type=int, required=True)
+parser.add_argument("--name", required=True)
+parser.add_argument("--language", default="en")
+parser.add_argument("--shots", required=True)
+arguments = parser.parse_args()
+plan = json.loads(arguments.plan)
+app = f"http://127.0.0.1:{arguments.port}/"
+
+
+class App(http.server.BaseHTTPRequestHandler):
+    """The client's pages: whatever authd sends the browser to, it shows."""
+
+    def do_GET(self):
+        body = b"<!DOCTYPE html><html lang=en><title>App</title><h1>Back at the app</h1>"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+server = http.server.ThreadingHTTPServer(("127.0.0.1", arguments.port), App)
+threading.Thread(target=server.serve_forever, daemon=True).start()
+
+options = webdriver.ChromeOptions()
+options.binary_location = shutil.which("chromium") or shutil.which("chromium-browser")
+for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=720,900",
+                 f"--lang={arguments.language}"]:
+    options.add_argument(argument)
+options.add_experimental_option("prefs", {"intl.accept_languages": arguments.language})
+options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+driver = webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
+seen = {"pages": [], "landed": [], "console": []}
+wait = WebDriverWait(driver, 30)
+
+
+def page(name):
+    """Records the page on screen (its heading) and saves its screenshot."""
+    heading = wait.until(expected_conditions.presence_of_element_located((By.TAG_NAME, "h1"))).text
+    seen["pages"].append({"name": name, "heading": heading,
+                          "lang": driver.find_element(By.TAG_NAME, "html").get_attribute("lang")})
+    driver.save_screenshot(f"{arguments.shots}/oidc-{arguments.name}-{arguments.language}-{len(seen['pages'])}-{name}.png")
+
+
+def present(element_id):
+    try:
+        return driver.find_element(By.ID, element_id)
+    except NoSuchElementException:
+        return None
+
+
+def click(element_id):
+    old = driver.find_element(By.TAG_NAME, "html")
+    driver.find_element(By.ID, element_id).click()
+    wait.until(expected_conditions.staleness_of(old))
+
+
+def land():
+    """Waits until the browser is back at the app; records where."""
+    wait.until(lambda driver: driver.current_url.startswith(app))
+    page("app")
+    seen["landed"].append(driver.current_url)
+
+
+try:
+    driver.get(plan["authorize"])
+    page("sign-in")
+    seen["autocomplete"] = {field: driver.find_element(By.ID, field).get_attribute("autocomplete")
+                            for field in ["username", "password"]}
+    driver.find_element(By.ID, "username").send_keys(plan["username"])
+    driver.find_element(By.ID, "password").send_keys(plan["password"])
+    click("sign-in")
+    if present("code"):
+        page("second-factor")
+        seen["autocomplete"]["code"] = driver.find_element(By.ID, "code").get_attribute("autocomplete")
+        if "recovery_code" in plan:
+            driver.find_element(By.ID, "recovery-code").send_keys(plan["recovery_code"])
+            click("use-recovery-code")
+        else:
+            driver.find_element(By.ID, "code").send_keys(plan["code"])
+            click("verify")
+    if present("allow"):
+        page("consent")
+        seen["scopes"] = [item.get_attribute("data-scope") for item in driver.find_elements(By.CSS_SELECTOR, "#scopes li")]
+        click(plan.get("consent", "allow"))
+    land()
+    if "token_endpoint" in plan:
+        query = urllib.parse.parse_qs(urllib.parse.urlparse(driver.current_url).query)
+        form = urllib.parse.urlencode({"grant_type": "authorization_code", "code": query["code"][0],
+                                       "redirect_uri": driver.current_url.split("?")[0], "client_id": plan["client_id"],
+                                       "code_verifier": plan["code_verifier"]}).encode()
+        with urllib.request.urlopen(urllib.request.Request(plan["token_endpoint"], data=form)) as response:
+            seen["tokens"] = json.loads(response.read())
+    for url in plan.get("then", []):
+        driver.get(url.replace("{id_token}", seen.get("tokens", {}).get("id_token", "")))
+        if present("sign-out"):
+            page("sign-out")
+            click("sign-out")
+        elif present("sign-in"):
+            page("sign-in-again")
+            seen["landed"].append("sign-in page")
+            continue
+        land()
+    seen["console"] = [entry["message"] for entry in driver.get_log("browser")]
+finally:
+    driver.quit()
+    server.shutdown()
+print(json.dumps(seen, ensure_ascii=False))
