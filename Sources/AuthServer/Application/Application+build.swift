@@ -11,7 +11,8 @@ import ServiceLifecycle
 ///
 /// Before it listens, it applies migrations (unless disabled), seals any signing key still
 /// stored in clear under `keyEncryptionKey`, creates the first signing key if there is none
-/// and loads the published keys (failing when they were sealed under another KEK). The
+/// (and the first ID-token key of each algorithm a registered client uses) and loads the
+/// published keys (failing when they were sealed under another KEK). The
 /// storage's background work (a connection pool) runs as one of the application's services.
 ///
 /// ```swift
@@ -158,7 +159,10 @@ public func buildApplication(
             try await storage.migrate()
         }
         try await login.measureStoredHashParameters()
-        try issuer.install(try await keys.ensureKey())
+        // The ID-token keys of the registered clients' algorithms too, so every instance
+        // publishes them before a first ID token is signed with one.
+        let idTokenAlgorithms = try await storage.clients.all().filter(\.signIn.signsUsersIn).map(\.signIn.idTokenAlgorithm)
+        try issuer.install(try await keys.ensureKey(algorithms: Set([.edDSA] + idTokenAlgorithms)))
         started.signal()
     }
     return app
