@@ -17,8 +17,11 @@ import Testing
     static let script = BrowserPageTests.root.appendingPathComponent("Tests/authdTests/Browser/sign_in.py").path
 
     /// A running authd with `alice` and the client `notes` (public, third-party: it is asked
-    /// consent), whose app the browser script serves at `appPort`.
-    static func withAuthd(_ body: @Sendable (URL, Int, TestCluster.TestDatabase) async throws -> Void) async throws {
+    /// consent), whose app the browser script serves at `appPort`; with its own address as
+    /// its public URL (and so its issuer), or none, as `scripts/serve` runs it.
+    static func withAuthd(publicURL: Bool = true, _ body: @Sendable (URL, Int, TestCluster.TestDatabase) async throws -> Void)
+        async throws
+    {
         let database = try await TestCluster.newMigratedDatabase()
         let port = try ProviderProcess.freePort()
         let appPort = try ProviderProcess.freePort()
@@ -32,7 +35,8 @@ import Testing
                 "http://127.0.0.1:\(appPort)/bye",
             ] + url)
         #expect(added.status == 0, "\(added.stderr)")
-        let serve = url + BrowserPageTests.light + ["--port", String(port), "--public-url", "http://127.0.0.1:\(port)"]
+        let serve =
+            url + BrowserPageTests.light + ["--port", String(port)] + (publicURL ? ["--public-url", "http://127.0.0.1:\(port)"] : [])
         _ = try await AuthdBinary.withServer(serve) { base in
             try await body(base, appPort, database)
         }
@@ -76,9 +80,10 @@ import Testing
 
     /// The password, the consent page, the code exchanged for tokens; then a second request
     /// signed in without a form, a logout with the ID token that comes back to the app, and
-    /// `prompt=none` answered `login_required` once signed out.
+    /// `prompt=none` answered `login_required` once signed out. authd runs as `scripts/serve`
+    /// runs it, without a public URL: its origin is the request's, its issuer `authd`.
     @Test func aPasswordSignInConsentsSignsInAgainWithoutAFormAndSignsOut() async throws {
-        try await Self.withAuthd { base, appPort, _ in
+        try await Self.withAuthd(publicURL: false) { base, appPort, _ in
             let root = base.absoluteString.trimmingSuffix("/")
             let first = Self.authorize(base, appPort: appPort, state: "one")
             let again = Self.authorize(base, appPort: appPort, state: "two")
@@ -100,7 +105,7 @@ import Testing
             #expect(seen["scopes"] as? [String] == ["openid", "profile", "email"])
             let landed = seen["landed"] as? [String] ?? []
             #expect(landed.count == 4)
-            #expect(Self.query(landed.first ?? "")["state"] == "one" && Self.query(landed.first ?? "")["iss"] == root)
+            #expect(Self.query(landed.first ?? "")["state"] == "one" && Self.query(landed.first ?? "")["iss"] == "authd")
             #expect(Self.query(landed.dropFirst().first ?? "")["code"] != nil, "signed in again without a form")
             #expect(landed.dropFirst(2).first == "http://127.0.0.1:\(appPort)/bye?state=bye")
             #expect(Self.query(landed.last ?? "")["error"] == "login_required")

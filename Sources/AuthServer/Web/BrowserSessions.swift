@@ -25,6 +25,8 @@ public struct BrowserSessions: Sendable {
     public let origin: String?
     /// The time of sessions.
     public let clock: any WallClock
+    /// Whether authd itself serves HTTPS (the scheme of its own origin without a public URL).
+    public let tls: Bool
 
     /// The layer; `publicURL` gives the expected origin and, when `https:`, secure cookies.
     public init(sealer: BrowserSessionSealer, publicURL: String?, tls: Bool, clock: any WallClock) {
@@ -40,6 +42,7 @@ public struct BrowserSessions: Sendable {
             return "\(scheme)://\(host)" + (components.port.map { ":\($0)" } ?? "")
         }
         self.clock = clock
+        self.tls = tls
     }
 
     /// The cookie's name: with the `__Host-` prefix over HTTPS (RFC 6265bis §4.1.3.2).
@@ -72,6 +75,6 @@ public struct BrowserSessions: Sendable {
     /// `scheme://host` of the request itself, from its `Host`.
     private func ownOrigin(of request: Request) -> String? {
         guard let host = request.head.authority else { return nil }
-        return "\(secure ? "https" : "http")://\(host.lowercased())"
+        return "\(tls ? "https" : "http")://\(host.lowercased())"
     }
 }
