@@ -39,7 +39,8 @@ public func buildRouter<Storage: AuthStorage>(
 
     let maxBodySize = configuration.maxBodySize
     router.addRoutes(LoginController(login: login, maxBodySize: maxBodySize).routes)
-    router.addRoutes(SessionController(sessions: sessions, maxBodySize: maxBodySize).routes)
+    let endSession = LogoutController(provider: provider, sessions: browserSessions, pages: .builtIn, maxBodySize: maxBodySize)
+    router.addRoutes(SessionController(sessions: sessions, maxBodySize: maxBodySize, endSession: endSession.endSession).routes)
     router.addRoutes(
         AccountController(
             login: login, sessions: sessions, accounts: accounts, throttle: login.throttle, signUpOpen: configuration.signUpOpen,
@@ -70,7 +71,7 @@ public func buildRouter<Storage: AuthStorage>(
             maxBodySize: maxBodySize
         ).routes)
     router.addRoutes(UserInfoController(provider: provider).routes)
-    router.addRoutes(LogoutController(provider: provider, sessions: browserSessions, pages: .builtIn, maxBodySize: maxBodySize).routes)
+    router.addRoutes(endSession.routes)
     router.addRoutes(
         MetadataController(
             issuer: configuration.issuer, publicURL: configuration.publicURL, https: configuration.tls != nil,

@@ -4,7 +4,7 @@ import HTTPTypes
 import Hummingbird
 import WebForms
 
-/// `GET /logout` (OpenID Connect RP-Initiated Logout 1.0): ends the browser's sign-in
+/// `GET /logout`, and `POST /logout` with a form (OpenID Connect RP-Initiated Logout 1.0): ends the browser's sign-in
 /// and every session it started, then sends the browser to the client's
 /// `post_logout_redirect_uri` with its `state`, when the client registered that URI exactly
 /// (never an open redirect), or shows that it is signed out.
@@ -36,14 +36,20 @@ public struct LogoutController<Storage: AuthStorage>: Sendable {
             let query = request.uri.query.flatMap { FormEncoding.decode(Data($0.utf8)) } ?? []
             return try await logout(request, context: context, parameters: query, confirmed: false)
         }
-        // `POST /logout` is authd's own JSON logout (a refresh token): the confirmation posts here.
-        routes.post(RouterPath(Self.confirmPath)) { request, context in
-            let form = try await FormRequestBody.read(from: request, limit: maxBodySize)
-            let confirmed = sessions.acceptsForm(request, csrfToken: form["csrf"], session: sessions.session(of: request))
-            return try await logout(
-                request, context: context, parameters: form.fields.map { (name: $0.key, value: $0.value) }, confirmed: confirmed)
-        }
+        // `POST /logout` with a JSON body is authd's own logout (a refresh token), which hands
+        // a form to ``endSession(_:context:)``; the confirmation posts here.
+        routes.post(RouterPath(Self.confirmPath), use: endSession)
         return routes
+    }
+
+    /// The end-session request as a form (`POST /logout`, and the confirmation's
+    /// `POST /logout/confirm`): ends the sign-in at once when the form is the confirmation's
+    /// (its anti-forgery token), else as `GET /logout` does.
+    @Sendable public func endSession(_ request: Request, context: AuthRequestContext) async throws -> Response {
+        let form = try await FormRequestBody.read(from: request, limit: maxBodySize)
+        let confirmed = sessions.acceptsForm(request, csrfToken: form["csrf"], session: sessions.session(of: request))
+        return try await logout(
+            request, context: context, parameters: form.fields.map { (name: $0.key, value: $0.value) }, confirmed: confirmed)
     }
 
     /// Where the confirmation form posts.

@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import Hummingbird
+import WebForms
 
 /// What follows a login: `POST /token/refresh` (rotation), `POST /logout`, and the
 /// owner's view of their sessions: `GET /sessions`, `DELETE /sessions/{id}`,
@@ -16,9 +17,17 @@ public struct SessionController<Storage: AuthStorage>: Sendable {
     public let maxBodySize: Int
 
     /// Creates the controller.
-    public init(sessions: SessionService<Storage>, maxBodySize: Int) {
+    /// What a form posted to `/logout` is: OpenID Connect's end-session request (RP-Initiated
+    /// Logout 1.0 §2 has the endpoint take `POST` too), nil when authd serves none.
+    public let endSession: (@Sendable (Request, AuthRequestContext) async throws -> Response)?
+
+    public init(
+        sessions: SessionService<Storage>, maxBodySize: Int,
+        endSession: (@Sendable (Request, AuthRequestContext) async throws -> Response)? = nil
+    ) {
         self.sessions = sessions
         self.maxBodySize = maxBodySize
+        self.endSession = endSession
     }
 
     /// The routes of this feature.
@@ -67,6 +76,9 @@ public struct SessionController<Storage: AuthStorage>: Sendable {
     }
 
     @Sendable func logOut(_ request: Request, context: AuthRequestContext) async throws -> Response {
+        if let endSession, FormEncoding.isForm(contentType: request.headers[.contentType]) {
+            return try await endSession(request, context)
+        }
         let body = try await JSONRequestBody.decode(RefreshTokenRequest.self, from: request, limit: maxBodySize)
         try await sessions.logout(refreshToken: body.refreshToken.value, origin: context.origin)
         return JSONResponse.noContent()

@@ -441,6 +441,41 @@ import Testing
         }
     }
 
+    /// The end-session endpoint takes a form too (RP-Initiated Logout 1.0 §2), at the path of
+    /// authd's own JSON logout, which keeps working.
+    @Test func aFormPostedToLogoutEndsTheSignInAndJSONStillLogsOut() async throws {
+        let fixture = try await Self.fixture()
+        try await fixture.test { client in
+            var browser = Browser()
+            let pkce = Self.pkce()
+            let code = try #require(
+                try Self.parameters(try await Self.signIn(client, &browser, query: Self.authorizeQuery(challenge: pkce.challenge)))["code"])
+            let tokens = try await Self.token(
+                client,
+                [
+                    ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", Self.native), ("client_id", "phone-app"),
+                    ("code_verifier", pkce.verifier),
+                ]
+            ).json()
+            let idToken = try #require(tokens["id_token"] as? String)
+            let access = try #require(tokens["access_token"] as? String)
+            var headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded", .origin: "https://app.example.com"]
+            headers[.cookie] = browser.cookie
+            let out = try await client.execute(
+                uri: "/logout", method: .post, headers: headers,
+                body: ByteBuffer(
+                    string: Self.encode([("id_token_hint", idToken), ("post_logout_redirect_uri", "com.example.app:/signed-out")])))
+            #expect(out.status == .seeOther && out.headers[.location] == "com.example.app:/signed-out")
+            #expect(
+                try await client.execute(uri: "/userinfo", method: .get, headers: [.authorization: "Bearer \(access)"]).status
+                    == .unauthorized)
+
+            let login = try await client.login("alice", Self.password).json()
+            let refresh = try #require(login["refresh_token"] as? String)
+            #expect(try await client.postJSON("/logout", #"{"refresh_token":"\#(refresh)"}"#).status == .noContent)
+        }
+    }
+
     @Test func aSecondFactorIsAskedOnItsOwnPageAndNamedInTheIDToken() async throws {
         var fixture = try await Self.fixture()
         let clock = TestClock(now: Date(timeIntervalSince1970: 1_700_000_015))
