@@ -13,13 +13,14 @@ import Testing
     @Test func concurrentFirstStartsCreateOneKeyOfEachAlgorithm() async throws {
         try await TestCluster.withMigratedDatabase { database, _ in
             let (keys, kek) = (PostgresSigningKeyRepository(database: database), kek)
+            // Each start's keys are made first (an RSA key takes a while): the starts then race
+            // for the table only.
+            let candidates = try (0..<5).map { _ in
+                try SigningAlgorithm.allCases.map { try kek.seal(try SigningKey.generate(now: Date(), algorithm: $0)) }
+            }
             let results = try await withThrowingTaskGroup(of: [SealedSigningKey].self) { group in
-                for _ in 0..<5 {
-                    group.addTask {
-                        try await keys.ensureSigningKeys(
-                            limit: 2,
-                            adding: try SigningAlgorithm.allCases.map { try kek.seal(try SigningKey.generate(now: Date(), algorithm: $0)) })
-                    }
+                for keysOfAStart in candidates {
+                    group.addTask { try await keys.ensureSigningKeys(limit: 2, adding: keysOfAStart) }
                 }
                 return try await group.reduce(into: [[SealedSigningKey]]()) { $0.append($1) }
             }

@@ -19,9 +19,9 @@ import Testing
     /// A running authd with `alice` and the client `notes` (public, third-party: it is asked
     /// consent), whose app the browser script serves at `appPort`; with its own address as
     /// its public URL (and so its issuer), or none, as `scripts/serve` runs it.
-    static func withAuthd(publicURL: Bool = true, _ body: @Sendable (URL, Int, TestCluster.TestDatabase) async throws -> Void)
-        async throws
-    {
+    static func withAuthd(
+        publicURL: Bool = true, passkeys: Bool = false, _ body: @Sendable (URL, Int, TestCluster.TestDatabase) async throws -> Void
+    ) async throws {
         let database = try await TestCluster.newMigratedDatabase()
         let port = try ProviderProcess.freePort()
         let appPort = try ProviderProcess.freePort()
@@ -35,9 +35,13 @@ import Testing
                 "http://127.0.0.1:\(appPort)/bye",
             ] + url)
         #expect(added.status == 0, "\(added.stderr)")
+        // Passkeys: authd is the relying party `localhost`, whose pages the browser opens there.
+        let host = passkeys ? "localhost" : "127.0.0.1"
         let serve =
-            url + BrowserPageTests.light + ["--port", String(port)] + (publicURL ? ["--public-url", "http://127.0.0.1:\(port)"] : [])
+            url + BrowserPageTests.light + ["--port", String(port)] + (publicURL ? ["--public-url", "http://\(host):\(port)"] : [])
+            + (passkeys ? ["--rp-id", "localhost", "--origin", "http://localhost:\(port)"] : [])
         _ = try await AuthdBinary.withServer(serve) { base in
+            let base = passkeys ? URL(string: "http://localhost:\(port)/")! : base
             try await body(base, appPort, database)
         }
     }
@@ -119,6 +123,38 @@ import Testing
             // Signed out: the client's session ended with the browser's.
             let access = try #require(tokens["access_token"] as? String)
             #expect(try await AuthdBinary.get(base, "userinfo", bearer: access).0 == 401)
+        }
+    }
+
+    /// A passkey, registered through Chrome's virtual authenticator, signs in from the sign-in
+    /// page: through the username field's autofill (conditional mediation), and through its
+    /// button where the browser offers no such autofill; the ID token says how (RFC 8176
+    /// `hwk`: the virtual authenticator's key is bound to it).
+    @Test(arguments: ["autofill", "button"])
+    func aPasskeySignsInFromTheSignInPage(mode: String) async throws {
+        try await Self.withAuthd(passkeys: true) { base, appPort, _ in
+            let root = base.absoluteString.trimmingSuffix("/")
+            let (_, login) = try await AuthdBinary.login(base, "alice", Self.password)
+            let access = try #require(login["access_token"] as? String)
+            let request = Self.authorize(base, appPort: appPort, state: "passkey")
+            let seen = try Self.browse(
+                [
+                    "authorize": request.url, "passkey": ["access_token": access, "page": "\(root)/logout", "mode": mode],
+                    "consent": "allow", "token_endpoint": "\(root)/oauth/token", "client_id": "notes", "code_verifier": request.verifier,
+                ], appPort: appPort, name: "passkey-\(mode)", language: "en")
+            #expect(seen["registered"] as? Int == 201, "\(seen["registered"] ?? "")")
+            let pages = (seen["pages"] as? [[String: String]])?.map { $0["name"] ?? "" }
+            if mode == "autofill" {
+                #expect(seen["resumed"] as? Bool == true)
+                #expect(pages == ["consent", "app"])
+            } else {
+                // No autofill offered: the page did not wait there, and its button asked.
+                #expect(seen["conditional_mediation"] == nil || seen["conditional_mediation"] is NSNull)
+                #expect(pages == ["sign-in", "consent", "app"])
+            }
+            #expect(seen["console"] as? [String] == [], "the page broke its Content Security Policy, or failed otherwise")
+            let idToken = try #require((seen["tokens"] as? [String: Any])?["id_token"] as? String)
+            #expect(try Self.claims(of: idToken)["amr"] as? [String] == ["hwk"])
         }
     }
 

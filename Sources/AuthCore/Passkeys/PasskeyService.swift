@@ -160,7 +160,8 @@ public struct PasskeyService<Storage: AuthStorage>: Sendable {
             try await storage.passkeys.recordUse(
                 id: passkey.id, signCount: verified.signCount, backedUp: verified.isBackedUp, at: login.clock.now)
         else { throw try await signCountRegressed(passkey, user: user, origin: origin) }
-        guard let grant = try await login.finishLogin(of: user, origin: origin, detail: "passkey") else { throw AuthError.accountDisabled }
+        guard var grant = try await login.finishLogin(of: user, origin: origin, detail: "passkey") else { throw AuthError.accountDisabled }
+        grant.methods = [passkey.backupEligible ? "swk" : "hwk"]
         return grant
     }
 

@@ -21,6 +21,9 @@ public struct TokenGrant: Sendable, Equatable {
     public var sessionID: UUID?
     /// Its user, when the service that made it says.
     public var userID: UUID?
+    /// How the login proved who it was (RFC 8176), when not by password alone: `hwk` or
+    /// `swk` for a passkey (a device-bound key, or one a sync fabric may copy).
+    public var methods: [String]?
 
     /// Creates a grant.
     public init(accessToken: String, tokenType: String = "Bearer", expiresIn: Int, refreshToken: String, refreshExpiresIn: Int) {

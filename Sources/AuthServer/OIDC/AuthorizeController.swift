@@ -27,6 +27,9 @@ public struct AuthorizeController<Storage: AuthStorage>: Sendable {
     public let provider: OpenIDProvider<Storage>
     public let login: LoginService<Storage>
     public let factors: SecondFactorService<Storage>
+    /// Passkeys, when authd is a WebAuthn relying party (`serve --rp-id`): the sign-in page
+    /// offers them.
+    public let passkeys: PasskeyService<Storage>?
     public let sessions: BrowserSessions
     public let pages: WebPages
     /// The `iss` of the answers (RFC 9207): the issuer of authd's tokens.
@@ -38,12 +41,14 @@ public struct AuthorizeController<Storage: AuthStorage>: Sendable {
     public let maxBodySize: Int
 
     public init(
-        provider: OpenIDProvider<Storage>, login: LoginService<Storage>, factors: SecondFactorService<Storage>, sessions: BrowserSessions,
-        pages: WebPages, issuer: String, resetLink: String? = nil, signUpLink: String? = nil, maxBodySize: Int
+        provider: OpenIDProvider<Storage>, login: LoginService<Storage>, factors: SecondFactorService<Storage>,
+        passkeys: PasskeyService<Storage>? = nil, sessions: BrowserSessions, pages: WebPages, issuer: String, resetLink: String? = nil,
+        signUpLink: String? = nil, maxBodySize: Int
     ) {
         self.provider = provider
         self.login = login
         self.factors = factors
+        self.passkeys = passkeys
         self.sessions = sessions
         self.pages = pages
         self.issuer = issuer
@@ -57,7 +62,13 @@ public struct AuthorizeController<Storage: AuthStorage>: Sendable {
         case signIn = "/authorize/sign-in"
         case secondFactor = "/authorize/second-factor"
         case consent = "/authorize/consent"
+        case passkey = "/authorize/passkey"
+        case resume = "/authorize/resume"
     }
+
+    /// How recent a sign-in `/authorize/resume` takes as this request's own: the page's script
+    /// goes there at once after its passkey sign-in.
+    static var resumeWindow: TimeInterval { 120 }
 
     public var routes: RouteCollection<AuthRequestContext> {
         let routes = RouteCollection(context: AuthRequestContext.self)
@@ -80,6 +91,12 @@ public struct AuthorizeController<Storage: AuthStorage>: Sendable {
         }
         routes.post(RouterPath(Step.consent.rawValue)) { request, context in
             try await step(.consent, request: request, context: context)
+        }
+        routes.post(RouterPath(Step.passkey.rawValue)) { request, context in
+            try await passkey(request, context: context)
+        }
+        routes.get(RouterPath(Step.resume.rawValue)) { request, _ in
+            try await resume(request)
         }
         return routes
     }
@@ -177,6 +194,8 @@ public struct AuthorizeController<Storage: AuthStorage>: Sendable {
             return try await signIn(flow, form: form, session: session, request: request, origin: origin)
         case .secondFactor:
             return try await secondFactor(flow, form: form, session: session, request: request, origin: origin)
+        case .passkey, .resume:
+            preconditionFailure("not a form")
         case .consent:
             guard let signIn = session.signIn, try await provider.isLive(signIn) else {
                 return try signInPage(flow, session: session, request: request, status: .ok)
@@ -258,6 +277,44 @@ public struct AuthorizeController<Storage: AuthStorage>: Sendable {
         return try await signedIn(flow, session: session, request: request, headers: try sessions.cookie(for: session))
     }
 
+    /// The sign-in page's passkey (its script posts the assertion with the page's
+    /// anti-forgery token): `POST /webauthn/login`'s rules; the answer is JSON, `{"location"}`
+    /// where the script sends the browser on (`/authorize/resume`), or the one error shape.
+    func passkey(_ request: Request, context: AuthRequestContext) async throws -> Response {
+        guard let passkeys else { throw AuthError.notFound("passkeys are not offered here") }
+        let body = try await JSONRequestBody.decode(PagePasskeyRequest.self, from: request, limit: maxBodySize)
+        guard case .success(let flow) = try await check(Self.query(of: request), for: request) else {
+            throw AuthError.invalidRequest("the authorization request is not valid")
+        }
+        guard let session = sessions.session(of: request), sessions.acceptsForm(request, csrfToken: body.csrf, session: session) else {
+            throw AuthError.invalidRequest("the page's anti-forgery token is missing or stale: reload the page")
+        }
+        let grant = try await passkeys.logIn(body.credential, origin: context.origin(of: request))
+        guard let sessionID = grant.sessionID, let userID = grant.userID else {
+            preconditionFailure("a login's grant names its session and user")
+        }
+        let signIn = BrowserSignIn(userID: userID, sessionID: sessionID, authTime: sessions.clock.now, methods: grant.methods ?? ["hwk"])
+        let signedIn = BrowserSession.start(now: signIn.authTime).signedIn(as: signIn)
+        return JSONResponse.make(status: .ok, body: ["location": flow.action(.resume)], headers: try sessions.cookie(for: signedIn))
+    }
+
+    /// Where the page's script goes after its passkey sign-in: the request goes on with that
+    /// sign-in, taken as the request's own (so `prompt=login` and `max_age` hold) when it is
+    /// as recent as ``resumeWindow``; else the request starts again.
+    func resume(_ request: Request) async throws -> Response {
+        let flow: Flow
+        switch try await check(Self.query(of: request), for: request) {
+        case .success(let checked): flow = checked
+        case .failure(let refused): return refused.response
+        }
+        guard let session = sessions.session(of: request), let signIn = session.signIn,
+            sessions.clock.now.timeIntervalSince(signIn.authTime) <= Self.resumeWindow, try await provider.isLive(signIn)
+        else {
+            return PageResponse.seeOther("/authorize?" + flow.query)
+        }
+        return try await signedIn(flow, session: session, request: request)
+    }
+
     // MARK: Pages
 
     func signInPage(
@@ -268,6 +325,7 @@ public struct AuthorizeController<Storage: AuthStorage>: Sendable {
             "action": flow.action(.signIn), "csrf": session.csrfToken, "username": username ?? flow.request.loginHint ?? "",
         ]
         values["error"] = error
+        values["passkey_action"] = passkeys != nil ? flow.action(.passkey) : nil
         values["reset_link"] = resetLink
         values["sign_up_link"] = signUpLink
         return pages.page(

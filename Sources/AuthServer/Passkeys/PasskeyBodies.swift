@@ -60,6 +60,18 @@ public struct PasskeyLoginRequest: RequestBody {
     }
 }
 
+/// The body the sign-in page's script posts to `POST /authorize/passkey`:
+/// `{"csrf", "credential": <AuthenticationResponseJSON>}`, the page's anti-forgery token
+/// with the assertion.
+public struct PagePasskeyRequest: RequestBody {
+    public let csrf: String
+    public let credential: AuthenticationResponseJSON
+
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case csrf, credential
+    }
+}
+
 /// A passkey as its owner sees it: `{"id", "name", "created_at", "last_used_at",
 /// "transports", "backed_up"}` (the id base64url, as in the WebAuthn JSON).
 struct PasskeyResponse: Encodable {

@@ -27,7 +27,7 @@ public enum PageResponse {
     /// page of an authorization request names its redirect URI's origin there: browsers hold
     /// the redirects that follow a form's POST to `form-action` as well.
     public static func contentSecurityPolicy(nonce: String, formTargets: [String] = []) -> String {
-        "default-src 'none'; style-src 'nonce-\(nonce)'; script-src 'nonce-\(nonce)'; img-src 'self' data:; "
+        "default-src 'none'; style-src 'nonce-\(nonce)'; script-src 'nonce-\(nonce)'; connect-src 'self'; img-src 'self' data:; "
             + "form-action \((["'self'"] + formTargets).joined(separator: " ")); frame-ancestors 'none'; base-uri 'none'"
     }
 

@@ -8,6 +8,12 @@ The plan (JSON) says what to do:
   code            a code of the authenticator app, typed on the second-factor page
   recovery_code   a recovery code, typed there instead
   consent         "allow" or "deny" on the consent page
+  passkey         {"access_token": …, "page": URL, "mode": "autofill"|"button"}: Chrome's virtual
+                  authenticator (the DevTools WebAuthn domain) registers a passkey for the
+                  account with that token on an authd page; then the sign-in page signs in
+                  with it: through the username field's autofill (conditional mediation, which
+                  the virtual authenticator answers as a person picking the passkey would), or
+                  through the passkey button in a browser that offers no such autofill
   token_endpoint, client_id, code_verifier
                   exchange the code the browser brought back, as the client would, right
                   away (the tokens are recorded; "{id_token}" in a later URL is its ID token)
@@ -33,6 +39,7 @@ from selenium import webdriver
 from selenium.common.exceptions import NoSuchElementException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.virtual_authenticator import VirtualAuthenticatorOptions
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -105,14 +112,53 @@ def land():
     seen["landed"].append(driver.current_url)
 
 
+REGISTER = """
+const [token, done] = arguments;
+(async () => {
+  const headers = {"Authorization": "Bearer " + token, "Content-Type": "application/json"};
+  const options = await fetch("/webauthn/register/options", {method: "POST", headers, body: "{}"});
+  const publicKey = PublicKeyCredential.parseCreationOptionsFromJSON(await options.json());
+  const credential = await navigator.credentials.create({publicKey});
+  const registered = await fetch("/webauthn/register", {method: "POST", headers,
+    body: JSON.stringify({credential: credential.toJSON(), name: "Chromium"})});
+  done(registered.status);
+})().catch((error) => done(String(error)));
+"""
+
 try:
+    if "passkey" in plan:
+        authenticator = VirtualAuthenticatorOptions()
+        authenticator.protocol = VirtualAuthenticatorOptions.Protocol.CTAP2
+        authenticator.transport = VirtualAuthenticatorOptions.Transport.INTERNAL
+        authenticator.has_resident_key = True
+        authenticator.has_user_verification = True
+        authenticator.is_user_verified = True
+        driver.add_virtual_authenticator(authenticator)
+        driver.get(plan["passkey"]["page"])
+        driver.set_script_timeout(30)
+        seen["registered"] = driver.execute_async_script(REGISTER, plan["passkey"]["access_token"])
+        if plan["passkey"]["mode"] == "button":
+            driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {
+                "source": "PublicKeyCredential.isConditionalMediationAvailable = () => Promise.resolve(false);"})
     driver.get(plan["authorize"])
-    page("sign-in")
-    seen["autocomplete"] = {field: driver.find_element(By.ID, field).get_attribute("autocomplete")
-                            for field in ["username", "password"]}
-    driver.find_element(By.ID, "username").send_keys(plan["username"])
-    driver.find_element(By.ID, "password").send_keys(plan["password"])
-    click("sign-in")
+    if plan.get("passkey", {}).get("mode") == "autofill":
+        # The page's waiting request is answered at once: it goes on by itself.
+        wait.until(lambda driver: "/authorize/resume" in driver.current_url)
+        seen["resumed"] = True
+    else:
+        page("sign-in")
+        seen["autocomplete"] = {field: driver.find_element(By.ID, field).get_attribute("autocomplete")
+                                for field in ["username", "password"]}
+    if plan.get("passkey", {}).get("mode") == "button":
+        wait.until(lambda driver: driver.find_element(By.ID, "passkey").is_displayed())
+        seen["conditional_mediation"] = driver.find_element(By.TAG_NAME, "html").get_attribute("data-conditional-mediation")
+        click("passkey")
+    elif "passkey" in plan:
+        pass
+    else:
+        driver.find_element(By.ID, "username").send_keys(plan["username"])
+        driver.find_element(By.ID, "password").send_keys(plan["password"])
+        click("sign-in")
     if present("code"):
         page("second-factor")
         seen["autocomplete"]["code"] = driver.find_element(By.ID, "code").get_attribute("autocomplete")
