@@ -404,6 +404,8 @@ let package = Package(
                 "JOSE", "authd", "AuthCore", "AuthPostgres", "AuthTestSupport", "ContractTestSupport", "PostgresEmbedded", "ProcessKit",
                 // BrowserPageTests fix authd's port (and so its public URL) beforehand.
                 "ContractRunner",
+                // The example client's browser sign-in, against a live authd.
+                "LoginClient",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -411,7 +413,11 @@ let package = Package(
         ),
         // The example client (Examples/LoginClient is a package of its own, to copy) is built
         // and tested here too, so the test suite compiles the dependencies once.
-        .target(name: "LoginClient", path: "Examples/LoginClient/Sources/LoginClient"),
+        .target(
+            name: "LoginClient",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")],
+            path: "Examples/LoginClient/Sources/LoginClient"
+        ),
         .testTarget(
             name: "LoginClientTests",
             dependencies: ["LoginClient", "ContractStub", "ContractStubServer"],

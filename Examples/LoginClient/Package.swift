@@ -12,10 +12,16 @@ let package = Package(
     dependencies: [
         // Only the stub and its local server: none of the server's dependencies
         // (../../docs/05-testing-an-app-with-the-stub.md).
-        .package(name: "authd", path: "../..", traits: ["StubServer"])
+        .package(name: "authd", path: "../..", traits: ["StubServer"]),
+        // PKCE's SHA-256 and the ID token's signature (RS256 by default) for the browser
+        // sign-in; the stub resolves it already.
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
     ],
     targets: [
-        .target(name: "LoginClient"),
+        .target(
+            name: "LoginClient",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]
+        ),
         .testTarget(
             name: "LoginClientTests",
             dependencies: [

@@ -67,8 +67,8 @@ public func buildRouter<Storage: AuthStorage>(
         ).routes)
     router.addRoutes(
         AuthorizeController(
-            provider: provider, login: login, factors: factors, passkeys: passkeys, sessions: browserSessions, pages: .builtIn,
-            issuer: configuration.issuer,
+            provider: provider, login: login, factors: factors, passkeys: passkeys, signUp: configuration.signUpOpen ? accounts : nil,
+            recovery: recovery, sessions: browserSessions, pages: .builtIn, issuer: configuration.issuer,
             maxBodySize: maxBodySize
         ).routes)
     router.addRoutes(UserInfoController(provider: provider).routes)

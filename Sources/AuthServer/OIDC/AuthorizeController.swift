@@ -2,6 +2,7 @@ import AuthCore
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import WebForms
 
 /// The authorization endpoint and its hosted pages (OpenID Connect Core §3.1.2, RFC 6749
@@ -30,21 +31,24 @@ public struct AuthorizeController<Storage: AuthStorage>: Sendable {
     /// Passkeys, when authd is a WebAuthn relying party (`serve --rp-id`): the sign-in page
     /// offers them.
     public let passkeys: PasskeyService<Storage>?
+    /// Sign-up from the sign-in page, when it is open (`serve --signup open`).
+    public let signUp: AccountService<Storage>?
+    /// The "forgot your password?" page, when authd delivers messages (`--delivery-url`).
+    public let recovery: AccountRecoveryService<Storage>?
     public let sessions: BrowserSessions
     public let pages: WebPages
     /// The `iss` of the answers (RFC 9207): the issuer of authd's tokens.
     public let issuer: String
-    /// Links on the sign-in page: password reset and sign-up, when authd offers them.
-    public let resetLink: String?
-    public let signUpLink: String?
     /// Largest accepted form, bytes.
     public let maxBodySize: Int
 
     public init(
         provider: OpenIDProvider<Storage>, login: LoginService<Storage>, factors: SecondFactorService<Storage>,
-        passkeys: PasskeyService<Storage>? = nil, sessions: BrowserSessions, pages: WebPages, issuer: String, resetLink: String? = nil,
-        signUpLink: String? = nil, maxBodySize: Int
+        passkeys: PasskeyService<Storage>? = nil, signUp: AccountService<Storage>? = nil, recovery: AccountRecoveryService<Storage>? = nil,
+        sessions: BrowserSessions, pages: WebPages, issuer: String, maxBodySize: Int
     ) {
+        self.signUp = signUp
+        self.recovery = recovery
         self.provider = provider
         self.login = login
         self.factors = factors
@@ -52,8 +56,6 @@ public struct AuthorizeController<Storage: AuthStorage>: Sendable {
         self.sessions = sessions
         self.pages = pages
         self.issuer = issuer
-        self.resetLink = resetLink
-        self.signUpLink = signUpLink
         self.maxBodySize = maxBodySize
     }
 
@@ -64,6 +66,8 @@ public struct AuthorizeController<Storage: AuthStorage>: Sendable {
         case consent = "/authorize/consent"
         case passkey = "/authorize/passkey"
         case resume = "/authorize/resume"
+        case signUp = "/authorize/sign-up"
+        case forgotPassword = "/authorize/forgot-password"
     }
 
     /// How recent a sign-in `/authorize/resume` takes as this request's own: the page's script
@@ -97,6 +101,17 @@ public struct AuthorizeController<Storage: AuthStorage>: Sendable {
         }
         routes.get(RouterPath(Step.resume.rawValue)) { request, _ in
             try await resume(request)
+        }
+        if signUp != nil {
+            routes.get(RouterPath(Step.signUp.rawValue)) { request, _ in try await page(.signUp, request: request) }
+            routes.post(RouterPath(Step.signUp.rawValue)) { request, context in try await step(.signUp, request: request, context: context)
+            }
+        }
+        if recovery != nil {
+            routes.get(RouterPath(Step.forgotPassword.rawValue)) { request, _ in try await page(.forgotPassword, request: request) }
+            routes.post(RouterPath(Step.forgotPassword.rawValue)) { request, context in
+                try await step(.forgotPassword, request: request, context: context)
+            }
         }
         return routes
     }
@@ -196,6 +211,10 @@ public struct AuthorizeController<Storage: AuthStorage>: Sendable {
             return try await secondFactor(flow, form: form, session: session, request: request, origin: origin)
         case .passkey, .resume:
             preconditionFailure("not a form")
+        case .signUp:
+            return try await signUp(flow, form: form, session: session, request: request, origin: origin)
+        case .forgotPassword:
+            return try await forgotPassword(flow, form: form, session: session, request: request, origin: origin, logger: context.logger)
         case .consent:
             guard let signIn = session.signIn, try await provider.isLive(signIn) else {
                 return try signInPage(flow, session: session, request: request, status: .ok)
@@ -326,8 +345,8 @@ public struct AuthorizeController<Storage: AuthStorage>: Sendable {
         ]
         values["error"] = error
         values["passkey_action"] = passkeys != nil ? flow.action(.passkey) : nil
-        values["reset_link"] = resetLink
-        values["sign_up_link"] = signUpLink
+        values["reset_link"] = recovery != nil ? flow.action(.forgotPassword) : nil
+        values["sign_up_link"] = signUp != nil ? flow.action(.signUp) : nil
         return pages.page(
             "sign-in", status: status, for: request, values: values, messageValues: ["client": flow.request.client.id], headers: headers,
             language: flow.language, formTargets: formTargets(flow))
@@ -355,6 +374,96 @@ public struct AuthorizeController<Storage: AuthStorage>: Sendable {
             values: ["action": flow.action(.consent), "csrf": session.csrfToken, "scopes": scopes],
             messageValues: ["client": flow.request.client.id, "username": username], headers: headers, language: flow.language,
             formTargets: formTargets(flow))
+    }
+
+    /// `GET` of the sign-up and forgot-password pages: the request checked, the form.
+    func page(_ step: Step, request: Request) async throws -> Response {
+        let flow: Flow
+        switch try await check(Self.query(of: request), for: request) {
+        case .success(let checked): flow = checked
+        case .failure(let refused): return refused.response
+        }
+        let session = sessions.session(of: request) ?? BrowserSession.start(now: sessions.clock.now)
+        return try accountPage(
+            step, flow: flow, session: session, request: request, status: .ok, headers: try sessions.cookie(for: session))
+    }
+
+    func accountPage(
+        _ step: Step, flow: Flow, session: BrowserSession, request: Request, status: HTTPResponse.Status, fields: [String: String] = [:],
+        error: String? = nil, headers: HTTPFields = [:]
+    ) throws -> Response {
+        var values: [String: Any] = [
+            "action": flow.action(step), "csrf": session.csrfToken, "sign_in_link": "/authorize?" + flow.query,
+            "username": fields["username"] ?? "", "email": fields["email"] ?? "", "min_length": PasswordPolicy.minimumLength,
+            "max_length": PasswordPolicy.maximumLength,
+        ]
+        values["error"] = error
+        return pages.page(
+            step == .signUp ? "sign-up" : "forgot-password", status: status, for: request, values: values,
+            messageValues: ["client": flow.request.client.id, "min_length": String(PasswordPolicy.minimumLength)], headers: headers,
+            language: flow.language, formTargets: formTargets(flow))
+    }
+
+    /// The sign-up form's POST: `POST /users`'s rules and limits, then the new account signs
+    /// in (`POST /login`'s) and the request goes on.
+    func signUp(_ flow: Flow, form: FormRequestBody, session: BrowserSession, request: Request, origin: RequestOrigin) async throws
+        -> Response
+    {
+        guard let accounts = signUp else { throw AuthError.notFound("sign-up is closed") }
+        let (username, password, email) = (form["username"] ?? "", form["password"] ?? "", form["email"])
+        let fields = ["username": username, "email": email ?? ""]
+        do {
+            let user = try await accounts.signUp(
+                username: username, password: password, email: email, origin: origin, throttle: login.throttle)
+            try await recovery?.requestEmailVerification(for: user, origin: origin)
+            let grant = try await login.login(username: username, password: password, origin: origin)
+            return try await finish(flow, grant: grant, methods: ["pwd"], request: request)
+        } catch let error as AuthError {
+            let words = pages.catalogue.messages(
+                in: flow.language, values: ["reason": error.description, "seconds": String(error.retryAfter ?? 60)])
+            let message: String? =
+                switch error.code {
+                case .usernameTaken: words["error_username_taken"]
+                case .emailTaken: words["error_email_taken"]
+                case .tooManyAttempts: words["error_too_many"]
+                case .serviceUnavailable: words["unavailable_message"]
+                default: words["error_invalid"]
+                }
+            let status: HTTPResponse.Status =
+                switch error.code {
+                case .usernameTaken, .emailTaken: .conflict
+                case .weakPassword: .unprocessableContent
+                default: Self.status(of: error)
+                }
+            return try accountPage(.signUp, flow: flow, session: session, request: request, status: status, fields: fields, error: message)
+        }
+    }
+
+    /// The forgot-password form's POST: `POST /password/reset`'s rules (the same answer whether
+    /// or not the account exists or has an address; the message is sent after answering).
+    func forgotPassword(
+        _ flow: Flow, form: FormRequestBody, session: BrowserSession, request: Request, origin: RequestOrigin, logger: Logger
+    ) async throws -> Response {
+        guard let recovery else { throw AuthError.notFound("password resets are not offered") }
+        do {
+            let accepted = try await recovery.acceptPasswordReset(username: form["username"] ?? "", email: nil, origin: origin)
+            Task {
+                do {
+                    try await recovery.issue(accepted)
+                } catch {
+                    logger.warning("password reset not issued", metadata: ["reason": "\(type(of: error))"])
+                }
+            }
+        } catch let error as AuthError {
+            let words = pages.catalogue.messages(
+                in: flow.language, values: ["reason": error.description, "seconds": String(error.retryAfter ?? 60)])
+            let message = error.code == .tooManyAttempts ? words["error_too_many"] : words["error_invalid"]
+            return try accountPage(
+                .forgotPassword, flow: flow, session: session, request: request, status: Self.status(of: error),
+                fields: ["username": form["username"] ?? ""], error: message)
+        }
+        return pages.page(
+            "link-sent", status: .ok, for: request, values: ["sign_in_link": "/authorize?" + flow.query], language: flow.language)
     }
 
     /// Where the pages of `flow` may send the browser after a form: authd, and the client's

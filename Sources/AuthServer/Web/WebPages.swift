@@ -32,6 +32,9 @@ public struct WebPages: Sendable {
                     "consent": PackageResources.consent_mustache,
                     "form-post": PackageResources.form_post_mustache,
                     "sign-out": PackageResources.sign_out_mustache,
+                    "sign-up": PackageResources.sign_up_mustache,
+                    "forgot-password": PackageResources.forgot_password_mustache,
+                    "link-sent": PackageResources.link_sent_mustache,
                 ],
                 catalogue: .builtIn
             )

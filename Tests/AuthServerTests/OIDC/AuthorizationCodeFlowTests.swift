@@ -25,7 +25,12 @@ import Testing
     /// A fixture with `alice`, a public first-party app (`phone-app`) and a confidential
     /// third-party site (`photos`, secret `photos-secret`).
     static func fixture() async throws -> ServerFixture {
-        var fixture = try await ServerFixture()
+        try await registered(try await ServerFixture())
+    }
+
+    /// `fixture` with the issuer, `alice` and the two clients.
+    static func registered(_ fixture: ServerFixture) async throws -> ServerFixture {
+        var fixture = fixture
         fixture.configuration.issuer = issuer
         fixture.configuration.publicURL = issuer
         try await fixture.addUser("alice", password: password)
@@ -474,6 +479,73 @@ import Testing
             let refresh = try #require(login["refresh_token"] as? String)
             #expect(try await client.postJSON("/logout", #"{"refresh_token":"\#(refresh)"}"#).status == .noContent)
         }
+    }
+
+    /// A signed-in browser is asked to sign in again when `prompt=login` or `max_age` say so,
+    /// and the new sign-in answers the request (no loop back to the form); `prompt=none` then
+    /// goes straight through.
+    @Test func promptLoginAndMaxAgeAskForANewSignIn() async throws {
+        let fixture = try await Self.fixture()
+        try await fixture.test { client in
+            var browser = Browser()
+            _ = try await Self.signIn(client, &browser, query: Self.authorizeQuery(challenge: Self.pkce().challenge))
+            for extra in [[("prompt", "login")], [("max_age", "0")]] {
+                let query = Self.authorizeQuery(challenge: Self.pkce().challenge, extra: extra)
+                let page = try await browser.get(client, "/authorize?" + query)
+                #expect(page.status == .ok && String(buffer: page.body).contains(#"id="sign-in""#), "\(extra)")
+                let again = try await browser.submit(client, page, [("username", "alice"), ("password", Self.password)])
+                #expect(try again.status == .seeOther && Self.parameters(again)["code"] != nil, "\(extra)")
+            }
+            let silent = try await browser.get(
+                client, "/authorize?" + Self.authorizeQuery(challenge: Self.pkce().challenge, extra: [("prompt", "none")]))
+            #expect(try silent.status == .seeOther && Self.parameters(silent)["code"] != nil)
+        }
+    }
+
+    /// With sign-up open and messages delivered, the sign-in page links to a sign-up page,
+    /// whose new account goes straight on with the request, and to a forgot-password page,
+    /// whose link is sent to the account's address.
+    @Test func theSignInPageLinksToSignUpAndToAPasswordReset() async throws {
+        try await AccountPagesTests.withPages { mailbox, fixture in
+            var fixture = try await Self.registered(fixture)
+            fixture.configuration.signUpOpen = true
+            try await fixture.withDatabase { database in
+                _ = try await database.client.query(
+                    "UPDATE users SET email = 'alice@example.com' WHERE username = 'alice'", logger: TestCluster.logger)
+            }
+            try await fixture.test { client in
+                var browser = Browser()
+                let query = Self.authorizeQuery(challenge: Self.pkce().challenge)
+                let signIn = try await browser.get(client, "/authorize?" + query)
+                let html = String(buffer: signIn.body)
+                let signUpLink = try #require(Self.link("sign-up", in: html))
+                #expect(signUpLink.hasPrefix("/authorize/sign-up?"))
+
+                let form = try await browser.get(client, signUpLink.replacingOccurrences(of: "&amp;", with: "&"))
+                #expect(form.status == .ok && String(buffer: form.body).contains(#"autocomplete="new-password""#))
+                let taken = try await browser.submit(client, form, [("username", "alice"), ("password", "another good passphrase")])
+                #expect(taken.status == .conflict && String(buffer: taken.body).contains(#"id="error""#))
+                let created = try await browser.submit(client, taken, [("username", "nadia"), ("password", "another good passphrase")])
+                #expect(
+                    try created.status == .seeOther && Self.parameters(created)["code"] != nil, "the new account goes on with the request")
+
+                var other = Browser()
+                let page = try await other.get(client, "/authorize?" + query)
+                let forgotLink = try #require(Self.link("forgot-password", in: String(buffer: page.body)))
+                let forgot = try await other.get(client, forgotLink.replacingOccurrences(of: "&amp;", with: "&"))
+                let sent = try await other.submit(client, forgot, [("username", "alice")])
+                #expect(sent.status == .ok && String(buffer: sent.body).contains(#"id="back-to-sign-in""#))
+                let message = try await mailbox.next(within: .seconds(60))
+                #expect((message.json["link"] as? String)?.contains("/account/password-reset?token=") == true)
+            }
+        }
+    }
+
+    /// The `href` of the link whose id is `id`.
+    static func link(_ id: String, in html: String) -> String? {
+        guard let tag = html.range(of: #"id="\#(id)""#) else { return nil }
+        let start = html[..<tag.lowerBound].range(of: "<a ", options: .backwards)?.lowerBound ?? tag.lowerBound
+        return attribute("href", in: String(html[start...]))
     }
 
     @Test func aSecondFactorIsAskedOnItsOwnPageAndNamedInTheIDToken() async throws {
