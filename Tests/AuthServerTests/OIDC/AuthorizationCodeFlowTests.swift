@@ -124,6 +124,24 @@ import Testing
         return parameters
     }
 
+    /// The phone app's code `code`, exchanged with `verifier`.
+    static func exchange(_ client: some TestClientProtocol, code: String, verifier: String) async throws -> TestResponse {
+        try await token(
+            client,
+            [
+                ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", native), ("client_id", "phone-app"),
+                ("code_verifier", verifier),
+            ])
+    }
+
+    /// alice signed in (in `browser`) for the phone app, and its tokens.
+    static func signedInTokens(_ client: some TestClientProtocol, _ browser: inout Browser) async throws -> [String: Any] {
+        let pkce = pkce()
+        let code = try #require(
+            try parameters(try await signIn(client, &browser, query: authorizeQuery(challenge: pkce.challenge)))["code"])
+        return try await exchange(client, code: code, verifier: pkce.verifier).json()
+    }
+
     static func token(_ client: some TestClientProtocol, _ fields: [(String, String)], basic: String? = nil) async throws -> TestResponse {
         var headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
         if let basic { headers[.authorization] = "Basic " + Data(basic.utf8).base64EncodedString() }
@@ -189,12 +207,7 @@ import Testing
             #expect(answer["state"] == "st4te" && answer["iss"] == Self.issuer)
             let code = try #require(answer["code"])
 
-            let exchanged = try await Self.token(
-                client,
-                [
-                    ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", Self.native), ("client_id", "phone-app"),
-                    ("code_verifier", pkce.verifier),
-                ])
+            let exchanged = try await Self.exchange(client, code: code, verifier: pkce.verifier)
             #expect(exchanged.status == .ok)
             let tokens = try exchanged.json()
             let access = try #require(tokens["access_token"] as? String)
@@ -371,16 +384,7 @@ import Testing
         let fixture = try await Self.fixture()
         try await fixture.test { client in
             var browser = Browser()
-            let pkce = Self.pkce()
-            let code = try #require(
-                try Self.parameters(try await Self.signIn(client, &browser, query: Self.authorizeQuery(challenge: pkce.challenge)))["code"])
-            let tokens = try await Self.token(
-                client,
-                [
-                    ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", Self.native), ("client_id", "phone-app"),
-                    ("code_verifier", pkce.verifier),
-                ]
-            ).json()
+            let tokens = try await Self.signedInTokens(client, &browser)
             let refresh = try #require(tokens["refresh_token"] as? String)
             // Not at authd's own refresh route, nor for another client.
             #expect(try await client.postJSON("/token/refresh", #"{"refresh_token":"\#(refresh)"}"#).status == .unauthorized)
@@ -409,16 +413,7 @@ import Testing
         let fixture = try await Self.fixture()
         try await fixture.test { client in
             var browser = Browser()
-            let pkce = Self.pkce()
-            let code = try #require(
-                try Self.parameters(try await Self.signIn(client, &browser, query: Self.authorizeQuery(challenge: pkce.challenge)))["code"])
-            let tokens = try await Self.token(
-                client,
-                [
-                    ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", Self.native), ("client_id", "phone-app"),
-                    ("code_verifier", pkce.verifier),
-                ]
-            ).json()
+            let tokens = try await Self.signedInTokens(client, &browser)
             let idToken = try #require(tokens["id_token"] as? String)
             let access = try #require(tokens["access_token"] as? String)
 
@@ -452,16 +447,7 @@ import Testing
         let fixture = try await Self.fixture()
         try await fixture.test { client in
             var browser = Browser()
-            let pkce = Self.pkce()
-            let code = try #require(
-                try Self.parameters(try await Self.signIn(client, &browser, query: Self.authorizeQuery(challenge: pkce.challenge)))["code"])
-            let tokens = try await Self.token(
-                client,
-                [
-                    ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", Self.native), ("client_id", "phone-app"),
-                    ("code_verifier", pkce.verifier),
-                ]
-            ).json()
+            let tokens = try await Self.signedInTokens(client, &browser)
             let idToken = try #require(tokens["id_token"] as? String)
             let access = try #require(tokens["access_token"] as? String)
             var headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded", .origin: "https://app.example.com"]
@@ -565,13 +551,7 @@ import Testing
             clock.advance(by: 30)
             let redirect = try await browser.submit(client, wrong, [("code", key.code(at: clock.now))])
             let code = try #require(try Self.parameters(redirect)["code"])
-            let tokens = try await Self.token(
-                client,
-                [
-                    ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", Self.native), ("client_id", "phone-app"),
-                    ("code_verifier", pkce.verifier),
-                ]
-            ).json()
+            let tokens = try await Self.exchange(client, code: code, verifier: pkce.verifier).json()
             let idToken = try #require(tokens["id_token"] as? String)
             let payload = try #require(Base64URL.decode(String(idToken.split(separator: ".")[1])))
             let claims = try #require(try JSONSerialization.jsonObject(with: payload) as? [String: Any])
