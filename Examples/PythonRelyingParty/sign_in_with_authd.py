@@ -4,19 +4,17 @@ token checked by Authlib's own OpenID Connect claims (iss, aud, exp, nonce, at_h
 userinfo endpoint, a refresh, and logout. scripts/relying-party-check runs it against a live
 authd; it exits non-zero on the first broken expectation.
 
-The browser's part (authd's sign-in and consent pages) is played by `Browser`, which reads
-the pages' forms as a browser would, so the check needs no browser; Chromium plays it in the
-test suite (Tests/authdTests/SignInBrowserTests.swift).
+The browser's part (authd's sign-in and consent pages) is played by authd_pages.Browser,
+which reads the pages' forms as a browser would, so the check needs no browser; Chromium
+plays it in the test suite (Tests/authdTests/SignInBrowserTests.swift).
 
 Environment: AUTHD_URL; PUBLIC_CLIENT_ID (a --public client), WEB_CLIENT_ID and
 WEB_CLIENT_SECRET (a confidential one), both with the redirect URI REDIRECT_URI and the
 post-logout redirect URI POST_LOGOUT_URI; USERNAME, PASSWORD.
 """
 
-import html
 import os
 import re
-import secrets
 import sys
 import urllib.parse
 
@@ -24,10 +22,11 @@ import requests
 from authlib.common.security import generate_token
 from authlib.integrations.requests_client import OAuth2Session
 from authlib.jose import JsonWebKey, JsonWebToken
-
-jwt = JsonWebToken(["RS256", "ES256", "EdDSA"])
 from authlib.oidc.core import CodeIDToken
 
+from authd_pages import Browser
+
+jwt = JsonWebToken(["RS256", "ES256", "EdDSA"])
 env = os.environ
 authd = env["AUTHD_URL"].rstrip("/")
 checks = 0
@@ -39,48 +38,6 @@ def expect(condition, what):
         sys.exit(f"FAILED: {what}")
     checks += 1
     print(f"ok {checks} - {what}")
-
-
-class Browser:
-    """authd's pages, as a browser fills them in: it keeps the session cookie (a `__Host-`,
-    `Secure` cookie, which a browser keeps on localhost too and `requests` would not send over
-    http), follows authd's own redirects and stops at the app's."""
-
-    def __init__(self):
-        self.cookie = None
-        self.http = requests.Session()
-
-    def open(self, url, method="GET", data=None):
-        while True:
-            headers = {"Cookie": self.cookie} if self.cookie else {}
-            if method == "POST":
-                headers.update({"Origin": authd, "Sec-Fetch-Site": "same-origin"})
-            response = self.http.request(method, url, data=data, headers=headers, allow_redirects=False, timeout=30)
-            if "__Host-authd_browser=" in response.headers.get("Set-Cookie", ""):
-                self.cookie = response.headers["Set-Cookie"].split(";")[0]
-            location = response.headers.get("Location")
-            if response.status_code in (302, 303) and location and location.startswith(authd):
-                url, method, data = location, "GET", None
-                continue
-            return response
-
-    def submit(self, page, **fields):
-        """Posts the page's form with its anti-forgery token and `fields`."""
-        action = html.unescape(re.search(r'<form method="post" action="([^"]+)"', page.text).group(1))
-        fields["csrf"] = re.search(r'name="csrf" value="([^"]+)"', page.text).group(1)
-        return self.open(urllib.parse.urljoin(authd, action), "POST", fields)
-
-
-def sign_in(browser, url, consent=True):
-    """The browser at `url`: signs in (unless it is already), allows, and returns the URL the
-    app is sent to."""
-    page = browser.open(url)
-    if page.status_code == 200 and 'id="sign-in"' in page.text:
-        page = browser.submit(page, username=env["USERNAME"], password=env["PASSWORD"])
-    if page.status_code == 200 and 'name="decision"' in page.text:
-        page = browser.submit(page, decision="allow" if consent else "deny")
-    expect(page.status_code == 303 and page.headers["Location"].startswith(env["REDIRECT_URI"]), "authd sends the browser back to the app")
-    return page.headers["Location"]
 
 
 def validated(client, token, nonce, metadata):
@@ -117,8 +74,9 @@ public = OAuth2Session(env["PUBLIC_CLIENT_ID"], redirect_uri=env["REDIRECT_URI"]
 verifier = generate_token(48)
 nonce = generate_token(20)
 url, state = public.create_authorization_url(metadata["authorization_endpoint"], code_verifier=verifier, nonce=nonce)
-browser = Browser()
-callback = sign_in(browser, url)
+browser = Browser(authd, env["USERNAME"], env["PASSWORD"], env["REDIRECT_URI"])
+callback = browser.sign_in(url)
+expect(callback.startswith(env["REDIRECT_URI"]), "authd sends the browser back to the app")
 answer = dict(urllib.parse.parse_qsl(urllib.parse.urlparse(callback).query))
 expect(answer.get("state") == state, "the answer carries the request's state")
 expect(answer.get("iss") == authd, "... and authd's iss (RFC 9207: no mix-up with another provider)")
@@ -141,7 +99,7 @@ expect(public.get(metadata["userinfo_endpoint"]).status_code == 401, "... and th
 
 # An answer without the state it was sent with is refused by the client (CSRF, RFC 6749 §10.12).
 url, state = public.create_authorization_url(metadata["authorization_endpoint"], code_verifier=generate_token(48), nonce=generate_token(20))
-stripped = re.sub(r"state=[^&]*&?", "", sign_in(browser, url))
+stripped = re.sub(r"state=[^&]*&?", "", browser.sign_in(url))
 try:
     public.fetch_token(metadata["token_endpoint"], authorization_response=stripped, code_verifier=verifier, state=state)
     expect(False, "Authlib refuses an answer without its state")
@@ -152,7 +110,8 @@ except Exception as error:
 web = OAuth2Session(env["WEB_CLIENT_ID"], env["WEB_CLIENT_SECRET"], redirect_uri=env["REDIRECT_URI"], scope="openid email")
 nonce = generate_token(20)
 url, state = web.create_authorization_url(metadata["authorization_endpoint"], nonce=nonce)
-callback = sign_in(browser, url)
+callback = browser.sign_in(url)
+expect(callback.startswith(env["REDIRECT_URI"]), "authd sends the browser back to the app")
 token = web.fetch_token(metadata["token_endpoint"], authorization_response=callback)
 claims = validated(env["WEB_CLIENT_ID"], token, nonce, metadata)
 expect("refresh_token" not in token, "no refresh token without offline_access for a third-party app (OpenID Connect Core §11)")

@@ -71,7 +71,7 @@ public func buildRouter<Storage: AuthStorage>(
             recovery: recovery, sessions: browserSessions, pages: .builtIn, issuer: configuration.issuer,
             maxBodySize: maxBodySize
         ).routes)
-    router.addRoutes(UserInfoController(provider: provider).routes)
+    router.addRoutes(UserInfoController(provider: provider, maxBodySize: maxBodySize).routes)
     router.addRoutes(endSession.routes)
     router.addRoutes(
         MetadataController(

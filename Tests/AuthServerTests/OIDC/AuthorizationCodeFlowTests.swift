@@ -222,6 +222,16 @@ import Testing
 
             let info = try await client.execute(uri: "/userinfo", method: .get, headers: [.authorization: "Bearer \(access)"])
             #expect(info.status == .ok)
+            // RFC 6750 §2.2: the token in a POST's form (pyoidc's way), never with the header too.
+            let posted = try await client.execute(
+                uri: "/userinfo", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+                body: ByteBuffer(string: "access_token=\(access)"))
+            #expect(posted.status == .ok)
+            let both = try await client.execute(
+                uri: "/userinfo", method: .post,
+                headers: [.contentType: "application/x-www-form-urlencoded", .authorization: "Bearer \(access)"],
+                body: ByteBuffer(string: "access_token=\(access)"))
+            #expect(both.status == .badRequest)
             let user = try info.json()
             #expect(user["sub"] as? String == claims.sub.value && user["preferred_username"] as? String == "alice")
             // A client's access token is not one of authd's own routes'.
