@@ -88,10 +88,14 @@ import Testing
             var inside: [RawHTTP.Connection] = []
             for _ in 0..<2 {
                 let connection = try await RawHTTP.Connection.open(port: port)
-                // A request answered first, so the head below comes on a connection the server holds.
-                try await connection.send(Self.health)
+                // A request answered first, so the head below comes on a connection the server
+                // holds. Both are sent at once: between the two the connection never waits for a
+                // head. (Had it waited past the cap's grace — the client slow under load to send
+                // the second — the accept loop, asking again then, would have had a read pending
+                // that took `fresh` past the cap, and `fresh`, not the first, would have been the
+                // one closed once it waited after its answer.)
+                try await connection.send(Self.health + head + Array(body.prefix(5)))
                 #expect(try await connection.answer().hasPrefix("HTTP/1.1 200"))
-                try await connection.send(head + Array(body.prefix(5)))
                 inside.append(connection)
             }
             // Both heads read: no connection waits for one.
