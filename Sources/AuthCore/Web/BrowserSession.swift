@@ -32,6 +32,9 @@ public struct BrowserSession: Sendable, Equatable, Codable {
     public var signIn: BrowserSignIn?
     /// The `mfa_token` of a sign-in waiting for its second factor. Never log it.
     public var secondFactorToken: String?
+    /// The authorization request a sign-in just made on its page's script (a passkey) is for
+    /// (a digest of its parameters): that request, once, goes on as the sign-in's own.
+    public var resumes: String?
 
     /// The token of an emailed link, with what it is for.
     public struct PendingToken: Sendable, Equatable, Codable {
@@ -65,6 +68,7 @@ public struct BrowserSession: Sendable, Equatable, Codable {
         case id, pending, completed
         case signIn = "sign_in"
         case secondFactorToken = "mfa"
+        case resumes
         case csrfToken = "csrf"
         case expiresAt = "exp"
     }
@@ -73,7 +77,7 @@ public struct BrowserSession: Sendable, Equatable, Codable {
     public static func start(now: Date) -> BrowserSession {
         BrowserSession(
             id: SecureRandom.base64URLText(length: 22), csrfToken: SecureRandom.base64URLText(length: 43),
-            expiresAt: now.addingTimeInterval(lifetime), pending: nil, completed: nil, signIn: nil, secondFactorToken: nil
+            expiresAt: now.addingTimeInterval(lifetime), pending: nil, completed: nil, signIn: nil, secondFactorToken: nil, resumes: nil
         )
     }
 

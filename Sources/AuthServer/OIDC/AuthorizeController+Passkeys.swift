@@ -1,4 +1,5 @@
 import AuthCore
+import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -23,24 +24,32 @@ extension AuthorizeController {
             preconditionFailure("a login's grant names its session and user")
         }
         let signIn = BrowserSignIn(userID: userID, sessionID: sessionID, authTime: sessions.clock.now, methods: grant.methods ?? ["hwk"])
-        let signedIn = BrowserSession.start(now: signIn.authTime).signedIn(as: signIn)
+        var signedIn = BrowserSession.start(now: signIn.authTime).signedIn(as: signIn)
+        signedIn.resumes = Self.digest(of: flow)
         return JSONResponse.make(status: .ok, body: ["location": flow.action(.resume)], headers: try sessions.cookie(for: signedIn))
     }
 
-    /// Where the page's script goes after its passkey sign-in: the request goes on with that
-    /// sign-in, taken as the request's own (so `prompt=login` and `max_age` hold) when it is
-    /// as recent as ``resumeWindow``; else the request starts again.
+    /// What names the request `flow` in the browser session: the SHA-256 of its parameters.
+    static func digest(of flow: Flow) -> String {
+        SHA256.hash(data: Data(flow.query.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Where the page's script goes after its passkey sign-in: the request the passkey signed
+    /// in for goes on with that sign-in, taken as its own (so `prompt=login` and `max_age`
+    /// hold), once, and when it is as recent as ``resumeWindow``; any other request starts
+    /// again at `/authorize`.
     func resume(_ request: Request) async throws -> Response {
         let flow: Flow
         switch try await check(Self.query(of: request), for: request) {
         case .success(let checked): flow = checked
         case .failure(let refused): return refused.response
         }
-        guard let session = sessions.session(of: request), let signIn = session.signIn,
+        guard var session = sessions.session(of: request), let signIn = session.signIn, session.resumes == Self.digest(of: flow),
             sessions.clock.now.timeIntervalSince(signIn.authTime) <= Self.resumeWindow, try await provider.isLive(signIn)
         else {
             return PageResponse.seeOther("/authorize?" + flow.query)
         }
-        return try await signedIn(flow, session: session, request: request)
+        session.resumes = nil
+        return try await signedIn(flow, session: session, request: request, headers: try sessions.cookie(for: session))
     }
 }

@@ -487,6 +487,11 @@ import Testing
             _ = try await Self.signIn(client, &browser, query: Self.authorizeQuery(challenge: Self.pkce().challenge))
             for extra in [[("prompt", "login")], [("max_age", "0")]] {
                 let query = Self.authorizeQuery(challenge: Self.pkce().challenge, extra: extra)
+                // Nor does the passkey script's way back take a sign-in it did not make for this request.
+                let resumed = try await browser.get(client, "/authorize/resume?" + query)
+                #expect(
+                    resumed.status == .seeOther && resumed.headers[.location]?.hasPrefix("/authorize?response_type=code") == true,
+                    "\(extra)")
                 let page = try await browser.get(client, "/authorize?" + query)
                 #expect(page.status == .ok && String(buffer: page.body).contains(#"id="sign-in""#), "\(extra)")
                 let again = try await browser.submit(client, page, [("username", "alice"), ("password", Self.password)])
