@@ -84,8 +84,10 @@ import Testing
 
     /// The password, the consent page, the code exchanged for tokens; then a second request
     /// signed in without a form, a logout with the ID token that comes back to the app, and
-    /// `prompt=none` answered `login_required` once signed out. authd runs as `scripts/serve`
-    /// runs it, without a public URL: its origin is the request's, its issuer `authd`.
+    /// `prompt=none` answered `login_required` once signed out; first, a request with an
+    /// unregistered redirect URI stays on authd's page. In a phone's window; authd runs as
+    /// `scripts/serve` runs it, without a public URL: its origin is the request's, its issuer
+    /// `authd`.
     @Test func aPasswordSignInConsentsSignsInAgainWithoutAFormAndSignsOut() async throws {
         try await Self.withAuthd(publicURL: false) { base, appPort, _ in
             let root = base.absoluteString.trimmingSuffix("/")
@@ -94,16 +96,21 @@ import Testing
             let silent = Self.authorize(base, appPort: appPort, state: "three", extra: "&prompt=none")
             let logout =
                 "\(root)/logout?id_token_hint={id_token}&post_logout_redirect_uri=http%3A%2F%2F127.0.0.1%3A\(appPort)%2Fbye&state=bye"
+            let refused = first.url.replacingOccurrences(of: "127.0.0.1%3A\(appPort)", with: "evil.example")
             let seen = try Self.browse(
                 [
+                    "refused": refused, "phone": true,
                     "authorize": first.url, "username": "alice", "password": Self.password, "consent": "allow",
                     "token_endpoint": "\(root)/oauth/token", "client_id": "notes", "code_verifier": first.verifier,
                     "then": [again.url, logout, silent.url],
                 ], appPort: appPort, name: "password", language: "en")
 
             let pages = (seen["pages"] as? [[String: String]] ?? []).map { $0["name"] ?? "" }
-            #expect(pages == ["sign-in", "consent", "app", "app", "app", "app"])
-            #expect((seen["pages"] as? [[String: String]])?.first?["heading"] == "Sign in")
+            #expect(pages == ["refused", "sign-in", "consent", "app", "app", "app", "app"])
+            // An unregistered redirect URI: authd's own page says why, and sends the browser nowhere.
+            #expect((seen["pages"] as? [[String: String]])?.first?["heading"] == "This sign-in cannot go on")
+            #expect((seen["refused_detail"] as? String)?.contains("did not register the redirect URI") == true)
+            #expect((seen["pages"] as? [[String: String]])?.dropFirst().first?["heading"] == "Sign in")
             #expect((seen["pages"] as? [[String: String]])?.allSatisfy { $0["lang"] == "en" } == true)
             #expect(seen["autocomplete"] as? [String: String] == ["username": "username webauthn", "password": "current-password"])
             #expect(seen["scopes"] as? [String] == ["openid", "profile", "email"])
@@ -113,7 +120,9 @@ import Testing
             #expect(Self.query(landed.dropFirst().first ?? "")["code"] != nil, "signed in again without a form")
             #expect(landed.dropFirst(2).first == "http://127.0.0.1:\(appPort)/bye?state=bye")
             #expect(Self.query(landed.last ?? "")["error"] == "login_required")
-            #expect(seen["console"] as? [String] == [], "the pages broke their Content Security Policy, or failed otherwise")
+            // Nothing in the console but the refused request's 400 (a CSP violation would be there).
+            let console = (seen["console"] as? [String] ?? ["no console"]).filter { !$0.contains("status of 400") }
+            #expect(console == [], "the pages broke their Content Security Policy, or failed otherwise")
 
             let tokens = try #require(seen["tokens"] as? [String: Any])
             let idToken = try #require(tokens["id_token"] as? String)

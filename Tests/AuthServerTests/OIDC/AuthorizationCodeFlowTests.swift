@@ -477,6 +477,26 @@ import Testing
         }
     }
 
+    /// `response_mode=form_post` (OAuth 2.0 Form Post Response Mode): the answer is a page
+    /// whose form the browser posts to the redirect URI — the only place its policy lets a form
+    /// go besides authd — with the code, the state and iss.
+    @Test func formPostAnswersWithAPageThatPostsToTheRedirectURI() async throws {
+        let fixture = try await Self.fixture()
+        try await fixture.test { client in
+            var browser = Browser()
+            let query = Self.authorizeQuery(challenge: Self.pkce().challenge, extra: [("response_mode", "form_post")])
+            let page = try await Self.signIn(client, &browser, query: query)
+            #expect(page.status == .ok && page.headers[.location] == nil)
+            let html = String(buffer: page.body)
+            #expect(html.contains(#"<form method="post" action="com.example.app:/callback" id="response">"#))
+            #expect(html.contains(#"name="state" value="st4te""#) && html.contains(#"name="iss" value="https://auth.example.com""#))
+            #expect(html.contains(#"name="code" value=""#))
+            #expect(page.headers[.contentSecurityPolicy]?.contains("form-action 'self' com.example.app:;") == true)
+            let nonce = try #require(page.headers[.contentSecurityPolicy]?.split(separator: "'").first { $0.hasPrefix("nonce-") })
+            #expect(html.contains(#"<script nonce="\#(nonce.dropFirst(6))">"#))
+        }
+    }
+
     /// A signed-in browser is asked to sign in again when `prompt=login` or `max_age` say so,
     /// and the new sign-in answers the request (no loop back to the form); `prompt=none` then
     /// goes straight through.

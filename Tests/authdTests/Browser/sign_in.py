@@ -17,6 +17,8 @@ The plan (JSON) says what to do:
   token_endpoint, client_id, code_verifier
                   exchange the code the browser brought back, as the client would, right
                   away (the tokens are recorded; "{id_token}" in a later URL is its ID token)
+  refused         first, a /authorize URL authd must refuse on its own page (its screenshot is kept)
+  phone           true: a phone's window (390 × 844) instead of a desktop's
   then            further URLs to open in the same browser, one after another (a second
                   /authorize, a /logout, a prompt=none request): each is followed until it
                   lands back at this script's server, whose URL is recorded
@@ -80,6 +82,9 @@ for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "-
 options.add_experimental_option("prefs", {"intl.accept_languages": arguments.language})
 options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
 driver = webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
+if plan.get("phone"):
+    # A phone's screen (a headless window is at least 500 pixels wide): DevTools' emulation.
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True})
 seen = {"pages": [], "landed": [], "console": []}
 wait = WebDriverWait(driver, 30)
 
@@ -126,6 +131,10 @@ const [token, done] = arguments;
 """
 
 try:
+    if "refused" in plan:
+        driver.get(plan["refused"])
+        page("refused")
+        seen["refused_detail"] = driver.find_element(By.ID, "detail").text
     if "passkey" in plan:
         authenticator = VirtualAuthenticatorOptions()
         authenticator.protocol = VirtualAuthenticatorOptions.Protocol.CTAP2
