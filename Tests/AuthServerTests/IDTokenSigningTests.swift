@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import JOSE
 import JWTKit
 import Testing
 
@@ -53,7 +54,7 @@ import Testing
         let verified = try await keys.verify(idToken, as: IDToken.self)
         #expect(verified.nonce == "n-0S6")
         #expect(verified.atHash == IDTokenClaims.tokenHash(of: access, algorithm: algorithm.rawValue))
-        let header = try #require(Data(base64URLEncoded: String(idToken.split(separator: ".")[0])))
+        let header = try #require(Base64URL.decode(idToken.split(separator: ".")[0]))
         let fields = try #require(try JSONSerialization.jsonObject(with: header) as? [String: String])
         #expect(fields["alg"] == algorithm.rawValue && fields["typ"] == "JWT")
         #expect(issuer.jwks.keys.contains { $0.kid == fields["kid"] && $0.alg == algorithm.rawValue })
@@ -74,14 +75,6 @@ import Testing
         #expect(jwks.keys.map(\.kty) == ["OKP", "RSA", "EC"])
         let rsa = try #require(jwks.keys.first { $0.kty == "RSA" })
         #expect(rsa.e == "AQAB")
-        #expect(Data(base64URLEncoded: rsa.n ?? "")?.count == 256)
-    }
-}
-
-extension Data {
-    fileprivate init?(base64URLEncoded text: String) {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        self.init(base64Encoded: base64)
+        #expect(Base64URL.decode(rsa.n ?? "")?.count == 256)
     }
 }

@@ -100,7 +100,8 @@ import Testing
 }
 
 extension String {
-    fileprivate func trimmingSuffix(_ suffix: String) -> String {
+    /// The text without `suffix` at its end (a base URL's `/`).
+    func trimmingSuffix(_ suffix: String) -> String {
         hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
     }
 }

@@ -33,8 +33,7 @@ public struct LogoutController<Storage: AuthStorage>: Sendable {
     public var routes: RouteCollection<AuthRequestContext> {
         let routes = RouteCollection(context: AuthRequestContext.self)
         routes.get("/logout") { request, context in
-            let query = request.uri.query.flatMap { FormEncoding.decode(Data($0.utf8)) } ?? []
-            return try await logout(request, context: context, parameters: query, confirmed: false)
+            try await logout(request, context: context, parameters: AuthorizeController<Storage>.query(of: request), confirmed: false)
         }
         // `POST /logout` with a JSON body is authd's own logout (a refresh token), which hands
         // a form to ``endSession(_:context:)``; the confirmation posts here.
