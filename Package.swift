@@ -237,6 +237,7 @@ let package = Package(
                 stubServer("HTTPTypes", "swift-http-types"),
                 stubServer("NIOCore", "swift-nio"),
                 stubServer("Logging", "swift-log"),
+                stubServer("ServiceLifecycle", "swift-service-lifecycle"),
             ]
         ),
         .target(
@@ -302,6 +303,7 @@ let package = Package(
             name: "ContractTestSupport",
             dependencies: [
                 "ContractKit",
+                "ContractStubServer",
                 "JOSE",
                 "ProcessKit",
                 "WebAuthn",

@@ -67,11 +67,7 @@ public enum ContractStubServer {
             onServerRunning: { await onListening($0.localAddress?.port ?? port) },
             logger: logger
         )
-        if gracefulShutdownSignals {
-            try await app.runService()
-        } else {
-            try await app.run()
-        }
+        try await serve(app, gracefulShutdownSignals: gracefulShutdownSignals)
     }
 
     /// Starts a server for `stub` on an ephemeral port of 127.0.0.1 (with its clock at

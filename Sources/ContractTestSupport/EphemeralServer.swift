@@ -1,3 +1,4 @@
+import ContractStubServer
 import Hummingbird
 import Logging
 
@@ -25,7 +26,7 @@ public enum EphemeralServer {
             onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) }, logger: quiet
         )
         return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await app.run() }
+            group.addTask { try await ContractStubServer.serve(app) }
             defer { group.cancelAll() }
             var iterator = ports.makeAsyncIterator()
             guard let port = await iterator.next() else { throw CancellationError() }

@@ -51,3 +51,38 @@ import Testing
         #expect(second.requests.count == 2)
     }
 }
+
+/// A server stopped while connections arrive: those accepted but not yet taken up are
+/// served or closed, not dropped with their writers unfinished (which NIO traps on, ending
+/// the test process).
+@Suite struct StubServerShutdownTests {
+    @Test func aServerStoppedWhileConnectionsArriveEndsCleanly() async throws {
+        let stub = try ContractStub(contracts: [try loadContract(ContractStubTests.toy)])
+        for _ in 0..<40 {
+            let sockets = try await ContractStubServer.withRunning(stub) { base in
+                let port = try #require(base.port)
+                return (0..<30).compactMap { _ in Self.connect(port: port) }
+            }
+            #expect(!sockets.isEmpty)
+            for socket in sockets { close(socket) }
+        }
+    }
+
+    /// A TCP connection to 127.0.0.1:`port`, open until closed.
+    static func connect(port: Int) -> Int32? {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { return nil }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(socket)
+            return nil
+        }
+        return socket
+    }
+}
