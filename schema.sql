@@ -84,6 +84,38 @@ CREATE INDEX deliveries_created_at ON public.deliveries USING btree (created_at)
 CREATE INDEX deliveries_due ON public.deliveries USING btree (next_attempt_at) WHERE ((delivered_at IS NULL) AND (abandoned_at IS NULL));
 CREATE INDEX deliveries_user_id ON public.deliveries USING btree (user_id);
 
+CREATE TABLE identities (
+    id uuid NOT NULL,
+    user_id uuid NOT NULL,
+    provider text NOT NULL,
+    subject text NOT NULL,
+    email text,
+    created_at timestamp with time zone NOT NULL,
+    last_used_at timestamp with time zone NOT NULL,
+    CONSTRAINT identities_provider_fkey FOREIGN KEY (provider) REFERENCES identity_providers(name) ON DELETE CASCADE,
+    CONSTRAINT identities_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
+    CONSTRAINT identities_pkey PRIMARY KEY (id),
+    CONSTRAINT identities_provider_subject UNIQUE (provider, subject)
+);
+CREATE INDEX identities_user_id ON public.identities USING btree (user_id);
+
+CREATE TABLE identity_providers (
+    name text NOT NULL,
+    kind text NOT NULL,
+    issuer text NOT NULL,
+    client_ids text[] NOT NULL,
+    sealed_client_secret bytea,
+    apple_team_id text,
+    apple_key_id text,
+    sealed_apple_private_key bytea,
+    scopes text[] NOT NULL,
+    create_accounts boolean NOT NULL DEFAULT false,
+    metadata jsonb NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT identity_providers_kind CHECK ((kind = ANY (ARRAY['oidc'::text, 'apple'::text, 'google'::text]))),
+    CONSTRAINT identity_providers_pkey PRIMARY KEY (name)
+);
+
 CREATE TABLE known_login_addresses (
     subject_digest text NOT NULL,
     last_login_at timestamp with time zone NOT NULL,
@@ -152,6 +184,18 @@ CREATE TABLE passkeys (
     CONSTRAINT passkeys_pkey PRIMARY KEY (id)
 );
 CREATE INDEX passkeys_user_id ON public.passkeys USING btree (user_id);
+
+CREATE TABLE pending_identity_links (
+    token_hash text NOT NULL,
+    user_id uuid NOT NULL,
+    provider text NOT NULL,
+    subject text NOT NULL,
+    email text,
+    expires_at timestamp with time zone NOT NULL,
+    CONSTRAINT pending_identity_links_provider_fkey FOREIGN KEY (provider) REFERENCES identity_providers(name) ON DELETE CASCADE,
+    CONSTRAINT pending_identity_links_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
+    CONSTRAINT pending_identity_links_pkey PRIMARY KEY (token_hash)
+);
 
 CREATE TABLE recovery_codes (
     user_id uuid NOT NULL,
@@ -224,6 +268,12 @@ CREATE TABLE totp_factors (
     CONSTRAINT totp_factors_pkey PRIMARY KEY (user_id)
 );
 
+CREATE TABLE used_id_tokens (
+    digest bytea NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    CONSTRAINT used_id_tokens_pkey PRIMARY KEY (digest)
+);
+
 CREATE TABLE users (
     id uuid NOT NULL,
     username text NOT NULL,
@@ -235,6 +285,7 @@ CREATE TABLE users (
     email_key text,
     email_verified_at timestamp with time zone,
     passkey_user_handle bytea,
+    has_password boolean NOT NULL DEFAULT true,
     CONSTRAINT users_pkey PRIMARY KEY (id),
     CONSTRAINT users_passkey_user_handle_key UNIQUE (passkey_user_handle),
     CONSTRAINT users_username_key_unique UNIQUE (username_key)

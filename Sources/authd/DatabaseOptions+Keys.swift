@@ -1,5 +1,6 @@
 import AuthCore
 import AuthPostgres
+import AuthServer
 import Logging
 
 extension DatabaseOptions {
@@ -42,6 +43,36 @@ extension DatabaseOptions {
             try await Self.withMigratedStorage(target: target, logger: logger) { storage in
                 try await body(KeyService(storage: storage, keyEncryptionKey: key))
             }
+        }
+    }
+
+    /// Runs `body` with the provider rules on the migrated database, their secrets sealed
+    /// under the KEK and their discovery documents fetched over HTTP. An
+    /// ``AuthCore/AuthError`` or a ``AuthCore/FederationError`` becomes a one-line CLI error.
+    func withProviders<T: Sendable>(
+        _ keyEncryption: KeyEncryptionKeyOptions,
+        logger: Logger,
+        _ body: @escaping @Sendable (ProviderRegistry<PostgresStorage>) async throws -> T
+    ) async throws -> T {
+        let client = HTTPDeliveryTransport.makeClient()
+        do {
+            let result = try await withSealedDatabase(keyEncryption, logger: logger) { target, key in
+                try await Self.withMigratedStorage(target: target, logger: logger) { storage in
+                    try await body(
+                        ProviderRegistry(storage: storage, transport: HTTPProviderTransport(client: client), keyEncryptionKey: key))
+                }
+            }
+            try await client.shutdown()
+            return result
+        } catch let error as AuthError {
+            try? await client.shutdown()
+            throw CLIError(error.description)
+        } catch let error as FederationError {
+            try? await client.shutdown()
+            throw CLIError(error.description)
+        } catch {
+            try? await client.shutdown()
+            throw error
         }
     }
 }

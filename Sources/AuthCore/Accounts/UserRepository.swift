@@ -19,6 +19,17 @@ public protocol UserRepository: Sendable {
     /// ``RepositoryError/duplicateEmail`` when the address is another account's (both
     /// compared case-insensitively).
     func create(username: Username, email: EmailAddress?, passwordHash: String, at: Date) async throws -> User
+    /// The user whose email address's key (``EmailAddress/key``) is `key`, verified or not.
+    func user(withEmailKey key: String) async throws -> User?
+    /// Creates an account with no password of its own, made by a provider sign-in:
+    /// `passwordHash` is of a secret nobody holds, and the account is marked as having none
+    /// (a password set later marks it as having one). The email is verified as of
+    /// `emailVerifiedAt` when given. Throws as ``create(username:email:passwordHash:at:)``.
+    func createWithoutPassword(username: Username, email: EmailAddress?, emailVerifiedAt: Date?, passwordHash: String, at: Date)
+        async throws -> User
+    /// Takes the address whose key is `key` from the account that holds it unverified (the
+    /// address was never proved that account's); the account, nil when none held it so.
+    func releaseUnverifiedEmail(key: String) async throws -> User?
     /// Replaces the password hash of `userID` if it is still `old` (a re-hash after login).
     func replacePasswordHash(userID: UUID, old: String, new: String) async throws
     /// Disables (as of `at`, unless already disabled) or enables an account; returns it as it

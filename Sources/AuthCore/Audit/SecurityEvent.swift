@@ -75,6 +75,22 @@ public struct SecurityEvent: Sendable, Equatable {
         case clientRemoved = "client_removed"
         /// A relying party got a token of its own with `client_credentials` (`detail`: its client id).
         case clientTokenIssued = "client_token_issued"
+        /// An identity at a provider was linked to the account (`detail`: the provider's
+        /// name and how: `created` with a new account, `confirmed` after the account was
+        /// proved, `signed_in` from a signed-in session).
+        case identityLinked = "identity_linked"
+        /// An identity was unlinked (`detail`: the provider's name).
+        case identityUnlinked = "identity_unlinked"
+        /// A provider sign-in's verified email is this account's: nothing was linked, and
+        /// the owner must prove the account to link it (`detail`: the provider's name).
+        case identityLinkRequired = "identity_link_required"
+        /// An unverified email address of this account was given up to a provider sign-in
+        /// that proved it (`detail`: the provider's name).
+        case unverifiedEmailReleased = "unverified_email_released"
+        /// An operator added or replaced a provider (`detail`: its name).
+        case providerAdded = "provider_added"
+        /// An operator removed a provider (`detail`: its name and the identities unlinked).
+        case providerRemoved = "provider_removed"
     }
 
     /// What happened.

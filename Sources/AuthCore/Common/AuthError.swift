@@ -45,6 +45,8 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
             case unsupportedGrantType = "unsupported_grant_type"
             case unauthorizedClient = "unauthorized_client"
             case insufficientUserAuthentication = "insufficient_user_authentication"
+            case linkRequired = "link_required"
+            case identityTaken = "identity_taken"
         }
 
         private let base: Base
@@ -87,6 +89,11 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let mfaRequired = Code(base: .mfaRequired)
         /// TOTP is already on for the account: turn it off before enrolling another app.
         public static let totpAlreadyEnabled = Code(base: .totpAlreadyEnabled)
+        /// A provider sign-in's verified email is an existing account's: nothing was linked;
+        /// the owner proves the account and confirms with the error's ``AuthError/linkToken``.
+        public static let linkRequired = Code(base: .linkRequired)
+        /// The identity at the provider is linked to another account already.
+        public static let identityTaken = Code(base: .identityTaken)
 
         /// A relying party's client authentication failed: unknown client, wrong secret, or
         /// none given where one is required (RFC 6749 §5.2).
@@ -117,15 +124,21 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
     /// With ``Code/mfaRequired``: the short-lived, single-use token of the second step
     /// (sent as `mfa_token`, never part of ``description``).
     public let mfaToken: String?
+    /// With ``Code/linkRequired``: the short-lived, single-use token that confirms the link
+    /// from a session of the account (sent as `link_token`).
+    public let linkToken: String?
     /// With ``Code/insufficientUserAuthentication``: how recent, in seconds, the
     /// authentication must be (RFC 9470's `max_age`).
     public let maxAge: Int?
 
-    private init(_ code: Code, _ description: String, retryAfter: Int? = nil, mfaToken: String? = nil, maxAge: Int? = nil) {
+    private init(
+        _ code: Code, _ description: String, retryAfter: Int? = nil, mfaToken: String? = nil, linkToken: String? = nil, maxAge: Int? = nil
+    ) {
         self.code = code
         self.description = description
         self.retryAfter = retryAfter
         self.mfaToken = mfaToken
+        self.linkToken = linkToken
         self.maxAge = maxAge
     }
 
@@ -154,6 +167,28 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
     public static func mfaRequired(token: String) -> AuthError {
         AuthError(.mfaRequired, "A second factor is required: send a code to POST /login/mfa with the mfa_token.", mfaToken: token)
     }
+
+    /// A provider's ID token does not verify (signature, issuer, audience, expiry, nonce) or
+    /// was used already; deliberately does not say which (the audit log does).
+    public static let idTokenRefused = AuthError(.invalidCredentials, "The ID token could not be verified.")
+
+    /// A provider sign-in's verified email is an existing account's: nothing was linked. The
+    /// owner signs in to that account and confirms with `token` at `POST /me/identities`.
+    ///
+    /// ```swift
+    /// AuthError.linkRequired(token: pending.token)
+    /// // → 409 {"error":"link_required","error_description":"…","link_token":"…"}
+    /// ```
+    public static func linkRequired(token: String) -> AuthError {
+        AuthError(
+            .linkRequired,
+            "An account with this email address exists: sign in to it, then link this identity with POST /me/identities and the link_token.",
+            linkToken: token)
+    }
+
+    /// The identity at the provider is another account's: it is unlinked there first.
+    public static let identityTaken = AuthError(
+        .identityTaken, "This identity is linked to another account: unlink it there first.")
 
     /// TOTP is already on for the account.
     public static let totpAlreadyEnabled = AuthError(

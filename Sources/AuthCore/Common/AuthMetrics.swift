@@ -27,6 +27,18 @@ public struct AuthMetrics: Sendable {
         Counter(label: "authd_refreshes_total", dimensions: [("result", result)], factory: factory).increment()
     }
 
+    /// One sign-in with an upstream provider ended (`POST /login/id-token`, the browser's
+    /// callback): `success`, `mfa_required`, `link_required`, or the refusal's code.
+    public func providerSignIn(provider: String, result: String) {
+        Counter(label: "authd_provider_sign_ins_total", dimensions: [("provider", provider), ("result", result)], factory: factory)
+            .increment()
+    }
+
+    /// A provider's keys were fetched from its `jwks_uri`.
+    public func providerKeysFetched(provider: String) {
+        Counter(label: "authd_provider_key_fetches_total", dimensions: [("provider", provider)], factory: factory).increment()
+    }
+
     /// A rotated refresh token came back and its family was revoked.
     public func reuseDetected() {
         Counter(label: "authd_refresh_reuse_detected_total", factory: factory).increment()

@@ -176,6 +176,13 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
             passwordHash = await rehash(user: user, password: checked.verified.presented) ?? passwordHash
         }
         try await storage.loginAttempts.release(checked.keys.releasedBySuccess, clearing: checked.keys.clearedByPassword)
+        try await secondFactorChallenge(for: user, passwordHash: passwordHash, usernameKey: usernameKey, origin: origin)
+    }
+
+    /// Issues the `mfa_token` of a login whose first step (`user`'s password, or a provider's
+    /// ID token) passed and whose account has a second factor on, bound to `passwordHash`
+    /// (a password set before the second step ends it).
+    func secondFactorChallenge(for user: User, passwordHash: String, usernameKey: String, origin: RequestOrigin) async throws -> Never {
         let token = OpaqueToken.generate()
         let now = clock.now
         try await storage.loginChallenges.store(

@@ -81,6 +81,10 @@ public struct RetentionService<Storage: AuthStorage>: Sendable {
             try await storage.authorizationCodes.deleteEnded(
                 before: now.addingTimeInterval(-TimeInterval(policy.endedSessions)), limit: limit)
         }
+        // A used ID token is remembered until it expires, to refuse its replay.
+        deleted.sessionRows += try await batches(counted: "used_id_tokens") { limit in
+            try await storage.identities.deleteExpired(before: now, limit: limit)
+        }
         return deleted
     }
 

@@ -37,6 +37,10 @@ public protocol AuthStorage: Sendable {
     /// The codes `/authorize` gives.
     associatedtype AuthorizationCodes: AuthorizationCodeRepository
     associatedtype Consents: ConsentRepository
+    /// Upstream identity providers.
+    associatedtype Providers: IdentityProviderRepository
+    /// The accounts' identities at providers.
+    associatedtype Identities: IdentityRepository
 
     /// Accounts.
     var users: Users { get }
@@ -66,6 +70,10 @@ public protocol AuthStorage: Sendable {
     var authorizationCodes: AuthorizationCodes { get }
     /// What users allowed third-party clients.
     var consents: Consents { get }
+    /// Providers added with `authd provider add`.
+    var providers: Providers { get }
+    /// Identities at providers, links waiting for confirmation, ID tokens used.
+    var identities: Identities { get }
 
     /// Brings the schema up to date; returns what it applied (empty when nothing was due).
     @discardableResult

@@ -77,7 +77,7 @@ public struct PostgresAccountTokenRepository: AccountTokenRepository {
                      WHERE token_hash = \(tokenHash) AND purpose = 'password_reset' AND used_at IS NULL AND expires_at > \(now)
                      RETURNING user_id
                  )
-            UPDATE users SET password_hash = \(passwordHash) WHERE id IN (SELECT user_id FROM token)
+            UPDATE users SET password_hash = \(passwordHash), has_password = true WHERE id IN (SELECT user_id FROM token)
             RETURNING \(PostgresUserRepository.columns)
             """,
             now: now
@@ -89,7 +89,7 @@ public struct PostgresAccountTokenRepository: AccountTokenRepository {
             change.replacing.map { PostgresUserRepository.unchanged(CheckedAccount(userID: change.userID, passwordHash: $0)) }
             ?? "id = \(change.userID)"
         return try await setPassword(
-            "UPDATE users SET password_hash = \(change.passwordHash) WHERE \(condition) RETURNING \(PostgresUserRepository.columns)",
+            "UPDATE users SET password_hash = \(change.passwordHash), has_password = true WHERE \(condition) RETURNING \(PostgresUserRepository.columns)",
             now: change.now
         )
     }

@@ -97,6 +97,42 @@ public struct PostgresUserRepository: UserRepository {
         }
     }
 
+    public func user(withEmailKey key: String) async throws -> User? {
+        try await first("SELECT \(Self.columns) FROM users WHERE email_key = \(key)")
+    }
+
+    public func createWithoutPassword(username: Username, email: EmailAddress?, emailVerifiedAt: Date?, passwordHash: String, at: Date)
+        async throws -> User
+    {
+        do {
+            let created = try await first(
+                """
+                INSERT INTO users (id, username, username_key, password_hash, has_password, created_at, email, email_key, email_verified_at)
+                VALUES (
+                    \(UUID()), \(username.value), \(username.key), \(passwordHash), false, \(at), \(email?.value), \(email?.key),
+                    \(email == nil ? nil : emailVerifiedAt)
+                )
+                RETURNING \(Self.columns)
+                """
+            )
+            guard let created else { throw PostgresRowError.noRowReturned }
+            return created
+        } catch  where Database.sqlState(of: error) == "23505" {
+            throw Database.constraint(of: error) == "users_email_key_unique"
+                ? RepositoryError.duplicateEmail : RepositoryError.duplicateUsername
+        }
+    }
+
+    public func releaseUnverifiedEmail(key: String) async throws -> User? {
+        try await first(
+            """
+            UPDATE users SET email = NULL, email_key = NULL
+            WHERE email_key = \(key) AND email_verified_at IS NULL
+            RETURNING \(Self.columns)
+            """
+        )
+    }
+
     public func replacePasswordHash(userID: UUID, old: String, new: String) async throws {
         try await database.execute("UPDATE users SET password_hash = \(new) WHERE id = \(userID) AND password_hash = \(old)")
     }

@@ -47,6 +47,7 @@ extension Migration {
         Migration(version: "0024_authorization_codes", bytes: PackageResources._024_authorization_codes_sql),
         Migration(version: "0025_signing_key_algorithms", bytes: PackageResources._025_signing_key_algorithms_sql),
         Migration(version: "0026_oidc_sessions", bytes: PackageResources._026_oidc_sessions_sql),
+        Migration(version: "0027_identity_providers", bytes: PackageResources._027_identity_providers_sql),
     ]
 
     private init(version: String, bytes: [UInt8]) {

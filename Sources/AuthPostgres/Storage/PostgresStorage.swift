@@ -46,6 +46,8 @@ public struct PostgresStorage: AuthStorage {
     public var clients: PostgresOAuthClientRepository { PostgresOAuthClientRepository(database: database) }
     public var authorizationCodes: PostgresAuthorizationCodeRepository { PostgresAuthorizationCodeRepository(database: database) }
     public var consents: PostgresConsentRepository { PostgresConsentRepository(database: database) }
+    public var providers: PostgresIdentityProviderRepository { PostgresIdentityProviderRepository(database: database) }
+    public var identities: PostgresIdentityRepository { PostgresIdentityRepository(database: database) }
 
     @discardableResult
     public func migrate() async throws -> [String] {

@@ -72,9 +72,15 @@ public func buildApplication(
     // Passkeys exist only with a relying party to be (`serve --rp-id`).
     let passkeys = configuration.passkeys.map { PasskeyService(login: login, relyingParty: $0, notices: notices) }
     let provider = OpenIDProvider(sessions: sessions, keys: keys, sessionMaxAge: configuration.sessionMaxAge)
+    // Upstream providers are called with a client of their own, which follows no redirect.
+    let providerClient = HTTPDeliveryTransport.makeClient()
+    let providerKeys = ProviderKeyCache(
+        transport: HTTPProviderTransport(client: providerClient), clock: configuration.clock, metrics: configuration.metrics)
+    let federation = FederatedLogin(
+        login: login, verifier: IDTokenVerifier(keys: providerKeys, clock: configuration.clock), signUpOpen: configuration.signUpOpen)
     let router = buildRouter(
         login: login, sessions: sessions, accounts: accounts, recovery: recovery, factors: factors, passkeys: passkeys, provider: provider,
-        issuer: issuer, readiness: storage.readiness, pool: pool,
+        federation: federation, issuer: issuer, readiness: storage.readiness, pool: pool,
         browserSessions: BrowserSessions(
             sealer: BrowserSessionSealer(keyEncryptionKey: keyEncryptionKey), publicURL: configuration.publicURL,
             tls: configuration.tls != nil,
@@ -101,6 +107,7 @@ public func buildApplication(
 
     var services: [any Service] = [
         StorageService(storage: storage),
+        HTTPClientService(client: providerClient),
         PeriodicService(interval: configuration.keyReloadInterval) { [reloader = KeyReloader(keys: keys, issuer: issuer, logger: logger)] in
             await reloader.reload()
         },

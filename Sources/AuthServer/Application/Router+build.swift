@@ -6,7 +6,7 @@ import Hummingbird
 ///
 /// ```swift
 /// let router = buildRouter(login: login, sessions: sessions, accounts: accounts, recovery: nil, factors: factors,
-///                          passkeys: nil, provider: provider, issuer: issuer, readiness: storage.readiness, pool: pool,
+///                          passkeys: nil, provider: provider, federation: federation, issuer: issuer, readiness: storage.readiness, pool: pool,
 ///                          browserSessions: browserSessions, configuration: configuration)
 /// ```
 public func buildRouter<Storage: AuthStorage>(
@@ -17,6 +17,7 @@ public func buildRouter<Storage: AuthStorage>(
     factors: SecondFactorService<Storage>,
     passkeys: PasskeyService<Storage>?,
     provider: OpenIDProvider<Storage>,
+    federation: FederatedLogin<Storage>,
     issuer: AccessTokenIssuer,
     readiness: some ReadinessProbe,
     pool: BlockingWorkPool,
@@ -47,6 +48,7 @@ public func buildRouter<Storage: AuthStorage>(
             recovery: recovery, maxBodySize: maxBodySize
         ).routes
     )
+    router.addRoutes(FederationController(federation: federation, sessions: sessions, maxBodySize: maxBodySize).routes)
     if let recovery {
         router.addRoutes(RecoveryController(recovery: recovery, maxBodySize: maxBodySize).routes)
         router.addRoutes(

@@ -10,7 +10,7 @@ extension AuthError: HTTPResponseError {
         case .invalidCredentials, .accountDisabled, .invalidToken, .mfaRequired, .invalidClient, .insufficientUserAuthentication:
             .unauthorized
         case .notFound: .notFound
-        case .usernameTaken, .emailTaken, .totpAlreadyEnabled: .conflict
+        case .usernameTaken, .emailTaken, .totpAlreadyEnabled, .linkRequired, .identityTaken: .conflict
         case .weakPassword: .unprocessableContent
         case .tooManyAttempts: .tooManyRequests
         case .serviceUnavailable: .serviceUnavailable
@@ -42,7 +42,8 @@ extension AuthError: HTTPResponseError {
         if let retryAfter {
             headers[.retryAfter] = String(retryAfter)
         }
-        return ErrorBody(code: code, description: description, mfaToken: mfaToken).response(status: status, headers: headers)
+        return ErrorBody(code: code, description: description, mfaToken: mfaToken, linkToken: linkToken).response(
+            status: status, headers: headers)
     }
 }
 
@@ -66,17 +67,20 @@ struct ErrorBody: Encodable {
     let error: String
     let errorDescription: String
     let mfaToken: String?
+    let linkToken: String?
 
-    init(code: AuthError.Code, description: String, mfaToken: String? = nil) {
+    init(code: AuthError.Code, description: String, mfaToken: String? = nil, linkToken: String? = nil) {
         self.error = code.rawValue
         self.errorDescription = description
         self.mfaToken = mfaToken
+        self.linkToken = linkToken
     }
 
     enum CodingKeys: String, CodingKey {
         case error
         case errorDescription = "error_description"
         case mfaToken = "mfa_token"
+        case linkToken = "link_token"
     }
 
     func response(status: HTTPResponse.Status, headers: HTTPFields) -> Response {

@@ -1,0 +1,243 @@
+import Crypto
+import Foundation
+import JOSE
+
+/// Sign-in with upstream providers, and the accounts' links to them.
+///
+/// An identity is `(provider, sub)`, never an email address. Its first sign-in makes an
+/// account (with sign-up open, or a provider that ``IdentityProvider/createsAccounts``),
+/// with the provider's email when the provider says it is verified. When that verified
+/// email is already an account's own, nothing is linked: the answer is `link_required` with
+/// a `link_token`, and the owner must sign in to that account (password, passkey, an emailed
+/// code) and confirm the link from that session. An account's unverified address matching
+/// it is given up to the new account instead (it was never proved that account's). An
+/// account keeps at least one way in: the last is never unlinked.
+///
+/// ```swift
+/// let federation = FederatedLogin(login: login, verifier: IDTokenVerifier(keys: cache), signUpOpen: false)
+/// let grant = try await federation.signIn(provider: "apple", idToken: token, nonce: raw, origin: origin)
+/// ```
+public struct FederatedLogin<Storage: AuthStorage>: Sendable {
+    /// The login rules: throttling, sessions, second factors, the audit log.
+    public let login: LoginService<Storage>
+    /// Checks the providers' ID tokens.
+    public let verifier: IDTokenVerifier
+    /// Whether anyone may make an account (`serve --signup open`).
+    public let signUpOpen: Bool
+    /// Whether an account's verified email is a way in (email sign-in codes are delivered):
+    /// the last identity of such an account may be unlinked.
+    public let emailIsAWayIn: Bool
+    private var storage: Storage { login.storage }
+
+    /// Creates the service.
+    public init(login: LoginService<Storage>, verifier: IDTokenVerifier, signUpOpen: Bool, emailIsAWayIn: Bool = false) {
+        self.login = login
+        self.verifier = verifier
+        self.signUpOpen = signUpOpen
+        self.emailIsAWayIn = emailIsAWayIn
+    }
+
+    /// Signs in with `idToken`, an ID token of the provider named `provider` that an app got
+    /// natively (Sign in with Apple, Google Sign-In). With `nonce`, the token's `nonce` must
+    /// be its lowercase hex SHA-256; without, the token must carry none. Each token signs in
+    /// once.
+    /// - Throws: ``AuthError`` — `invalid_request` (no such provider), `invalid_credentials`
+    ///   (the token does not verify, or was used), `mfa_required`, `link_required`,
+    ///   `account_disabled`, `not_found` (no account, and none may be made),
+    ///   `too_many_attempts`, `service_unavailable` (the provider's keys out of reach).
+    public func signIn(provider name: String, idToken: String, nonce: String?, origin: RequestOrigin) async throws -> TokenGrant {
+        try await counted(provider: name) {
+            // Each attempt costs a signature check at most: it is counted against the address.
+            try await login.reserve(
+                [login.throttle.addressKey(origin.clientAddress)].compactMap { $0 }, for: nil, origin: origin, detail: "id_token")
+            let provider = try await provider(named: name)
+            let token = try await verified(idToken, from: provider, nonce: nonce.map { .sha256(of: $0) } ?? .absent, origin: origin)
+            return try await signIn(with: token, at: provider, origin: origin)
+        }
+    }
+
+    /// The sign-in of a verified token: its identity's account, or a new one, or
+    /// `link_required`.
+    public func signIn(with token: VerifiedIDToken, at provider: IdentityProvider, origin: RequestOrigin) async throws -> TokenGrant {
+        let now = login.clock.now
+        if let identity = try await storage.identities.identity(provider: provider.name, subject: token.subject) {
+            guard let user = try await storage.users.user(withID: identity.userID) else { throw AuthError.idTokenRefused }
+            try await storage.identities.recordUse(id: identity.id, email: token.email, at: now)
+            return try await finish(user, provider: provider, origin: origin)
+        }
+        let email = token.emailVerified ? token.email.flatMap { try? EmailAddress($0) } : nil
+        if let email, let holder = try await storage.users.user(withEmailKey: email.key) {
+            if holder.emailVerifiedAt != nil {
+                let link = OpaqueToken.generate()
+                try await storage.identities.storePending(
+                    PendingIdentityLink(
+                        tokenHash: link.hash, userID: holder.id, provider: provider.name, subject: token.subject, email: email.value,
+                        expiresAt: now.addingTimeInterval(TimeInterval(PendingIdentityLink.lifetime))))
+                try await login.audit(
+                    .identityLinkRequired, user: holder, usernameKey: holder.usernameKey, origin: origin, detail: provider.name)
+                throw AuthError.linkRequired(token: link.token)
+            }
+            if let released = try await storage.users.releaseUnverifiedEmail(key: email.key) {
+                try await login.audit(
+                    .unverifiedEmailReleased, user: released, usernameKey: released.usernameKey, origin: origin, detail: provider.name)
+            }
+        }
+        guard signUpOpen || provider.createsAccounts else {
+            try await login.audit(.loginFailed, user: nil, usernameKey: "", origin: origin, detail: "no_account:\(provider.name)")
+            throw AuthError.notFound(
+                "No account is linked to this \(provider.name) identity, and accounts are not made here: sign in another way and link it.")
+        }
+        let user = try await createAccount(email: email, from: provider, origin: origin)
+        let identity = Identity(
+            id: UUID(), userID: user.id, provider: provider.name, subject: token.subject, email: token.email, createdAt: now,
+            lastUsedAt: now)
+        // Two first sign-ins of one identity at once: one links, the other's new account goes.
+        guard try await storage.identities.link(identity) else {
+            _ = try await storage.users.delete(usernameKey: user.usernameKey)
+            return try await signIn(with: token, at: provider, origin: origin)
+        }
+        try await login.audit(
+            .identityLinked, user: user, usernameKey: user.usernameKey, origin: origin, detail: "\(provider.name):created")
+        return try await finish(user, provider: provider, origin: origin)
+    }
+
+    /// The account's identities, oldest first.
+    public func identities(of user: User) async throws -> [Identity] {
+        try await storage.identities.identities(ofUser: user.id)
+    }
+
+    /// Links the identity a `link_required` answer named to `user`, the account whose email
+    /// matched, signed in since (the token is single-use and lives ten minutes).
+    /// - Throws: ``AuthError`` — `invalid_token` (unknown, used, expired, or another
+    ///   account's), `username_taken` when the identity was linked to another account since.
+    public func confirmLink(token: String, for user: User, origin: RequestOrigin) async throws -> Identity {
+        guard let pending = try await storage.identities.takePending(tokenHash: OpaqueToken.hash(of: token), now: login.clock.now),
+            pending.userID == user.id
+        else { throw AuthError.invalidToken }
+        return try await link(
+            provider: pending.provider, subject: pending.subject, email: pending.email, to: user, how: "confirmed", origin: origin)
+    }
+
+    /// Links a fresh sign-in with `provider` (`idToken`, as ``signIn(provider:idToken:nonce:origin:)``
+    /// takes it) to `user`, who is signed in.
+    public func link(provider name: String, idToken: String, nonce: String?, to user: User, origin: RequestOrigin) async throws -> Identity
+    {
+        try await login.reserve(
+            [login.throttle.addressKey(origin.clientAddress)].compactMap { $0 }, for: user, origin: origin, detail: "id_token")
+        let provider = try await provider(named: name)
+        let token = try await verified(idToken, from: provider, nonce: nonce.map { .sha256(of: $0) } ?? .absent, origin: origin)
+        return try await link(
+            provider: provider.name, subject: token.subject, email: token.email, to: user, how: "signed_in", origin: origin)
+    }
+
+    private func link(provider: String, subject: String, email: String?, to user: User, how: String, origin: RequestOrigin) async throws
+        -> Identity
+    {
+        let now = login.clock.now
+        let identity = Identity(
+            id: UUID(), userID: user.id, provider: provider, subject: subject, email: email, createdAt: now, lastUsedAt: now)
+        guard try await storage.identities.link(identity) else {
+            if let existing = try await storage.identities.identity(provider: provider, subject: subject), existing.userID == user.id {
+                return existing
+            }
+            throw AuthError.identityTaken
+        }
+        try await login.audit(.identityLinked, user: user, usernameKey: user.usernameKey, origin: origin, detail: "\(provider):\(how)")
+        return identity
+    }
+
+    /// Unlinks the account's identity `id`, unless it is the account's last way in.
+    /// - Throws: ``AuthError`` — `not_found`, `invalid_request` (the last way in).
+    public func unlink(id: UUID, of user: User, origin: RequestOrigin) async throws {
+        switch try await storage.identities.unlink(id: id, ofUser: user.id, emailCounts: emailIsAWayIn) {
+        case .unlinked(let identity):
+            try await login.audit(.identityUnlinked, user: user, usernameKey: user.usernameKey, origin: origin, detail: identity.provider)
+        case .notFound:
+            throw AuthError.notFound("The account has no identity with this id.")
+        case .lastWayIn:
+            throw AuthError.invalidRequest(
+                "This identity is the account's only way in: set a password or add a passkey before unlinking it.")
+        }
+    }
+
+    /// The provider named `name`.
+    public func provider(named name: String) async throws -> IdentityProvider {
+        guard IdentityProvider.isValidName(name), let provider = try await storage.providers.provider(named: name) else {
+            throw AuthError.invalidRequest("provider: no identity provider is named '\(name.prefix(64))'")
+        }
+        return provider
+    }
+
+    /// `idToken` verified and remembered as used; a refusal audited and answered as
+    /// `invalid_credentials`, keys out of reach as `service_unavailable`.
+    public func verified(_ idToken: String, from provider: IdentityProvider, nonce: IDTokenVerifier.Nonce, origin: RequestOrigin)
+        async throws -> VerifiedIDToken
+    {
+        do {
+            let token = try await verifier.verify(idToken, from: provider, nonce: nonce)
+            guard
+                try await storage.identities.markUsed(
+                    digest: token.digest, until: token.expiresAt.addingTimeInterval(IDTokenVerifier.leeway))
+            else { throw IDTokenRefusal.replayed }
+            return token
+        } catch let refusal as IDTokenRefusal {
+            try await login.audit(.loginFailed, user: nil, usernameKey: "", origin: origin, detail: "\(provider.name):\(refusal.rawValue)")
+            throw AuthError.idTokenRefused
+        } catch let error as FederationError where error.isUnreachable {
+            throw AuthError.serviceUnavailable("The identity provider '\(provider.name)' could not be reached.", retryAfter: 5)
+        }
+    }
+
+    /// The end of a sign-in whose identity is `user`'s: refused when disabled, the second
+    /// step when a second factor is on, else the session.
+    private func finish(_ user: User, provider: IdentityProvider, origin: RequestOrigin) async throws -> TokenGrant {
+        let detail = "provider:\(provider.name)"
+        guard !user.isDisabled else {
+            try await login.audit(.loginFailed, user: user, usernameKey: user.usernameKey, origin: origin, detail: "account_disabled")
+            throw AuthError.accountDisabled
+        }
+        if try await storage.secondFactors.totpFactor(userID: user.id)?.isConfirmed == true {
+            try await login.storage.loginAttempts.release(
+                [login.throttle.addressKey(origin.clientAddress)].compactMap { $0 }, clearing: [])
+            try await login.secondFactorChallenge(for: user, passwordHash: user.passwordHash, usernameKey: user.usernameKey, origin: origin)
+        }
+        guard var grant = try await login.finishLogin(of: user, origin: origin, detail: detail) else { throw AuthError.accountDisabled }
+        grant.methods = ["fed"]
+        return grant
+    }
+
+    /// A new account with no password for a first sign-in: named by the verified email when
+    /// that name is free, else by the provider and a random suffix.
+    private func createAccount(email: EmailAddress?, from provider: IdentityProvider, origin: RequestOrigin) async throws -> User {
+        let now = login.clock.now
+        let secret = try await login.hashing.hash(SecureRandom.base64URLText(length: 43))
+        var candidates = [email?.value].compactMap { $0 }
+        for _ in 0..<3 { candidates.append("\(provider.name)-\(SecureRandom.base64URLText(length: 8).lowercased())") }
+        for candidate in candidates {
+            guard let username = try? Username(candidate) else { continue }
+            do {
+                let user = try await storage.users.createWithoutPassword(
+                    username: username, email: email, emailVerifiedAt: email == nil ? nil : now, passwordHash: secret, at: now)
+                try await login.audit(
+                    .userCreated, user: user, usernameKey: user.usernameKey, origin: origin, detail: "provider:\(provider.name)")
+                return user
+            } catch let error as RepositoryError where error == .duplicateUsername {
+                continue
+            }
+        }
+        throw AuthError.usernameTaken
+    }
+
+    /// Runs a provider sign-in, counting its outcome per provider.
+    private func counted(provider: String, _ attempt: () async throws -> TokenGrant) async throws -> TokenGrant {
+        let label = IdentityProvider.isValidName(provider) ? provider : "unknown"
+        do {
+            let grant = try await login.counted(attempt)
+            login.metrics.providerSignIn(provider: label, result: "success")
+            return grant
+        } catch let error as AuthError {
+            login.metrics.providerSignIn(provider: label, result: error.code.rawValue)
+            throw error
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// Storage of the accounts' identities at providers, the links waiting for confirmation,
+/// and the ID tokens already used.
+///
+/// ```swift
+/// let identity = try await storage.identities.identity(provider: "google", subject: token.subject)
+/// ```
+public protocol IdentityRepository: Sendable {
+    /// The identity `(provider, subject)`, if an account has it.
+    func identity(provider: String, subject: String) async throws -> Identity?
+    /// The account's identities, oldest first.
+    func identities(ofUser userID: UUID) async throws -> [Identity]
+    /// Links `identity`; false, storing nothing, when `(provider, subject)` is linked already.
+    func link(_ identity: Identity) async throws -> Bool
+    /// Records a sign-in with the identity: when, and the email the provider gave.
+    func recordUse(id: UUID, email: String?, at: Date) async throws
+    /// Unlinks the account's identity `id`, only if the account keeps a way in: a
+    /// password, a passkey, another identity, or (with `emailCounts`) a verified email.
+    /// Checked and removed in one step, so two removals at once cannot both pass.
+    func unlink(id: UUID, ofUser userID: UUID, emailCounts: Bool) async throws -> UnlinkOutcome
+    /// Remembers an ID token as used until it expires; false when it was already.
+    func markUsed(digest: Data, until: Date) async throws -> Bool
+    /// Stores a link waiting for its confirmation.
+    func storePending(_ link: PendingIdentityLink) async throws
+    /// Takes (deletes and answers) the waiting link with this token hash, if it has not
+    /// expired at `now`.
+    func takePending(tokenHash: String, now: Date) async throws -> PendingIdentityLink?
+    /// Deletes up to `limit` used-token records and waiting links that expired before
+    /// `date`; returns how many.
+    func deleteExpired(before date: Date, limit: Int) async throws -> Int
+}
+
+/// What ``IdentityRepository/unlink(id:ofUser:emailCounts:)`` did.
+public enum UnlinkOutcome: Sendable, Equatable {
+    /// Unlinked.
+    case unlinked(Identity)
+    /// The account has no such identity.
+    case notFound
+    /// It is the account's last way in: kept.
+    case lastWayIn
+}
