@@ -70,6 +70,19 @@ public final class ChildProcess: Sendable {
         #if canImport(Glibc)
             _ = Self.addCloseFrom?(&actions, 3)
         #endif
+        // The child starts with no signal blocked and every signal's default action: a thread of
+        // this process (an event loop's) blocks most signals, and posix_spawn would pass that mask
+        // on, leaving a child that does not use signalfd (Python's) deaf to SIGTERM.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
         let argv = ([executable] + arguments).map { strdup($0) }
         defer { argv.forEach { free($0) } }
@@ -80,10 +93,10 @@ public final class ChildProcess: Sendable {
         let spawned = argumentList.withUnsafeMutableBufferPointer { arguments -> Int32 in
             guard let argumentsBase = arguments.baseAddress else { return EINVAL }
             guard var environmentList = envp.map({ $0 + [nil] }) else {
-                return posix_spawn(&pid, executable, &actions, nil, argumentsBase, environ)
+                return posix_spawn(&pid, executable, &actions, &attributes, argumentsBase, environ)
             }
             return environmentList.withUnsafeMutableBufferPointer { variables -> Int32 in
-                posix_spawn(&pid, executable, &actions, nil, argumentsBase, variables.baseAddress)
+                posix_spawn(&pid, executable, &actions, &attributes, argumentsBase, variables.baseAddress)
             }
         }
         guard spawned == 0 else {
