@@ -171,6 +171,18 @@ public struct AccountService<Storage: AuthStorage>: Sendable {
         return try await forget(user, origin: origin)
     }
 
+    /// The owner's deletion of an account with no password of its own (made by a provider
+    /// sign-in), after a recent authentication instead of a password check.
+    /// - Throws: `invalid_request` when the account has a password (which it must give), or
+    ///   changed or was disabled since it was read; `service_unavailable`.
+    @discardableResult
+    public func deleteWithoutPassword(_ checked: CheckedAccount, origin: RequestOrigin) async throws -> User {
+        guard let user = try await storage.users.deleteWithoutPassword(checked) else {
+            throw AuthError.invalidRequest("password is required")
+        }
+        return try await forget(user, origin: origin)
+    }
+
     /// The audit log after a deletion: the account's events keep its id only.
     private func forget(_ user: User, origin: RequestOrigin) async throws -> User {
         try await storage.audit.forgetUsername(ofUser: user.id)

@@ -42,6 +42,10 @@ public protocol UserRepository: Sendable {
     /// and is enabled (a reset or a disabling since wins); returns what was deleted, nil
     /// (deleting nothing) otherwise.
     func delete(_ checked: CheckedAccount) async throws -> User?
+    /// Deletes the account `checked` names if, as ``delete(_:)``, it is as the check saw it,
+    /// and it has no password of its own (one a provider sign-in made): nil, deleting
+    /// nothing, otherwise.
+    func deleteWithoutPassword(_ checked: CheckedAccount) async throws -> User?
     /// All accounts, ordered by creation.
     func all() async throws -> [User]
     /// The distinct Argon2id parameters of the stored password hashes (hashes of other

@@ -25,6 +25,11 @@ public protocol PasskeyRepository: Sendable {
     func recordUse(id: Data, signCount: UInt32, backedUp: Bool, at date: Date) async throws -> Bool
     /// Deletes the account's passkey with this id; false when it has none.
     func delete(id: Data, ofUser userID: UUID) async throws -> Bool
+    /// Deletes the account's passkey with this id only if the account keeps another way in
+    /// (a password of its own, another passkey, an identity at a provider), checked and
+    /// deleted in one statement under the account's row lock; false, deleting nothing,
+    /// otherwise (or when it has no such passkey).
+    func deleteKeepingAWayIn(id: Data, ofUser userID: UUID) async throws -> Bool
     /// The id length and transports most stored passkeys have (ties broken by the shorter
     /// id); nil when none is stored.
     func commonShape() async throws -> PasskeyShape?

@@ -177,11 +177,17 @@ public struct PasskeyService<Storage: AuthStorage>: Sendable {
         try await storage.passkeys.passkeys(ofUser: user.id)
     }
 
-    /// Removes the account's passkey with this id (base64url).
-    /// - Throws: `not_found` when the account has none with that id.
+    /// Removes the account's passkey with this id (base64url), unless it is the account's
+    /// only way in.
+    /// - Throws: `not_found` when the account has none with that id, `invalid_request` when
+    ///   it is the last way in (no password of its own, no other passkey, no identity).
     public func remove(id: String, of user: User, origin: RequestOrigin) async throws {
-        guard let bytes = Base64URL.decode(id), try await storage.passkeys.delete(id: bytes, ofUser: user.id) else {
+        guard let bytes = Base64URL.decode(id), try await storage.passkeys.passkey(id: bytes)?.userID == user.id else {
             throw AuthError.notFound("no passkey of this account has that id")
+        }
+        guard try await storage.passkeys.deleteKeepingAWayIn(id: bytes, ofUser: user.id) else {
+            throw AuthError.invalidRequest(
+                "This passkey is the account's only way in: set a password or link a provider before removing it.")
         }
         try await login.audit(.passkeyRemoved, user: user, usernameKey: user.usernameKey, origin: origin, detail: Base64URL.encode(bytes))
     }

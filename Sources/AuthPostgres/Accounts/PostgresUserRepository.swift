@@ -157,6 +157,10 @@ public struct PostgresUserRepository: UserRepository {
         try await first("DELETE FROM users WHERE \(Self.unchanged(checked)) RETURNING \(Self.columns)")
     }
 
+    public func deleteWithoutPassword(_ checked: CheckedAccount) async throws -> User? {
+        try await first("DELETE FROM users WHERE \(Self.unchanged(checked)) AND NOT has_password RETURNING \(Self.columns)")
+    }
+
     /// The condition on `users` that picks the account `checked` names while it is as the
     /// check saw it: the same password hash, still enabled.
     static func unchanged(_ checked: CheckedAccount) -> SQL {

@@ -118,4 +118,17 @@ public struct PostgresPasskeyRepository: PasskeyRepository {
     public func delete(id: Data, ofUser userID: UUID) async throws -> Bool {
         try await database.countingChanges("DELETE FROM passkeys WHERE id = \(ByteBuffer(bytes: id)) AND user_id = \(userID)") == 1
     }
+
+    public func deleteKeepingAWayIn(id: Data, ofUser userID: UUID) async throws -> Bool {
+        let id = ByteBuffer(bytes: id)
+        return try await database.countingChanges(
+            """
+            WITH account AS (SELECT id, has_password FROM users WHERE id = \(userID) FOR UPDATE)
+            DELETE FROM passkeys WHERE id = \(id) AND user_id IN (SELECT id FROM account)
+                AND ((SELECT has_password FROM account)
+                     OR EXISTS (SELECT 1 FROM passkeys WHERE user_id = \(userID) AND id <> \(id))
+                     OR EXISTS (SELECT 1 FROM identities WHERE user_id = \(userID)))
+            """
+        ) == 1
+    }
 }

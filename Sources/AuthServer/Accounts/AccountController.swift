@@ -3,7 +3,8 @@ import Hummingbird
 
 /// The account: `GET /me`, and what its owner does over HTTP — sign up (`POST /users`,
 /// when ``signUpOpen``), change the password (`POST /password`) and delete it
-/// (`DELETE /me`), the last two re-authenticated with the password, and, with a delivery
+/// (`DELETE /me`), the last two re-authenticated with the password (an account without one
+/// deletes itself after a recent sign-in), and, with a delivery
 /// URL, change its email address (`POST /email`, after a recent authentication).
 ///
 /// ```swift
@@ -101,8 +102,14 @@ public struct AccountController<Storage: AuthStorage>: Sendable {
         let (user, body) = try await sessions.account(of: request) {
             try await JSONRequestBody.decode(AccountDeletionRequest.self, from: request, limit: maxBodySize)
         }
-        let checked = try await login.confirmPassword(of: user, password: body.password.value, origin: context.origin)
-        try await accounts.delete(checked, origin: context.origin)
+        if let password = body.password {
+            let checked = try await login.confirmPassword(of: user, password: password.value, origin: context.origin)
+            try await accounts.delete(checked, origin: context.origin)
+        } else {
+            // An account without a password of its own proves itself by a recent sign-in.
+            let recent = try await sessions.account(of: request, recentlyAuthenticated: true) {}.user
+            try await accounts.deleteWithoutPassword(CheckedAccount(recent), origin: context.origin)
+        }
         sessions.accounts.forget(user.id)
         return JSONResponse.noContent()
     }
