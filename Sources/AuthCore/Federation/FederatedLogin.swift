@@ -163,7 +163,7 @@ public struct FederatedLogin<Storage: AuthStorage>: Sendable {
     /// The provider named `name`.
     public func provider(named name: String) async throws -> IdentityProvider {
         guard IdentityProvider.isValidName(name), let provider = try await storage.providers.provider(named: name) else {
-            throw AuthError.invalidRequest("provider: no identity provider is named '\(name.prefix(64))'")
+            throw AuthError.invalidRequest("provider: no identity provider has this name")
         }
         return provider
     }
@@ -183,7 +183,8 @@ public struct FederatedLogin<Storage: AuthStorage>: Sendable {
         } catch let refusal as IDTokenRefusal {
             try await login.audit(.loginFailed, user: nil, usernameKey: "", origin: origin, detail: "\(provider.name):\(refusal.rawValue)")
             throw AuthError.idTokenRefused
-        } catch let error as FederationError where error.isUnreachable {
+        } catch is FederationError {
+            // Its keys out of reach, or answered with something that is not a key set.
             throw AuthError.serviceUnavailable("The identity provider '\(provider.name)' could not be reached.", retryAfter: 5)
         }
     }

@@ -81,15 +81,19 @@ public struct PostgresUserRepository: UserRepository {
     }
 
     public func create(username: Username, email: EmailAddress?, passwordHash: String, at: Date) async throws -> User {
+        try await inserted(
+            """
+            INSERT INTO users (id, username, username_key, password_hash, created_at, email, email_key)
+            VALUES (\(UUID()), \(username.value), \(username.key), \(passwordHash), \(at), \(email?.value), \(email?.key))
+            RETURNING \(Self.columns)
+            """
+        )
+    }
+
+    /// The account `insert` made; a taken name or address as ``RepositoryError``.
+    private func inserted(_ insert: SQL) async throws -> User {
         do {
-            let created = try await first(
-                """
-                INSERT INTO users (id, username, username_key, password_hash, created_at, email, email_key)
-                VALUES (\(UUID()), \(username.value), \(username.key), \(passwordHash), \(at), \(email?.value), \(email?.key))
-                RETURNING \(Self.columns)
-                """
-            )
-            guard let created else { throw PostgresRowError.noRowReturned }
+            guard let created = try await first(insert) else { throw PostgresRowError.noRowReturned }
             return created
         } catch  where Database.sqlState(of: error) == "23505" {
             throw Database.constraint(of: error) == "users_email_key_unique"
@@ -104,23 +108,16 @@ public struct PostgresUserRepository: UserRepository {
     public func createWithoutPassword(username: Username, email: EmailAddress?, emailVerifiedAt: Date?, passwordHash: String, at: Date)
         async throws -> User
     {
-        do {
-            let created = try await first(
-                """
-                INSERT INTO users (id, username, username_key, password_hash, has_password, created_at, email, email_key, email_verified_at)
-                VALUES (
-                    \(UUID()), \(username.value), \(username.key), \(passwordHash), false, \(at), \(email?.value), \(email?.key),
-                    \(email == nil ? nil : emailVerifiedAt)
-                )
-                RETURNING \(Self.columns)
-                """
+        try await inserted(
+            """
+            INSERT INTO users (id, username, username_key, password_hash, has_password, created_at, email, email_key, email_verified_at)
+            VALUES (
+                \(UUID()), \(username.value), \(username.key), \(passwordHash), false, \(at), \(email?.value), \(email?.key),
+                \(email == nil ? nil : emailVerifiedAt)
             )
-            guard let created else { throw PostgresRowError.noRowReturned }
-            return created
-        } catch  where Database.sqlState(of: error) == "23505" {
-            throw Database.constraint(of: error) == "users_email_key_unique"
-                ? RepositoryError.duplicateEmail : RepositoryError.duplicateUsername
-        }
+            RETURNING \(Self.columns)
+            """
+        )
     }
 
     public func releaseUnverifiedEmail(key: String) async throws -> User? {

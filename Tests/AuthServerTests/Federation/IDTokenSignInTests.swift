@@ -189,6 +189,22 @@ import Testing
         }
     }
 
+    @Test func aProviderWhoseKeysAreOutOfReachIsAnswered503() async throws {
+        let upstream = TestIdentityProvider()
+        let fixture = try await ServerFixture()
+        // The provider is added, then goes away before its keys were ever fetched.
+        let token = try await upstream.withRunning { issuer in
+            try await fixture.addProvider("test", issuer: issuer)
+            return upstream.token(TestIdentityProvider.claims(issuer: issuer))
+        }
+        try await fixture.test { client in
+            let answer = try await Self.signIn(client, token)
+            #expect(answer.status == .serviceUnavailable)
+            #expect(try answer.error().code == "service_unavailable")
+            #expect(answer.headers[.retryAfter] == "5")
+        }
+    }
+
     @Test func anUnknownIdentityMakesNoAccountWhereNoneMayBeMade() async throws {
         let upstream = TestIdentityProvider()
         try await upstream.withRunning { issuer in

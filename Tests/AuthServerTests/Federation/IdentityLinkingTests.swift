@@ -21,7 +21,7 @@ import Testing
         var fixture = try await ServerFixture()
         fixture.configuration.clock = TestClock(now: Date())
         try await fixture.addUser("alice", password: password)
-        try await fixture.withDatabase { database async throws in
+        _ = try await fixture.withDatabase { database async throws in
             try await database.client.query(
                 "UPDATE users SET email = 'sam@example.com', email_key = 'sam@example.com', email_verified_at = \(verified ? Date() : nil)")
         }
@@ -222,7 +222,7 @@ import Testing
                 let done = try await client.sendJSON(.post, "/login/mfa", ["mfa_token": token, "code": key.code(at: clock.now)])
                 #expect(done.status == .ok)
 
-                try await fixture.withDatabase { database async throws in
+                _ = try await fixture.withDatabase { database async throws in
                     try await database.client.query("UPDATE users SET disabled_at = now() WHERE username = 'alice'")
                 }
                 let disabled = try await IDTokenSignInTests.signIn(client, third)
