@@ -34,11 +34,12 @@ import http.server
 import json
 import shutil
 import threading
+import time
 import urllib.parse
 import urllib.request
 
 from selenium import webdriver
-from selenium.common.exceptions import NoSuchElementException
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.virtual_authenticator import VirtualAuthenticatorOptions
@@ -105,8 +106,20 @@ def present(element_id):
 
 
 def click(element_id):
-    old = driver.find_element(By.TAG_NAME, "html")
-    driver.find_element(By.ID, element_id).click()
+    """Clicks the element once the page has loaded and waits for the next page. A node the
+    browser replaced between finding and clicking it (a loaded machine's page still settling)
+    is found again."""
+    for attempt in range(5):
+        try:
+            wait.until(lambda driver: driver.execute_script("return document.readyState") == "complete")
+            old = driver.find_element(By.TAG_NAME, "html")
+            wait.until(expected_conditions.element_to_be_clickable((By.ID, element_id))).click()
+            break
+        except (StaleElementReferenceException, WebDriverException) as error:
+            replaced = isinstance(error, StaleElementReferenceException) or "does not belong to the document" in str(error)
+            if attempt == 4 or not replaced:
+                raise
+            time.sleep(0.2)
     wait.until(expected_conditions.staleness_of(old))
 
 
