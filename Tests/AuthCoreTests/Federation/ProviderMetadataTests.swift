@@ -68,4 +68,17 @@ import Testing
         #expect(keys.first?.algorithm == .edDSA)
         #expect(ProviderPublicKey.keys(in: Data("[]".utf8)) == nil)
     }
+
+    @Test func googlesTokensMayNameItsIssuerWithoutTheScheme() throws {
+        let metadata = try ProviderMetadata.parse(
+            Self.document("https://accounts.google.com"), expectedIssuer: "https://accounts.google.com")
+        func provider(_ kind: IdentityProvider.Kind) -> IdentityProvider {
+            IdentityProvider(
+                name: "p", kind: kind, issuer: "https://accounts.google.com", clientIDs: ["a"], scopes: ["openid"], createsAccounts: false,
+                metadata: metadata, createdAt: Date())
+        }
+        #expect(provider(.google).acceptedIssuers == ["https://accounts.google.com", "accounts.google.com"])
+        #expect(provider(.oidc).acceptedIssuers == ["https://accounts.google.com"])
+        #expect(IdentityProvider.Kind.apple.defaultIssuer == "https://appleid.apple.com")
+    }
 }

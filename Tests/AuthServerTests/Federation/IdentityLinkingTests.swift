@@ -116,6 +116,23 @@ import Testing
         }
     }
 
+    /// Apple says `"email_verified": "true"`, a string: it is a verified email too.
+    @Test func applesStringFlagIsAVerifiedEmail() async throws {
+        let upstream = TestIdentityProvider()
+        try await upstream.withRunning { issuer in
+            let fixture = try await Self.fixture(issuer: issuer)
+            var claims = TestIdentityProvider.claims(issuer: issuer)
+            claims["email_verified"] = "true"
+            let (string, falseString) = (
+                upstream.token(claims), upstream.token(TestIdentityProvider.claims(issuer: issuer, subject: "user-2", verified: false))
+            )
+            try await fixture.test { client async throws in
+                #expect(try await IDTokenSignInTests.signIn(client, string).error().code == "link_required")
+                #expect(try await IDTokenSignInTests.signIn(client, falseString).status == .ok)
+            }
+        }
+    }
+
     @Test func anAccountsUnverifiedAddressGoesToTheSignInThatProvedIt() async throws {
         let upstream = TestIdentityProvider()
         try await upstream.withRunning { issuer in
