@@ -16,6 +16,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
+from page_waits import gone
+
 parser = argparse.ArgumentParser()
 parser.add_argument("mode", choices=["reset", "verify"])
 parser.add_argument("link")
@@ -45,7 +47,7 @@ def step(name):
 def submit():
     old = driver.find_element(By.TAG_NAME, "html")
     driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    wait.until(expected_conditions.staleness_of(old))
+    wait.until(gone(old))
 
 
 try:

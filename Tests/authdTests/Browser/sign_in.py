@@ -46,6 +46,8 @@ from selenium.webdriver.common.virtual_authenticator import VirtualAuthenticator
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
+from page_waits import gone
+
 parser = argparse.ArgumentParser()
 parser.add_argument("plan")
 parser.add_argument("--port", type=int, required=True)
@@ -120,7 +122,8 @@ def click(element_id):
             if attempt == 4 or not replaced:
                 raise
             time.sleep(0.2)
-    wait.until(expected_conditions.staleness_of(old))
+    wait.until(gone(old))
+
 
 
 def land():
