@@ -47,11 +47,7 @@ public struct FederatedLogin<Storage: AuthStorage>: Sendable {
     ///   `too_many_attempts`, `service_unavailable` (the provider's keys out of reach).
     public func signIn(provider name: String, idToken: String, nonce: String?, origin: RequestOrigin) async throws -> TokenGrant {
         try await counted(provider: name) {
-            // Each attempt costs a signature check at most: it is counted against the address.
-            try await login.reserve(
-                [login.throttle.addressKey(origin.clientAddress)].compactMap { $0 }, for: nil, origin: origin, detail: "id_token")
-            let provider = try await provider(named: name)
-            let token = try await verified(idToken, from: provider, nonce: nonce.map { .sha256(of: $0) } ?? .absent, origin: origin)
+            let (provider, token) = try await nativeToken(idToken, of: name, nonce: nonce, for: nil, origin: origin)
             return try await signIn(with: token, at: provider, origin: origin)
         }
     }
@@ -122,10 +118,7 @@ public struct FederatedLogin<Storage: AuthStorage>: Sendable {
     /// takes it) to `user`, who is signed in.
     public func link(provider name: String, idToken: String, nonce: String?, to user: User, origin: RequestOrigin) async throws -> Identity
     {
-        try await login.reserve(
-            [login.throttle.addressKey(origin.clientAddress)].compactMap { $0 }, for: user, origin: origin, detail: "id_token")
-        let provider = try await provider(named: name)
-        let token = try await verified(idToken, from: provider, nonce: nonce.map { .sha256(of: $0) } ?? .absent, origin: origin)
+        let (provider, token) = try await nativeToken(idToken, of: name, nonce: nonce, for: user, origin: origin)
         return try await link(
             provider: provider.name, subject: token.subject, email: token.email, to: user, how: "signed_in", origin: origin)
     }
@@ -166,6 +159,18 @@ public struct FederatedLogin<Storage: AuthStorage>: Sendable {
             throw AuthError.invalidRequest("provider: no identity provider has this name")
         }
         return provider
+    }
+
+    /// An ID token an app got natively from the provider named `name`, with the raw `nonce`
+    /// whose SHA-256 it must carry (none without one): the attempt reserved against the
+    /// client's address first (each costs a signature check at most), then the provider
+    /// found and the token verified as ``verified(_:from:nonce:origin:)`` does.
+    private func nativeToken(_ idToken: String, of name: String, nonce: String?, for user: User?, origin: RequestOrigin) async throws
+        -> (IdentityProvider, VerifiedIDToken)
+    {
+        try await login.reserveAddress(for: user, origin: origin, detail: "id_token")
+        let provider = try await provider(named: name)
+        return (provider, try await verified(idToken, from: provider, nonce: nonce.map { .sha256(of: $0) } ?? .absent, origin: origin))
     }
 
     /// `idToken` verified and remembered as used; a refusal audited and answered as

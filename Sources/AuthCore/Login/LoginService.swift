@@ -293,6 +293,12 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
         return Verification(matches: matches, presented: presented, typedForm: typedForm, took: took, verifications: verifications)
     }
 
+    /// Reserves an attempt against the client's address alone (a passkey ceremony, a
+    /// provider's ID token: each costs a signature check), as ``reserve(_:for:origin:detail:)``.
+    func reserveAddress(for user: User?, origin: RequestOrigin, detail: String) async throws {
+        try await reserve([throttle.addressKey(origin.clientAddress)].compactMap { $0 }, for: user, origin: origin, detail: detail)
+    }
+
     /// Reserves an attempt against each of `keys` (a re-authentication, a code, a passkey
     /// ceremony; `user` nil when none is known yet), refusing as ``refuse(_:user:usernameKey:origin:detail:)``
     /// does when one is over its limit.

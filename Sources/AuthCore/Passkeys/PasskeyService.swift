@@ -99,8 +99,7 @@ public struct PasskeyService<Storage: AuthStorage>: Sendable {
     public func authenticationOptions(username rawUsername: String?, origin: RequestOrigin) async throws
         -> PublicKeyCredentialRequestOptionsJSON
     {
-        try await login.reserve(
-            [login.throttle.addressKey(origin.clientAddress)].compactMap { $0 }, for: nil, origin: origin, detail: "passkey_options")
+        try await login.reserveAddress(for: nil, origin: origin, detail: "passkey_options")
         var allowed: [PublicKeyCredentialDescriptorJSON] = []
         var userID: UUID?
         if let rawUsername {
@@ -132,8 +131,7 @@ public struct PasskeyService<Storage: AuthStorage>: Sendable {
 
     private func checkedLogIn(_ response: AuthenticationResponseJSON, origin: RequestOrigin) async throws -> TokenGrant {
         // Each attempt costs a signature check at most: it is counted against the address.
-        try await login.reserve(
-            [login.throttle.addressKey(origin.clientAddress)].compactMap { $0 }, for: nil, origin: origin, detail: "passkey")
+        try await login.reserveAddress(for: nil, origin: origin, detail: "passkey")
         let challenge = try await takeChallenge(of: response.response.clientDataJSON, kind: .passkeyAuthentication)
         guard let challenge, let passkey = try await storage.passkeys.passkey(id: response.rawId),
             challenge.userID.map({ $0 == passkey.userID }) ?? true,
