@@ -11,11 +11,13 @@ CREATE TABLE account_tokens (
     expires_at timestamp with time zone NOT NULL,
     used_at timestamp with time zone,
     email_key text,
-    CONSTRAINT account_tokens_purpose_check CHECK ((purpose = ANY (ARRAY['password_reset'::text, 'email_verification'::text, 'email_change'::text]))),
+    failed_attempts integer NOT NULL DEFAULT 0,
+    CONSTRAINT account_tokens_purpose_check CHECK ((purpose = ANY (ARRAY['password_reset'::text, 'email_verification'::text, 'email_change'::text, 'email_sign_in'::text]))),
     CONSTRAINT account_tokens_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
     CONSTRAINT account_tokens_pkey PRIMARY KEY (token_hash)
 );
 CREATE INDEX account_tokens_expires_at ON public.account_tokens USING btree (expires_at);
+CREATE INDEX account_tokens_live_sign_in ON public.account_tokens USING btree (user_id, created_at) WHERE ((purpose = 'email_sign_in'::text) AND (used_at IS NULL));
 CREATE INDEX account_tokens_user_id ON public.account_tokens USING btree (user_id);
 
 CREATE TABLE audit_events (

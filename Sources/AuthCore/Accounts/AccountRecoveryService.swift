@@ -11,6 +11,8 @@ public struct RecoveryLifetimes: Sendable, Equatable {
     public var passwordReset: TimeInterval = 1_800
     /// An email-verification token (and an email change's), seconds (24 hours).
     public var emailVerification: TimeInterval = 86_400
+    /// An email sign-in code (and its link), seconds (10 minutes).
+    public var emailSignIn: TimeInterval = 600
 
     /// The defaults.
     public init() {}
@@ -20,6 +22,7 @@ public struct RecoveryLifetimes: Sendable, Equatable {
         switch purpose {
         case .passwordReset: passwordReset
         case .emailVerification, .emailChange: emailVerification
+        case .emailSignIn: emailSignIn
         }
     }
 }

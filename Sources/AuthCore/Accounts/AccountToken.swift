@@ -12,6 +12,9 @@ public enum AccountTokenPurpose: String, Sendable, CaseIterable {
     case emailVerification = "email_verification"
     /// `POST /email/verify` makes the new address it was sent to the account's, verified.
     case emailChange = "email_change"
+    /// `POST /login/email/verify` signs in with it, or with the code derived from it
+    /// (``DeliverySealer/code(forTokenHash:)``).
+    case emailSignIn = "email_sign_in"
 }
 
 /// Which account a token is for: named by its owner (a reset asked by username or by
@@ -42,7 +45,7 @@ public struct AccountTokenIssue: Sendable {
     /// What the token is for (and the message's `kind`).
     public var purpose: AccountTokenPurpose
     /// Whose token it is; nothing is issued unless this names an enabled account (and, for a
-    /// verification, one with an email address).
+    /// verification, one with an email address; for a sign-in, one whose address is verified).
     public var account: AccountSelector
     /// ``OpaqueToken/hash(of:)`` of the token.
     public var tokenHash: String

@@ -32,6 +32,26 @@ public protocol AccountTokenRepository: Sendable {
     /// account's, verified, and uses up the account's other changes. Returns the account and
     /// whether its address changed; nil, changing nothing, otherwise.
     func verifyEmail(tokenHash: String, now: Date) async throws -> (user: User, changed: Bool)?
+    /// Checks a code against the newest live sign-in token of the account whose verified
+    /// address has `emailKey` (unused, unexpired, sent to the address the account still has),
+    /// under that token's row lock, so that concurrent guesses are each counted: when
+    /// `matches(tokenHash)`, the token is used; otherwise one more wrong try is counted, and
+    /// the `maxFailures`-th uses it up.
+    func useSignInCode(emailKey: String, now: Date, maxFailures: Int, matches: @escaping @Sendable (String) -> Bool) async throws
+        -> SignInCodeOutcome
+    /// Uses a sign-in token (its link's), when it is unused, unexpired and its address is
+    /// still the account's, verified; the account, or nil changing nothing.
+    func useSignInToken(tokenHash: String, now: Date) async throws -> User?
     /// Deletes up to `limit` tokens that expired or were used before `date`; returns how many.
     func deleteEnded(before date: Date, limit: Int) async throws -> Int
+}
+
+/// What a sign-in code's check found (``AccountTokenRepository/useSignInCode(emailKey:now:maxFailures:matches:)``).
+public enum SignInCodeOutcome: Sendable, Equatable {
+    /// The code was right: the token is used, and this is its account.
+    case signedIn(User)
+    /// The code was wrong: counted against the account's token, which has `attemptsLeft`.
+    case wrong(User, attemptsLeft: Int)
+    /// No live code for that address.
+    case noCode
 }

@@ -91,6 +91,9 @@ public struct SecurityEvent: Sendable, Equatable {
         case providerAdded = "provider_added"
         /// An operator removed a provider (`detail`: its name and the identities unlinked).
         case providerRemoved = "provider_removed"
+        /// An email sign-in code was asked; recorded whether or not a verified address
+        /// answered (as the answer is the same), with the account only when one did.
+        case emailSignInRequested = "email_sign_in_requested"
     }
 
     /// What happened.

@@ -12,6 +12,8 @@ public enum DeliveryKind: String, Sendable, CaseIterable {
     case emailVerification = "email_verification"
     /// A token that makes the new address it is sent to the account's.
     case emailChange = "email_change"
+    /// A sign-in code and the token its link carries.
+    case emailSignIn = "email_sign_in"
     /// A change of the account's address to another was asked (sent to the address it has).
     case emailChangeRequested = "email_change_requested"
     /// Someone signed up with this account's address: the new account was made without it,
@@ -28,6 +30,7 @@ public enum DeliveryKind: String, Sendable, CaseIterable {
         case .passwordReset: self = .passwordReset
         case .emailVerification: self = .emailVerification
         case .emailChange: self = .emailChange
+        case .emailSignIn: self = .emailSignIn
         }
     }
 
@@ -37,6 +40,7 @@ public enum DeliveryKind: String, Sendable, CaseIterable {
         case .passwordReset: .passwordReset
         case .emailVerification: .emailVerification
         case .emailChange: .emailChange
+        case .emailSignIn: .emailSignIn
         case .accountAlreadyExists, .emailChangeRequested, .totpEnabled, .passkeyAdded: nil
         }
     }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// The JSON body posted to the delivery URL:
-/// `{"delivery_id", "kind", "user_id", "username", "email", "token", "expires_at", "link"}` —
+/// `{"delivery_id", "kind", "user_id", "username", "email", "token", "expires_at", "link"}`, and `"code"` in an
+/// `email_sign_in` message —
 /// what the app's mailer needs to write the email (a link with the token, or authd's own
 /// page's link when authd knows its public URL: ``DeliveryLinks``), and the message's id,
 /// the same on every attempt, inside the signed body so that a receiver's de-duplication
@@ -25,6 +26,9 @@ public struct DeliveryMessage: Sendable, Equatable, Codable {
     public var email: String?
     /// The single-use token (nil in a notice). Never log it.
     public var token: String?
+    /// The 6-digit code an `email_sign_in` message carries beside its token (absent from
+    /// any other). Never log it.
+    public var code: String?
     /// When the token stops working (RFC 3339, UTC; nil in a notice).
     public var expiresAt: Date?
     /// authd's page for the token (nil in a notice, or without a public URL). Never log it.
@@ -33,7 +37,7 @@ public struct DeliveryMessage: Sendable, Equatable, Codable {
     /// Creates a message.
     public init(
         deliveryID: Int64, kind: DeliveryKind, userID: UUID, username: String, email: String?, token: String?, expiresAt: Date?,
-        link: String? = nil
+        link: String? = nil, code: String? = nil
     ) {
         self.deliveryID = String(deliveryID)
         self.kind = kind.rawValue
@@ -43,16 +47,18 @@ public struct DeliveryMessage: Sendable, Equatable, Codable {
         self.token = token
         self.expiresAt = expiresAt
         self.link = link
+        self.code = code
     }
 
     enum CodingKeys: String, CodingKey {
-        case kind, username, email, token, link
+        case kind, username, email, token, link, code
         case deliveryID = "delivery_id"
         case userID = "user_id"
         case expiresAt = "expires_at"
     }
 
-    /// The body's bytes: keys sorted, absent values written as null, dates in RFC 3339.
+    /// The body's bytes: keys sorted, absent values written as null (but `code`, left out),
+    /// dates in RFC 3339.
     public func encoded() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -68,6 +74,7 @@ public struct DeliveryMessage: Sendable, Equatable, Codable {
         try container.encode(username, forKey: .username)
         try container.encode(email, forKey: .email)
         try container.encode(token, forKey: .token)
+        try container.encodeIfPresent(code, forKey: .code)
         try container.encode(expiresAt, forKey: .expiresAt)
         try container.encode(link, forKey: .link)
     }

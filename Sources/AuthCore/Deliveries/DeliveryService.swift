@@ -90,15 +90,18 @@ public struct DeliveryService<Storage: AuthStorage>: Sendable {
         do {
             var token: String?
             var link: String?
+            var code: String?
             if let purpose = message.kind.tokenPurpose {
                 guard let sealed = message.sealedToken else { throw DeliverySealerError() }
-                token = try sealer.open(sealed, purpose: purpose)
-                link = token.flatMap { links?.link(for: purpose, token: $0) }
+                let opened = try sealer.open(sealed, purpose: purpose)
+                token = opened
+                link = links?.link(for: purpose, token: opened)
+                if purpose == .emailSignIn { code = sealer.code(forTokenHash: OpaqueToken.hash(of: opened)) }
             }
             body = try DeliveryMessage(
                 deliveryID: message.id, kind: message.kind, userID: message.userID, username: message.username, email: message.email,
                 token: token,
-                expiresAt: token == nil ? nil : message.expiresAt, link: link
+                expiresAt: token == nil ? nil : message.expiresAt, link: link, code: code
             ).encoded()
         } catch {
             return try await abandon(message, reason: "\(error)")

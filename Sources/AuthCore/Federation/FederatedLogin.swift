@@ -194,22 +194,9 @@ public struct FederatedLogin<Storage: AuthStorage>: Sendable {
         }
     }
 
-    /// The end of a sign-in whose identity is `user`'s: refused when disabled, the second
-    /// step when a second factor is on, else the session.
+    /// The end of a sign-in whose identity is `user`'s (``LoginService/finishFirstFactor(of:origin:detail:methods:)``).
     private func finish(_ user: User, provider: IdentityProvider, origin: RequestOrigin) async throws -> TokenGrant {
-        let detail = "provider:\(provider.name)"
-        guard !user.isDisabled else {
-            try await login.audit(.loginFailed, user: user, usernameKey: user.usernameKey, origin: origin, detail: "account_disabled")
-            throw AuthError.accountDisabled
-        }
-        if try await storage.secondFactors.totpFactor(userID: user.id)?.isConfirmed == true {
-            try await login.storage.loginAttempts.release(
-                [login.throttle.addressKey(origin.clientAddress)].compactMap { $0 }, clearing: [])
-            try await login.secondFactorChallenge(for: user, passwordHash: user.passwordHash, usernameKey: user.usernameKey, origin: origin)
-        }
-        guard var grant = try await login.finishLogin(of: user, origin: origin, detail: detail) else { throw AuthError.accountDisabled }
-        grant.methods = ["fed"]
-        return grant
+        try await login.finishFirstFactor(of: user, origin: origin, detail: "provider:\(provider.name)", methods: ["fed"])
     }
 
     /// A new account with no password for a first sign-in: named by the verified email when

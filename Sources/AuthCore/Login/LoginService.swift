@@ -131,6 +131,25 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
         return recorded ? grant : nil
     }
 
+    /// The end of a sign-in whose first factor was checked elsewhere (a provider's ID token,
+    /// an emailed code): refused when the account is disabled, the second step when it has a
+    /// second factor on (the address's attempt given back, as a right password's is), else
+    /// the session, audited with `detail`, its grant naming `methods` (RFC 8176).
+    /// - Throws: `account_disabled`, `mfa_required`, `service_unavailable`.
+    func finishFirstFactor(of user: User, origin: RequestOrigin, detail: String, methods: [String]) async throws -> TokenGrant {
+        guard !user.isDisabled else {
+            try await audit(.loginFailed, user: user, usernameKey: user.usernameKey, origin: origin, detail: "account_disabled")
+            throw AuthError.accountDisabled
+        }
+        if try await storage.secondFactors.totpFactor(userID: user.id)?.isConfirmed == true {
+            try await storage.loginAttempts.release([throttle.addressKey(origin.clientAddress)].compactMap { $0 }, clearing: [])
+            try await secondFactorChallenge(for: user, passwordHash: user.passwordHash, usernameKey: user.usernameKey, origin: origin)
+        }
+        guard var grant = try await finishLogin(of: user, origin: origin, detail: detail) else { throw AuthError.accountDisabled }
+        grant.methods = methods
+        return grant
+    }
+
     private func checkedLogin(username rawUsername: String, password: String, origin: RequestOrigin) async throws -> TokenGrant {
         let username = try Username(rawUsername)
         let checked = try await checkPassword(username: username, password: password, origin: origin)

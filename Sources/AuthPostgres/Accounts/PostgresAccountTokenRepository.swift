@@ -31,13 +31,20 @@ public struct PostgresAccountTokenRepository: AccountTokenRepository {
 
     public func issue(_ issue: AccountTokenIssue) async throws -> User? {
         let needsEmail: Bool = issue.purpose == .emailVerification
-        // An address of the token's own (an email change's) is used only while no account has it.
+        let signsIn: Bool = issue.purpose == .emailSignIn
+        // An address of the token's own (an email change's) is used only while no account has
+        // it. A sign-in goes only to a verified address, and ends the account's earlier ones.
         return try await firstUser(
             """
             WITH account AS (
                      SELECT id, coalesce(\(issue.address?.value), email) AS email FROM users
                      WHERE \(Self.matching(issue.account)) AND disabled_at IS NULL AND (email IS NOT NULL OR NOT \(needsEmail))
+                       AND (email_verified_at IS NOT NULL OR NOT \(signsIn))
                        AND NOT EXISTS (SELECT 1 FROM users WHERE email_key = \(issue.address?.key))
+                 ),
+                 superseded AS (
+                     UPDATE account_tokens SET used_at = \(issue.createdAt)
+                     WHERE \(signsIn) AND purpose = 'email_sign_in' AND used_at IS NULL AND user_id IN (SELECT id FROM account)
                  ),
                  token AS (
                      INSERT INTO account_tokens (token_hash, purpose, user_id, email, email_key, created_at, expires_at)
@@ -166,6 +173,59 @@ public struct PostgresAccountTokenRepository: AccountTokenRepository {
             // Another account took the new address meanwhile: the token stays unused.
             return nil
         }
+    }
+
+    public func useSignInCode(emailKey: String, now: Date, maxFailures: Int, matches: @escaping @Sendable (String) -> Bool) async throws
+        -> SignInCodeOutcome
+    {
+        let logger = database.logger
+        let live: SQL = """
+            SELECT t.token_hash, t.failed_attempts FROM account_tokens t JOIN users u ON u.id = t.user_id
+            WHERE u.email_key = \(emailKey) AND u.email_verified_at IS NOT NULL AND u.email = t.email
+              AND t.purpose = 'email_sign_in' AND t.used_at IS NULL AND t.expires_at > \(now)
+            ORDER BY t.created_at DESC LIMIT 1
+            FOR UPDATE OF t
+            """
+        return try await database.run { client in
+            try await client.withTransaction(logger: logger) { connection -> SignInCodeOutcome in
+                var found: (hash: String, failures: Int)?
+                for try await (hash, failures) in try await connection.query(try live.query, logger: logger).decode((String, Int).self) {
+                    found = (hash, failures)
+                }
+                guard let found else { return .noCode }
+                let right = matches(found.hash)
+                let failures = right ? found.failures : found.failures + 1
+                let used = right || failures >= maxFailures
+                let update: SQL = """
+                    WITH token AS (
+                             UPDATE account_tokens SET failed_attempts = \(failures), used_at = CASE WHEN \(used) THEN \(now) END
+                             WHERE token_hash = \(found.hash)
+                             RETURNING user_id
+                         )
+                    SELECT \(PostgresUserRepository.columns) FROM users WHERE id IN (SELECT user_id FROM token)
+                    """
+                var account: User?
+                for try await row in try await connection.query(try update.query, logger: logger).decode(PostgresUserRepository.Row.self) {
+                    account = PostgresUserRepository.user(row)
+                }
+                guard let account else { return .noCode }
+                return right ? .signedIn(account) : .wrong(account, attemptsLeft: max(0, maxFailures - failures))
+            }
+        }
+    }
+
+    public func useSignInToken(tokenHash: String, now: Date) async throws -> User? {
+        try await firstUser(
+            """
+            WITH token AS (
+                     UPDATE account_tokens t SET used_at = \(now)
+                     WHERE token_hash = \(tokenHash) AND purpose = 'email_sign_in' AND used_at IS NULL AND expires_at > \(now)
+                       AND EXISTS (SELECT 1 FROM users u WHERE u.id = t.user_id AND u.email = t.email AND u.email_verified_at IS NOT NULL)
+                     RETURNING user_id
+                 )
+            SELECT \(PostgresUserRepository.columns) FROM users WHERE id IN (SELECT user_id FROM token)
+            """
+        )
     }
 
     public func deleteEnded(before date: Date, limit: Int) async throws -> Int {

@@ -48,6 +48,7 @@ extension Migration {
         Migration(version: "0025_signing_key_algorithms", bytes: PackageResources._025_signing_key_algorithms_sql),
         Migration(version: "0026_oidc_sessions", bytes: PackageResources._026_oidc_sessions_sql),
         Migration(version: "0027_identity_providers", bytes: PackageResources._027_identity_providers_sql),
+        Migration(version: "0028_email_sign_in", bytes: PackageResources._028_email_sign_in_sql),
     ]
 
     private init(version: String, bytes: [UInt8]) {

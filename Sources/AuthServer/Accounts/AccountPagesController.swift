@@ -168,8 +168,11 @@ public enum AccountPages {
     public static let passwordReset = "/account/password-reset"
     /// Where a verification or email-change link leads.
     public static let verifyEmail = "/account/verify-email"
+    /// Where an email sign-in's link leads (``EmailSignInPagesController``).
+    public static let emailSignIn = "/login/email/link"
     /// The page each token purpose's link leads to.
     public static let linkPaths: [AccountTokenPurpose: String] = [
         .passwordReset: passwordReset, .emailVerification: verifyEmail, .emailChange: verifyEmail,
+        .emailSignIn: emailSignIn,
     ]
 }

@@ -76,11 +76,17 @@ public func buildApplication(
     let providerClient = HTTPDeliveryTransport.makeClient()
     let providerKeys = ProviderKeyCache(
         transport: HTTPProviderTransport(client: providerClient), clock: configuration.clock, metrics: configuration.metrics)
+    // Email sign-in codes, too, go out through the deliveries; with them, a verified address is a way in.
+    let emailSignIn = configuration.delivery.map { delivery in
+        EmailSignIn(
+            login: login, sealer: DeliverySealer(keyEncryptionKey: keyEncryptionKey), wake: wake, lifetime: delivery.lifetimes.emailSignIn)
+    }
     let federation = FederatedLogin(
-        login: login, verifier: IDTokenVerifier(keys: providerKeys, clock: configuration.clock), signUpOpen: configuration.signUpOpen)
+        login: login, verifier: IDTokenVerifier(keys: providerKeys, clock: configuration.clock), signUpOpen: configuration.signUpOpen,
+        emailIsAWayIn: emailSignIn != nil)
     let router = buildRouter(
         login: login, sessions: sessions, accounts: accounts, recovery: recovery, factors: factors, passkeys: passkeys, provider: provider,
-        federation: federation, issuer: issuer, readiness: storage.readiness, pool: pool,
+        federation: federation, emailSignIn: emailSignIn, issuer: issuer, readiness: storage.readiness, pool: pool,
         browserSessions: BrowserSessions(
             sealer: BrowserSessionSealer(keyEncryptionKey: keyEncryptionKey), publicURL: configuration.publicURL,
             tls: configuration.tls != nil,

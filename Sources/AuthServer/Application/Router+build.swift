@@ -6,7 +6,7 @@ import Hummingbird
 ///
 /// ```swift
 /// let router = buildRouter(login: login, sessions: sessions, accounts: accounts, recovery: nil, factors: factors,
-///                          passkeys: nil, provider: provider, federation: federation, issuer: issuer, readiness: storage.readiness, pool: pool,
+///                          passkeys: nil, provider: provider, federation: federation, emailSignIn: nil, issuer: issuer, readiness: storage.readiness, pool: pool,
 ///                          browserSessions: browserSessions, configuration: configuration)
 /// ```
 public func buildRouter<Storage: AuthStorage>(
@@ -18,6 +18,7 @@ public func buildRouter<Storage: AuthStorage>(
     passkeys: PasskeyService<Storage>?,
     provider: OpenIDProvider<Storage>,
     federation: FederatedLogin<Storage>,
+    emailSignIn: EmailSignIn<Storage>? = nil,
     issuer: AccessTokenIssuer,
     readiness: some ReadinessProbe,
     pool: BlockingWorkPool,
@@ -53,6 +54,13 @@ public func buildRouter<Storage: AuthStorage>(
         router.addRoutes(RecoveryController(recovery: recovery, maxBodySize: maxBodySize).routes)
         router.addRoutes(
             AccountPagesController(recovery: recovery, sessions: browserSessions, pages: .builtIn, maxBodySize: maxBodySize).routes)
+    }
+    if let emailSignIn {
+        router.addRoutes(EmailSignInController(email: emailSignIn, maxBodySize: maxBodySize).routes)
+        router.addRoutes(
+            EmailSignInPagesController(
+                email: emailSignIn, factors: factors, sessions: browserSessions, pages: .builtIn, maxBodySize: maxBodySize
+            ).routes)
     }
     router.addRoutes(
         SecondFactorController(factors: factors, sessions: sessions, issuer: configuration.issuer, maxBodySize: maxBodySize).routes)

@@ -35,6 +35,7 @@ public struct WebPages: Sendable {
                     "sign-up": PackageResources.sign_up_mustache,
                     "forgot-password": PackageResources.forgot_password_mustache,
                     "link-sent": PackageResources.link_sent_mustache,
+                    "email-sign-in": PackageResources.email_sign_in_mustache,
                 ],
                 catalogue: .builtIn
             )
