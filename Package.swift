@@ -341,6 +341,8 @@ let package = Package(
                 "AuthPostgres",
                 "AuthServer",
                 "AuthTestSupport",
+                // The test identity provider reads its token and revocation forms.
+                "WebForms",
                 "ContractKit",
                 "ContractInterop",
                 "ContractTestSupport",

@@ -94,6 +94,8 @@ CREATE TABLE identities (
     email text,
     created_at timestamp with time zone NOT NULL,
     last_used_at timestamp with time zone NOT NULL,
+    sealed_refresh_token bytea,
+    refresh_client_id text,
     CONSTRAINT identities_provider_fkey FOREIGN KEY (provider) REFERENCES identity_providers(name) ON DELETE CASCADE,
     CONSTRAINT identities_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
     CONSTRAINT identities_pkey PRIMARY KEY (id),
@@ -198,6 +200,24 @@ CREATE TABLE pending_identity_links (
     CONSTRAINT pending_identity_links_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
     CONSTRAINT pending_identity_links_pkey PRIMARY KEY (token_hash)
 );
+
+CREATE TABLE provider_revocations (
+    id bigint NOT NULL DEFAULT nextval('provider_revocations_id_seq'::regclass),
+    provider text NOT NULL,
+    subject text NOT NULL,
+    client_id text NOT NULL,
+    user_id uuid,
+    sealed_token bytea,
+    created_at timestamp with time zone NOT NULL,
+    next_attempt_at timestamp with time zone NOT NULL,
+    attempts integer NOT NULL DEFAULT 0,
+    revoked_at timestamp with time zone,
+    abandoned_at timestamp with time zone,
+    last_error text,
+    CONSTRAINT provider_revocations_pkey PRIMARY KEY (id)
+);
+CREATE INDEX provider_revocations_created_at ON public.provider_revocations USING btree (created_at);
+CREATE INDEX provider_revocations_due ON public.provider_revocations USING btree (next_attempt_at) WHERE ((revoked_at IS NULL) AND (abandoned_at IS NULL));
 
 CREATE TABLE recovery_codes (
     user_id uuid NOT NULL,
@@ -343,6 +363,24 @@ BEGIN
     UPDATE login_failures f SET failures = f.failures + 1
     FROM unnest(scopes, digests) AS k(scope, digest)
     WHERE f.scope = k.scope AND f.subject_digest = k.digest;
+END
+$function$;
+
+CREATE OR REPLACE FUNCTION public.queue_provider_revocation()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+    IF OLD.sealed_refresh_token IS NOT NULL
+       AND (TG_OP = 'DELETE' OR NEW.sealed_refresh_token IS DISTINCT FROM OLD.sealed_refresh_token) THEN
+        -- Due at once (whatever the clock authd runs on).
+        INSERT INTO provider_revocations (provider, subject, client_id, user_id, sealed_token, created_at, next_attempt_at)
+        VALUES (OLD.provider, OLD.subject, OLD.refresh_client_id, OLD.user_id, OLD.sealed_refresh_token, now(), '-infinity');
+    END IF;
+    IF TG_OP = 'DELETE' THEN
+        RETURN OLD;
+    END IF;
+    RETURN NEW;
 END
 $function$;
 

@@ -94,6 +94,12 @@ public struct SecurityEvent: Sendable, Equatable {
         /// An email sign-in code was asked; recorded whether or not a verified address
         /// answered (as the answer is the same), with the account only when one did.
         case emailSignInRequested = "email_sign_in_requested"
+        /// A provider's refresh token of the account was revoked at the provider (its
+        /// identity went, or a newer token replaced it; `detail`: the provider's name).
+        case providerTokenRevoked = "provider_token_revoked"
+        /// A provider's refresh token could not be revoked and was given up on (`detail`: the
+        /// provider's name and why).
+        case providerRevocationAbandoned = "provider_revocation_abandoned"
     }
 
     /// What happened.

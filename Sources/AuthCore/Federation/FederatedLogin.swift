@@ -27,14 +27,58 @@ public struct FederatedLogin<Storage: AuthStorage>: Sendable {
     /// Whether an account's verified email is a way in (email sign-in codes are delivered):
     /// the last identity of such an account may be unlinked.
     public let emailIsAWayIn: Bool
+    /// The providers' token endpoints, for an authorization code; nil: codes are refused.
+    public let tokens: ProviderTokenEndpoint?
     private var storage: Storage { login.storage }
 
     /// Creates the service.
-    public init(login: LoginService<Storage>, verifier: IDTokenVerifier, signUpOpen: Bool, emailIsAWayIn: Bool = false) {
+    public init(
+        login: LoginService<Storage>, verifier: IDTokenVerifier, signUpOpen: Bool, emailIsAWayIn: Bool = false,
+        tokens: ProviderTokenEndpoint? = nil
+    ) {
         self.login = login
         self.verifier = verifier
         self.signUpOpen = signUpOpen
         self.emailIsAWayIn = emailIsAWayIn
+        self.tokens = tokens
+    }
+
+    /// Signs in with an authorization code an app got natively (Sign in with Apple's
+    /// `authorizationCode`): exchanged at the provider's token endpoint as `clientID` (one of
+    /// the provider's client ids; the first when nil), its ID token verified as
+    /// ``signIn(provider:idToken:nonce:origin:)`` verifies one, and the refresh token the
+    /// provider gave kept sealed on the identity, so that it is revoked at the provider when
+    /// the identity or the account goes.
+    /// - Throws: as ``signIn(provider:idToken:nonce:origin:)``; `invalid_request` for a client
+    ///   id not the provider's; `invalid_credentials` for a code the provider refused;
+    ///   `service_unavailable` when its token endpoint is out of reach.
+    public func signIn(provider name: String, authorizationCode: String, clientID: String?, nonce: String?, origin: RequestOrigin)
+        async throws -> TokenGrant
+    {
+        try await counted(provider: name) {
+            try await login.reserveAddress(for: nil, origin: origin, detail: "authorization_code")
+            let provider = try await provider(named: name)
+            guard let tokens else { throw AuthError.invalidRequest("authorization codes are not taken here") }
+            let client = clientID ?? provider.clientIDs[0]
+            guard provider.clientIDs.contains(client) else {
+                throw AuthError.invalidRequest("client_id: not a client id of the provider '\(name)'")
+            }
+            let exchanged: ProviderTokenEndpoint.Tokens
+            do {
+                exchanged = try await tokens.exchange(code: authorizationCode, clientID: client, at: provider)
+            } catch let error as AuthError {
+                try await login.audit(.loginFailed, user: nil, usernameKey: "", origin: origin, detail: "\(name):code_refused")
+                throw error
+            } catch is FederationError {
+                throw AuthError.serviceUnavailable("The identity provider '\(name)' could not be reached.", retryAfter: 5)
+            }
+            let token = try await verified(
+                exchanged.idToken, from: provider, nonce: nonce.map { .sha256(of: $0) } ?? .absent, origin: origin)
+            let refresh = try exchanged.refreshToken.map {
+                (sealed: try tokens.seal(refreshToken: $0, provider: provider.name, subject: token.subject), clientID: client)
+            }
+            return try await signIn(with: token, at: provider, origin: origin, keeping: refresh)
+        }
     }
 
     /// Signs in with `idToken`, an ID token of the provider named `provider` that an app got
@@ -53,12 +97,20 @@ public struct FederatedLogin<Storage: AuthStorage>: Sendable {
     }
 
     /// The sign-in of a verified token: its identity's account, or a new one, or
-    /// `link_required`.
-    public func signIn(with token: VerifiedIDToken, at provider: IdentityProvider, origin: RequestOrigin) async throws -> TokenGrant {
+    /// `link_required`. A provider's refresh token given with it (sealed, and the client id
+    /// it was issued to) is kept on the identity; the one it replaces is queued for revocation.
+    public func signIn(
+        with token: VerifiedIDToken, at provider: IdentityProvider, origin: RequestOrigin,
+        keeping refresh: (sealed: Data, clientID: String)? = nil
+    ) async throws -> TokenGrant {
         let now = login.clock.now
         if let identity = try await storage.identities.identity(provider: provider.name, subject: token.subject) {
             guard let user = try await storage.users.user(withID: identity.userID) else { throw AuthError.idTokenRefused }
             try await storage.identities.recordUse(id: identity.id, email: token.email, at: now)
+            if let refresh {
+                try await storage.identities.storeRefreshToken(
+                    provider: provider.name, subject: token.subject, sealedToken: refresh.sealed, clientID: refresh.clientID)
+            }
             return try await finish(user, provider: provider, origin: origin)
         }
         let email = token.emailVerified ? token.email.flatMap { try? EmailAddress($0) } : nil
@@ -90,7 +142,11 @@ public struct FederatedLogin<Storage: AuthStorage>: Sendable {
         // Two first sign-ins of one identity at once: one links, the other's new account goes.
         guard try await storage.identities.link(identity) else {
             _ = try await storage.users.delete(usernameKey: user.usernameKey)
-            return try await signIn(with: token, at: provider, origin: origin)
+            return try await signIn(with: token, at: provider, origin: origin, keeping: refresh)
+        }
+        if let refresh {
+            try await storage.identities.storeRefreshToken(
+                provider: provider.name, subject: token.subject, sealedToken: refresh.sealed, clientID: refresh.clientID)
         }
         try await login.audit(
             .identityLinked, user: user, usernameKey: user.usernameKey, origin: origin, detail: "\(provider.name):created")

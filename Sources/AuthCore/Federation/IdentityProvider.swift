@@ -66,7 +66,7 @@ public struct IdentityProvider: Sendable, Equatable {
     /// Google iOS client id).
     public var clientIDs: [String]
     /// The client secret authd authenticates with at its token endpoint, sealed under the
-    /// KEK (``ProviderRegistry/secretSealer``); nil for a public client or Apple.
+    /// KEK (``ProviderSecrets``); nil for a public client or Apple.
     public var sealedClientSecret: Data?
     /// Apple's signing key for its client secret.
     public var apple: AppleSigning?

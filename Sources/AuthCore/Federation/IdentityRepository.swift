@@ -1,7 +1,8 @@
 import Foundation
 
 /// Storage of the accounts' identities at providers, the links waiting for confirmation,
-/// and the ID tokens already used.
+/// the ID tokens already used, and the providers' refresh tokens: kept sealed on their
+/// identity, and queued for revocation at the provider when it goes.
 ///
 /// ```swift
 /// let identity = try await storage.identities.identity(provider: "google", subject: token.subject)
@@ -26,8 +27,20 @@ public protocol IdentityRepository: Sendable {
     /// Takes (deletes and answers) the waiting link with this token hash, if it has not
     /// expired at `now`.
     func takePending(tokenHash: String, now: Date) async throws -> PendingIdentityLink?
+    /// Keeps `sealedToken`, a refresh token the provider issued to `clientID`, on the
+    /// identity `(provider, subject)`; the one it replaces is queued for revocation.
+    func storeRefreshToken(provider: String, subject: String, sealedToken: Data, clientID: String) async throws
+    /// Claims up to `limit` revocations due at `now`, leasing them until `leaseUntil` (skipping
+    /// rows another sender holds) and counting the attempt.
+    func claimRevocations(limit: Int, now: Date, leaseUntil: Date) async throws -> [ProviderRevocation]
+    /// Records a revocation done: its sealed token is erased.
+    func markRevoked(_ id: Int64, at: Date) async throws
+    /// Schedules a failed revocation again at `next`.
+    func retryRevocation(_ id: Int64, next: Date, error: String) async throws
+    /// Gives a revocation up: its sealed token is erased.
+    func abandonRevocation(_ id: Int64, at: Date, error: String) async throws
     /// Deletes up to `limit` used-token records and waiting links that expired before
-    /// `date`; returns how many.
+    /// `date`, and revocations done or given up before it; returns how many.
     func deleteExpired(before date: Date, limit: Int) async throws -> Int
 }
 

@@ -26,20 +26,9 @@ public struct ProviderRegistry<Storage: AuthStorage>: Sendable {
     ) {
         self.storage = storage
         self.transport = transport
-        self.sealer = Self.secretSealer(keyEncryptionKey)
+        self.sealer = ProviderSecrets.sealer(keyEncryptionKey)
         self.clock = clock
     }
-
-    /// The sealer of the providers' secrets under `keyEncryptionKey`: each box bound to its
-    /// provider's name and what it holds.
-    public static func secretSealer(_ keyEncryptionKey: KeyEncryptionKey) -> SecretSealer {
-        SecretSealer(keyEncryptionKey: keyEncryptionKey, purpose: "provider-secrets")
-    }
-
-    /// The sealing context of `provider`'s client secret.
-    public static func clientSecretContext(_ provider: String) -> String { "\(provider):client_secret" }
-    /// The sealing context of `provider`'s Apple key.
-    public static func appleKeyContext(_ provider: String) -> String { "\(provider):apple_key" }
 
     /// Adds (or with `registration.replacing`, replaces) a provider: fetches its discovery
     /// document, checks it, seals its secrets.
@@ -72,13 +61,14 @@ public struct ProviderRegistry<Storage: AuthStorage>: Sendable {
                 throw AuthError.invalidRequest("the private key file is not a P-256 key in PEM (PKCS#8, as Apple's AuthKey_….p8 files are)")
             }
             apple = IdentityProvider.AppleSigning(
-                teamID: teamID, keyID: keyID, sealedPrivateKey: try sealer.seal(key.rawRepresentation, context: Self.appleKeyContext(name)))
+                teamID: teamID, keyID: keyID,
+                sealedPrivateKey: try sealer.seal(key.rawRepresentation, context: ProviderSecrets.appleKeyContext(name)))
         }
         let metadata = try await discover(issuer)
         let provider = IdentityProvider(
             name: name, kind: registration.kind, issuer: issuer, clientIDs: clientIDs,
             sealedClientSecret: try registration.clientSecret.map {
-                try sealer.seal(Data($0.utf8), context: Self.clientSecretContext(name))
+                try sealer.seal(Data($0.utf8), context: ProviderSecrets.clientSecretContext(name))
             },
             apple: apple, scopes: scopes, createsAccounts: registration.createsAccounts, metadata: metadata, createdAt: clock.now)
         guard try await storage.providers.add(provider, replacing: registration.replacing) else {

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import NIOCore
 import PostgresNIO
 
 /// Identities, links waiting for confirmation and used ID tokens (migration 0027).
@@ -111,6 +112,58 @@ public struct PostgresIdentityRepository: IdentityRepository {
         }
     }
 
+    public func storeRefreshToken(provider: String, subject: String, sealedToken: Data, clientID: String) async throws {
+        try await database.execute(
+            """
+            UPDATE identities SET sealed_refresh_token = \(ByteBuffer(bytes: sealedToken)), refresh_client_id = \(clientID)
+            WHERE provider = \(provider) AND subject = \(subject)
+            """)
+    }
+
+    public func claimRevocations(limit: Int, now: Date, leaseUntil: Date) async throws -> [ProviderRevocation] {
+        try await database.query(
+            """
+            UPDATE provider_revocations SET next_attempt_at = \(leaseUntil), attempts = attempts + 1
+            WHERE id = ANY(ARRAY(
+                SELECT id FROM provider_revocations
+                WHERE revoked_at IS NULL AND abandoned_at IS NULL AND next_attempt_at <= \(now)
+                ORDER BY next_attempt_at LIMIT \(limit) FOR UPDATE SKIP LOCKED
+            ))
+            RETURNING id, provider, subject, client_id, user_id, sealed_token, created_at, attempts
+            """
+        ) { rows in
+            var claimed: [ProviderRevocation] = []
+            for try await (id, provider, subject, clientID, userID, sealed, createdAt, attempts)
+                in rows.decode((Int64, String, String, String, UUID?, ByteBuffer?, Date, Int).self)
+            {
+                guard let sealed else { continue }
+                claimed.append(
+                    ProviderRevocation(
+                        id: id, provider: provider, subject: subject, clientID: clientID, userID: userID, sealedToken: Data(buffer: sealed),
+                        createdAt: createdAt, attempts: attempts))
+            }
+            return claimed
+        }
+    }
+
+    public func markRevoked(_ id: Int64, at: Date) async throws {
+        try await database.execute(
+            "UPDATE provider_revocations SET revoked_at = \(at), sealed_token = NULL, last_error = NULL WHERE id = \(id)")
+    }
+
+    public func retryRevocation(_ id: Int64, next: Date, error: String) async throws {
+        try await database.execute(
+            "UPDATE provider_revocations SET next_attempt_at = \(next), last_error = \(error) WHERE id = \(id) AND revoked_at IS NULL")
+    }
+
+    public func abandonRevocation(_ id: Int64, at: Date, error: String) async throws {
+        try await database.execute(
+            """
+            UPDATE provider_revocations SET abandoned_at = \(at), sealed_token = NULL, last_error = \(error)
+            WHERE id = \(id) AND revoked_at IS NULL
+            """)
+    }
+
     public func deleteExpired(before date: Date, limit: Int) async throws -> Int {
         let tokens = try await database.countingChanges(
             """
@@ -126,6 +179,14 @@ public struct PostgresIdentityRepository: IdentityRepository {
             ))
             """
         )
-        return tokens + links
+        let revocations = try await database.countingChanges(
+            """
+            DELETE FROM provider_revocations WHERE id = ANY(ARRAY(
+                SELECT id FROM provider_revocations WHERE revoked_at < \(date) OR abandoned_at < \(date)
+                LIMIT \(limit) FOR UPDATE SKIP LOCKED
+            ))
+            """
+        )
+        return tokens + links + revocations
     }
 }

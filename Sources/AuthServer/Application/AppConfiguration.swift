@@ -75,6 +75,8 @@ public struct AppConfiguration: Sendable {
     public var retention = RetentionPolicy()
     /// How often retention runs (every instance runs it; their batches skip each other's rows).
     public var retentionInterval: Duration = .seconds(60)
+    /// How often the providers' refresh tokens queued for revocation are sent.
+    public var providerRevocationInterval: Duration = .seconds(5)
     /// How often every instance reloads the signing keys from storage, so that a key made by
     /// `authd keys rotate` signs and is published within this interval.
     public var keyReloadInterval: Duration = .seconds(10)

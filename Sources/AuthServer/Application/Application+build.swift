@@ -81,9 +81,11 @@ public func buildApplication(
         EmailSignIn(
             login: login, sealer: DeliverySealer(keyEncryptionKey: keyEncryptionKey), wake: wake, lifetime: delivery.lifetimes.emailSignIn)
     }
+    let providerTokens = ProviderTokenEndpoint(
+        transport: HTTPProviderTransport(client: providerClient), keyEncryptionKey: keyEncryptionKey, clock: configuration.clock)
     let federation = FederatedLogin(
         login: login, verifier: IDTokenVerifier(keys: providerKeys, clock: configuration.clock), signUpOpen: configuration.signUpOpen,
-        emailIsAWayIn: emailSignIn != nil)
+        emailIsAWayIn: emailSignIn != nil, tokens: providerTokens)
     let router = buildRouter(
         login: login, sessions: sessions, accounts: accounts, recovery: recovery, factors: factors, passkeys: passkeys, provider: provider,
         federation: federation, emailSignIn: emailSignIn, issuer: issuer, readiness: storage.readiness, pool: pool,
@@ -126,6 +128,14 @@ public func buildApplication(
                 )
             ] in
             await runner.runOnce()
+        },
+        PeriodicService(interval: configuration.providerRevocationInterval) {
+            [revocations = ProviderTokenRevocations(storage: storage, endpoint: providerTokens, clock: configuration.clock)] in
+            do {
+                try await revocations.runOnce()
+            } catch {
+                logger.warning("provider token revocations not sent", metadata: ["reason": "\(type(of: error))"])
+            }
         },
     ]
     if let delivery = configuration.delivery {

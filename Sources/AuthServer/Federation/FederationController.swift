@@ -38,8 +38,19 @@ public struct FederationController<Storage: AuthStorage>: Sendable {
 
     @Sendable func logIn(_ request: Request, context: AuthRequestContext) async throws -> Response {
         let body = try await JSONRequestBody.decode(IDTokenLoginRequest.self, from: request, limit: maxBodySize)
-        let grant = try await federation.signIn(
-            provider: body.provider.value, idToken: body.idToken.value, nonce: body.nonce?.value, origin: context.origin(of: request))
+        let origin = context.origin(of: request)
+        let grant: TokenGrant
+        switch (body.idToken, body.authorizationCode, body.clientID) {
+        case (let idToken?, nil, nil):
+            grant = try await federation.signIn(
+                provider: body.provider.value, idToken: idToken.value, nonce: body.nonce?.value, origin: origin)
+        case (nil, let code?, let clientID):
+            grant = try await federation.signIn(
+                provider: body.provider.value, authorizationCode: code.value, clientID: clientID?.value, nonce: body.nonce?.value,
+                origin: origin)
+        default:
+            throw AuthError.invalidRequest("send either id_token, or authorization_code (with its client_id)")
+        }
         return JSONResponse.make(status: .ok, body: TokenResponse(grant))
     }
 

@@ -56,19 +56,19 @@ import Testing
                 return bytes
             }
             #expect(stored.range(of: Data(secret.utf8)) == nil)
-            let sealer = ProviderRegistry<PostgresStorage>.secretSealer(fixture.keyEncryptionKey)
+            let sealer = ProviderSecrets.sealer(fixture.keyEncryptionKey)
             let sealed = try #require(corp.sealedClientSecret)
-            #expect(try sealer.open(sealed, context: ProviderRegistry<PostgresStorage>.clientSecretContext("corp")) == Data(secret.utf8))
+            #expect(try sealer.open(sealed, context: ProviderSecrets.clientSecretContext("corp")) == Data(secret.utf8))
             #expect(throws: SecretSealerError.self) {
-                try sealer.open(sealed, context: ProviderRegistry<PostgresStorage>.clientSecretContext("apple"))
+                try sealer.open(sealed, context: ProviderSecrets.clientSecretContext("apple"))
             }
             #expect(throws: SecretSealerError.self) {
-                try ProviderRegistry<PostgresStorage>.secretSealer(.generate()).open(
-                    sealed, context: ProviderRegistry<PostgresStorage>.clientSecretContext("corp"))
+                try ProviderSecrets.sealer(.generate()).open(
+                    sealed, context: ProviderSecrets.clientSecretContext("corp"))
             }
             let key = try #require(apple.apple)
             #expect(key.teamID == "TEAM123456")
-            let opened = try sealer.open(key.sealedPrivateKey, context: ProviderRegistry<PostgresStorage>.appleKeyContext("apple"))
+            let opened = try sealer.open(key.sealedPrivateKey, context: ProviderSecrets.appleKeyContext("apple"))
             #expect(
                 try P256.Signing.PrivateKey(rawRepresentation: opened).publicKey.rawRepresentation
                     == P256.Signing.PrivateKey(pemRepresentation: pem).publicKey.rawRepresentation)

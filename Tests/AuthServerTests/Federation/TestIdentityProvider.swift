@@ -9,12 +9,15 @@ import Foundation
 import Hummingbird
 import JOSE
 import Synchronization
+import WebForms
 import _CryptoExtras
 
 /// An OpenID provider of the tests' own, over real HTTP on 127.0.0.1: its discovery
 /// document and its keys (RSA, P-256, Ed25519), and ID tokens it signs as told, well-formed
 /// or not (another audience, an expired one, `alg: none`, an HMAC keyed with its public
-/// key…). It counts the fetches of its keys.
+/// key…). It counts the fetches of its keys. Its token endpoint exchanges the codes it was
+/// given (``issueCode(for:refreshToken:)``) and its revocation endpoint records what it is
+/// sent (answering 503 while told to refuse), with the client's credentials, as Apple's do.
 final class TestIdentityProvider: Sendable {
     let rsa = try! _RSA.Signing.PrivateKey(keySize: .bits2048)
     let p256 = P256.Signing.PrivateKey()
@@ -22,6 +25,24 @@ final class TestIdentityProvider: Sendable {
     private let fetches = Mutex(0)
     /// The `kid`s published, and whether keys go out without one.
     private let published = Mutex((kids: ["rsa-1", "ec-1", "ed-1"], withoutKID: false))
+    private let codes = Mutex<[String: (idToken: String, refreshToken: String)]>([:])
+    private let tokenRequests = Mutex<[[String: String]]>([])
+    private let revocationRequests = Mutex<[[String: String]]>([])
+    private let refusingRevocations = Mutex(false)
+
+    /// A single-use code the token endpoint exchanges for `idToken` and `refreshToken`.
+    func issueCode(for idToken: String, refreshToken: String = "r." + UUID().uuidString) -> String {
+        let code = "c." + UUID().uuidString
+        codes.withLock { $0[code] = (idToken, refreshToken) }
+        return code
+    }
+
+    /// The forms posted to the token endpoint, oldest first.
+    var tokenForms: [[String: String]] { tokenRequests.withLock { $0 } }
+    /// The forms posted to the revocation endpoint and answered 200, oldest first.
+    var revocationForms: [[String: String]] { revocationRequests.withLock { $0 } }
+    /// Makes the revocation endpoint answer 503 while `refusing`.
+    func refuseRevocations(_ refusing: Bool) { refusingRevocations.withLock { $0 = refusing } }
 
     static let audience = "com.example.ios"
     static let rawNonce = "a raw nonce the app keeps"
@@ -64,6 +85,7 @@ final class TestIdentityProvider: Sendable {
             let document: [String: Any] = [
                 "issuer": issuer, "authorization_endpoint": issuer + "/authorize", "token_endpoint": issuer + "/token",
                 "jwks_uri": issuer + "/jwks", "id_token_signing_alg_values_supported": ["RS256", "ES256", "EdDSA"],
+                "revocation_endpoint": issuer + "/revoke", "token_endpoint_auth_methods_supported": ["client_secret_post"],
                 "response_types_supported": ["code"], "subject_types_supported": ["public"],
             ]
             return Self.json(document)
@@ -75,7 +97,34 @@ final class TestIdentityProvider: Sendable {
             response.headers[.cacheControl] = "public, max-age=3600"
             return response
         }
+        router.post("/token") { [self] request, _ -> Response in
+            let form = try await Self.form(of: request)
+            tokenRequests.withLock { $0.append(form) }
+            guard form["grant_type"] == "authorization_code", let code = form["code"],
+                let tokens = codes.withLock({ $0.removeValue(forKey: code) })
+            else {
+                var refused = Self.json(["error": "invalid_grant"])
+                refused.status = .badRequest
+                return refused
+            }
+            return Self.json([
+                "id_token": tokens.idToken, "refresh_token": tokens.refreshToken, "access_token": "a." + UUID().uuidString,
+                "token_type": "Bearer", "expires_in": 3600,
+            ])
+        }
+        router.post("/revoke") { [self] request, _ -> Response in
+            let form = try await Self.form(of: request)
+            guard !refusingRevocations.withLock({ $0 }) else { return Response(status: .serviceUnavailable) }
+            revocationRequests.withLock { $0.append(form) }
+            return Response(status: .ok)
+        }
         return router
+    }
+
+    static func form(of request: Request) async throws -> [String: String] {
+        let body = try await request.body.collect(upTo: 64 * 1024)
+        return Dictionary(
+            (FormEncoding.decode(Data(buffer: body)) ?? []).map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
     }
 
     static func json(_ object: Any) -> Response {
@@ -145,7 +194,7 @@ extension ServerFixture {
     @discardableResult
     func addProvider(
         _ name: String, issuer: String, clientIDs: [String] = [TestIdentityProvider.audience], createsAccounts: Bool = true,
-        kind: IdentityProvider.Kind = .oidc
+        kind: IdentityProvider.Kind = .oidc, apple: (teamID: String, keyID: String, key: P256.Signing.PrivateKey)? = nil
     ) async throws -> IdentityProvider {
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         let kek = keyEncryptionKey
@@ -155,7 +204,9 @@ extension ServerFixture {
             ).withRunning { storage in
                 try await ProviderRegistry(storage: storage, transport: HTTPProviderTransport(client: client), keyEncryptionKey: kek)
                     .add(
-                        ProviderRegistration(name: name, kind: kind, issuer: issuer, clientIDs: clientIDs, createsAccounts: createsAccounts)
+                        ProviderRegistration(
+                            name: name, kind: kind, issuer: issuer, clientIDs: clientIDs, createsAccounts: createsAccounts,
+                            appleTeamID: apple?.teamID, appleKeyID: apple?.keyID, applePrivateKeyPEM: apple?.key.pemRepresentation)
                     )
             }
             try await client.shutdown()
