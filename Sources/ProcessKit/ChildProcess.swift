@@ -90,14 +90,22 @@ public final class ChildProcess: Sendable {
         defer { envp?.forEach { free($0) } }
         var argumentList = argv + [nil]
         var pid = pid_t()
-        let spawned = argumentList.withUnsafeMutableBufferPointer { arguments -> Int32 in
-            guard let argumentsBase = arguments.baseAddress else { return EINVAL }
-            guard var environmentList = envp.map({ $0 + [nil] }) else {
-                return posix_spawn(&pid, executable, &actions, &attributes, argumentsBase, environ)
+        var spawned: Int32 = 0
+        // ETXTBSY: a program written just before (a script of the tests') is still open for
+        // writing in a child another thread forked meanwhile, until that child execs; it
+        // passes within moments, so the spawn is tried again, up to a second.
+        for attempt in 0..<100 {
+            spawned = argumentList.withUnsafeMutableBufferPointer { arguments -> Int32 in
+                guard let argumentsBase = arguments.baseAddress else { return EINVAL }
+                guard var environmentList = envp.map({ $0 + [nil] }) else {
+                    return posix_spawn(&pid, executable, &actions, &attributes, argumentsBase, environ)
+                }
+                return environmentList.withUnsafeMutableBufferPointer { variables -> Int32 in
+                    posix_spawn(&pid, executable, &actions, &attributes, argumentsBase, variables.baseAddress)
+                }
             }
-            return environmentList.withUnsafeMutableBufferPointer { variables -> Int32 in
-                posix_spawn(&pid, executable, &actions, &attributes, argumentsBase, variables.baseAddress)
-            }
+            guard spawned == ETXTBSY, attempt < 99 else { break }
+            usleep(10_000)
         }
         guard spawned == 0 else {
             throw LaunchError(description: "could not start \(executable): \(String(cString: strerror(spawned)))")

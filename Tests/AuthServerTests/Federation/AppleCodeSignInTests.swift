@@ -100,8 +100,9 @@ import Testing
                 #expect(forms.map { $0["token"] } == ["r.the-first-refresh-token", "r.the-second-refresh-token"])
                 #expect(forms.allSatisfy { $0["token_type_hint"] == "refresh_token" })
                 for form in forms { try Self.expectAppleClientSecret(form) }
+                // The provider answered; authd records it next.
+                try await Self.eventually { try await fixture.auditKinds().filter { $0 == "provider_token_revoked" }.count == 2 }
             }
-            try await Self.eventually { try await fixture.auditKinds().filter { $0 == "provider_token_revoked" }.count == 2 }
             #expect(try await fixture.auditKinds().filter { $0 == "provider_token_revoked" }.count == 2)
             // Done: the queue keeps no token.
             let left = try await PasswordResetTests.count(
