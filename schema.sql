@@ -96,6 +96,7 @@ CREATE TABLE identities (
     last_used_at timestamp with time zone NOT NULL,
     sealed_refresh_token bytea,
     refresh_client_id text,
+    name text,
     CONSTRAINT identities_provider_fkey FOREIGN KEY (provider) REFERENCES identity_providers(name) ON DELETE CASCADE,
     CONSTRAINT identities_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
     CONSTRAINT identities_pkey PRIMARY KEY (id),
@@ -196,6 +197,9 @@ CREATE TABLE pending_identity_links (
     subject text NOT NULL,
     email text,
     expires_at timestamp with time zone NOT NULL,
+    name text,
+    sealed_refresh_token bytea,
+    refresh_client_id text,
     CONSTRAINT pending_identity_links_provider_fkey FOREIGN KEY (provider) REFERENCES identity_providers(name) ON DELETE CASCADE,
     CONSTRAINT pending_identity_links_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
     CONSTRAINT pending_identity_links_pkey PRIMARY KEY (token_hash)

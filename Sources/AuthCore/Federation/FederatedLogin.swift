@@ -58,27 +58,63 @@ public struct FederatedLogin<Storage: AuthStorage>: Sendable {
         try await counted(provider: name) {
             try await login.reserveAddress(for: nil, origin: origin, detail: "authorization_code")
             let provider = try await provider(named: name)
-            guard let tokens else { throw AuthError.invalidRequest("authorization codes are not taken here") }
             let client = clientID ?? provider.clientIDs[0]
             guard provider.clientIDs.contains(client) else {
                 throw AuthError.invalidRequest("client_id: not a client id of the provider '\(name)'")
             }
-            let exchanged: ProviderTokenEndpoint.Tokens
-            do {
-                exchanged = try await tokens.exchange(code: authorizationCode, clientID: client, at: provider)
-            } catch let error as AuthError {
-                try await login.audit(.loginFailed, user: nil, usernameKey: "", origin: origin, detail: "\(name):code_refused")
-                throw error
-            } catch is FederationError {
-                throw AuthError.serviceUnavailable("The identity provider '\(name)' could not be reached.", retryAfter: 5)
-            }
-            let token = try await verified(
-                exchanged.idToken, from: provider, nonce: nonce.map { .sha256(of: $0) } ?? .absent, origin: origin)
-            let refresh = try exchanged.refreshToken.map {
-                (sealed: try tokens.seal(refreshToken: $0, provider: provider.name, subject: token.subject), clientID: client)
-            }
-            return try await signIn(with: token, at: provider, origin: origin, keeping: refresh)
+            return try await exchange(
+                authorizationCode, clientID: client, redirectURI: nil, codeVerifier: nil, at: provider,
+                nonce: nonce.map { .sha256(of: $0) } ?? .absent, name: nil, origin: origin)
         }
+    }
+
+    /// Signs in with the authorization code a browser brought back to authd's callback from
+    /// the provider (authd the relying party: ``ProviderSignInAttempt``): exchanged with the
+    /// redirect URI and PKCE verifier it was asked with, its ID token's `nonce` the
+    /// attempt's own, and `name` (what Apple's `user` JSON said, at a first sign-in only)
+    /// kept on the identity.
+    /// - Throws: as ``signIn(provider:authorizationCode:clientID:nonce:origin:)``.
+    public func signIn(
+        returningFrom attempt: ProviderSignInAttempt, code: String, name: String?, origin: RequestOrigin
+    ) async throws -> TokenGrant {
+        try await counted(provider: attempt.provider) {
+            try await login.reserveAddress(for: nil, origin: origin, detail: "provider_callback")
+            let provider = try await provider(named: attempt.provider)
+            return try await exchange(
+                code, clientID: provider.clientIDs[0], redirectURI: attempt.redirectURI, codeVerifier: attempt.codeVerifier,
+                at: provider, nonce: .equal(attempt.nonce), name: name, origin: origin)
+        }
+    }
+
+    /// Audits the provider's answer to `attempt` refused before any exchange (`reason`:
+    /// `state_mismatch`, `issuer_mismatch`).
+    public func refuseAnswer(to attempt: ProviderSignInAttempt, reason: String, origin: RequestOrigin) async throws {
+        try await login.audit(.loginFailed, user: nil, usernameKey: "", origin: origin, detail: "\(attempt.provider):\(reason)")
+    }
+
+    /// `code` exchanged at the provider's token endpoint, its ID token verified, and the
+    /// sign-in of it, keeping the provider's refresh token.
+    private func exchange(
+        _ code: String, clientID: String, redirectURI: String?, codeVerifier: String?, at provider: IdentityProvider,
+        nonce: IDTokenVerifier.Nonce, name: String?, origin: RequestOrigin
+    ) async throws -> TokenGrant {
+        guard let tokens else { throw AuthError.invalidRequest("authorization codes are not taken here") }
+        let exchanged: ProviderTokenEndpoint.Tokens
+        do {
+            exchanged = try await tokens.exchange(
+                code: code, clientID: clientID, redirectURI: redirectURI, codeVerifier: codeVerifier, at: provider)
+        } catch let error as AuthError {
+            try await login.audit(.loginFailed, user: nil, usernameKey: "", origin: origin, detail: "\(provider.name):code_refused")
+            throw error
+        } catch is FederationError {
+            throw AuthError.serviceUnavailable("The identity provider '\(provider.name)' could not be reached.", retryAfter: 5)
+        }
+        let token = try await verified(exchanged.idToken, from: provider, nonce: nonce, origin: origin)
+        let refresh = try exchanged.refreshToken.map {
+            SealedRefreshToken(
+                sealed: try tokens.seal(refreshToken: $0, provider: provider.name, subject: token.subject), clientID: clientID)
+        }
+        return try await signIn(with: token, at: provider, origin: origin, keeping: refresh, name: name)
     }
 
     /// Signs in with `idToken`, an ID token of the provider named `provider` that an app got
@@ -97,20 +133,18 @@ public struct FederatedLogin<Storage: AuthStorage>: Sendable {
     }
 
     /// The sign-in of a verified token: its identity's account, or a new one, or
-    /// `link_required`. A provider's refresh token given with it (sealed, and the client id
-    /// it was issued to) is kept on the identity; the one it replaces is queued for revocation.
+    /// `link_required`. A provider's refresh token given with it is kept on the identity (the
+    /// one it replaces is queued for revocation), as is the name the provider gave; a link
+    /// waiting for its confirmation keeps both until then.
     public func signIn(
-        with token: VerifiedIDToken, at provider: IdentityProvider, origin: RequestOrigin,
-        keeping refresh: (sealed: Data, clientID: String)? = nil
+        with token: VerifiedIDToken, at provider: IdentityProvider, origin: RequestOrigin, keeping refresh: SealedRefreshToken? = nil,
+        name: String? = nil
     ) async throws -> TokenGrant {
         let now = login.clock.now
         if let identity = try await storage.identities.identity(provider: provider.name, subject: token.subject) {
             guard let user = try await storage.users.user(withID: identity.userID) else { throw AuthError.idTokenRefused }
-            try await storage.identities.recordUse(id: identity.id, email: token.email, at: now)
-            if let refresh {
-                try await storage.identities.storeRefreshToken(
-                    provider: provider.name, subject: token.subject, sealedToken: refresh.sealed, clientID: refresh.clientID)
-            }
+            try await storage.identities.recordUse(id: identity.id, email: token.email, name: name, at: now)
+            try await keep(refresh, provider: provider.name, subject: token.subject)
             return try await finish(user, provider: provider, origin: origin)
         }
         let email = token.emailVerified ? token.email.flatMap { try? EmailAddress($0) } : nil
@@ -120,7 +154,7 @@ public struct FederatedLogin<Storage: AuthStorage>: Sendable {
                 try await storage.identities.storePending(
                     PendingIdentityLink(
                         tokenHash: link.hash, userID: holder.id, provider: provider.name, subject: token.subject, email: email.value,
-                        expiresAt: now.addingTimeInterval(TimeInterval(PendingIdentityLink.lifetime))))
+                        name: name, refreshToken: refresh, expiresAt: now.addingTimeInterval(TimeInterval(PendingIdentityLink.lifetime))))
                 try await login.audit(
                     .identityLinkRequired, user: holder, usernameKey: holder.usernameKey, origin: origin, detail: provider.name)
                 throw AuthError.linkRequired(token: link.token)
@@ -137,17 +171,14 @@ public struct FederatedLogin<Storage: AuthStorage>: Sendable {
         }
         let user = try await createAccount(email: email, from: provider, origin: origin)
         let identity = Identity(
-            id: UUID(), userID: user.id, provider: provider.name, subject: token.subject, email: token.email, createdAt: now,
+            id: UUID(), userID: user.id, provider: provider.name, subject: token.subject, email: token.email, name: name, createdAt: now,
             lastUsedAt: now)
         // Two first sign-ins of one identity at once: one links, the other's new account goes.
         guard try await storage.identities.link(identity) else {
             _ = try await storage.users.delete(usernameKey: user.usernameKey)
-            return try await signIn(with: token, at: provider, origin: origin, keeping: refresh)
+            return try await signIn(with: token, at: provider, origin: origin, keeping: refresh, name: name)
         }
-        if let refresh {
-            try await storage.identities.storeRefreshToken(
-                provider: provider.name, subject: token.subject, sealedToken: refresh.sealed, clientID: refresh.clientID)
-        }
+        try await keep(refresh, provider: provider.name, subject: token.subject)
         try await login.audit(
             .identityLinked, user: user, usernameKey: user.usernameKey, origin: origin, detail: "\(provider.name):created")
         return try await finish(user, provider: provider, origin: origin)
@@ -166,8 +197,18 @@ public struct FederatedLogin<Storage: AuthStorage>: Sendable {
         guard let pending = try await storage.identities.takePending(tokenHash: OpaqueToken.hash(of: token), now: login.clock.now),
             pending.userID == user.id
         else { throw AuthError.invalidToken }
-        return try await link(
-            provider: pending.provider, subject: pending.subject, email: pending.email, to: user, how: "confirmed", origin: origin)
+        let identity = try await link(
+            provider: pending.provider, subject: pending.subject, email: pending.email, name: pending.name, to: user, how: "confirmed",
+            origin: origin)
+        try await keep(pending.refreshToken, provider: pending.provider, subject: pending.subject)
+        return identity
+    }
+
+    /// Keeps a provider's refresh token on its identity.
+    private func keep(_ refresh: SealedRefreshToken?, provider: String, subject: String) async throws {
+        guard let refresh else { return }
+        try await storage.identities.storeRefreshToken(
+            provider: provider, subject: subject, sealedToken: refresh.sealed, clientID: refresh.clientID)
     }
 
     /// Links a fresh sign-in with `provider` (`idToken`, as ``signIn(provider:idToken:nonce:origin:)``
@@ -176,15 +217,15 @@ public struct FederatedLogin<Storage: AuthStorage>: Sendable {
     {
         let (provider, token) = try await nativeToken(idToken, of: name, nonce: nonce, for: user, origin: origin)
         return try await link(
-            provider: provider.name, subject: token.subject, email: token.email, to: user, how: "signed_in", origin: origin)
+            provider: provider.name, subject: token.subject, email: token.email, name: nil, to: user, how: "signed_in", origin: origin)
     }
 
-    private func link(provider: String, subject: String, email: String?, to user: User, how: String, origin: RequestOrigin) async throws
-        -> Identity
-    {
+    private func link(
+        provider: String, subject: String, email: String?, name: String?, to user: User, how: String, origin: RequestOrigin
+    ) async throws -> Identity {
         let now = login.clock.now
         let identity = Identity(
-            id: UUID(), userID: user.id, provider: provider, subject: subject, email: email, createdAt: now, lastUsedAt: now)
+            id: UUID(), userID: user.id, provider: provider, subject: subject, email: email, name: name, createdAt: now, lastUsedAt: now)
         guard try await storage.identities.link(identity) else {
             if let existing = try await storage.identities.identity(provider: provider, subject: subject), existing.userID == user.id {
                 return existing

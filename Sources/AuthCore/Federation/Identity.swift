@@ -18,18 +18,24 @@ public struct Identity: Sendable, Equatable {
     public var subject: String
     /// The provider's email for it, if it gave one.
     public var email: String?
+    /// The person's name as the provider gave it (Apple: once, at the first sign-in).
+    public var name: String?
     /// When it was linked.
     public var createdAt: Date
     /// When it last signed in.
     public var lastUsedAt: Date
 
     /// Creates the value.
-    public init(id: UUID, userID: UUID, provider: String, subject: String, email: String?, createdAt: Date, lastUsedAt: Date) {
+    public init(
+        id: UUID, userID: UUID, provider: String, subject: String, email: String?, name: String? = nil, createdAt: Date,
+        lastUsedAt: Date
+    ) {
         self.id = id
         self.userID = userID
         self.provider = provider
         self.subject = subject
         self.email = email
+        self.name = name
         self.createdAt = createdAt
         self.lastUsedAt = lastUsedAt
     }
@@ -49,6 +55,11 @@ public struct PendingIdentityLink: Sendable, Equatable {
     public var subject: String
     /// The provider's email.
     public var email: String?
+    /// The name the provider gave with the sign-in.
+    public var name: String?
+    /// The provider's refresh token given with the sign-in (sealed as an identity's), and the
+    /// client id it was issued to: kept on the identity once linked.
+    public var refreshToken: SealedRefreshToken?
     /// Until when it may be confirmed.
     public var expiresAt: Date
 
@@ -56,12 +67,32 @@ public struct PendingIdentityLink: Sendable, Equatable {
     public static let lifetime = 600
 
     /// Creates the value.
-    public init(tokenHash: String, userID: UUID, provider: String, subject: String, email: String?, expiresAt: Date) {
+    public init(
+        tokenHash: String, userID: UUID, provider: String, subject: String, email: String?, name: String? = nil,
+        refreshToken: SealedRefreshToken? = nil, expiresAt: Date
+    ) {
         self.tokenHash = tokenHash
         self.userID = userID
         self.provider = provider
         self.subject = subject
         self.email = email
+        self.name = name
+        self.refreshToken = refreshToken
         self.expiresAt = expiresAt
+    }
+}
+
+/// A provider's refresh token sealed for its identity (``ProviderTokenEndpoint/seal(refreshToken:provider:subject:)``),
+/// with the client id it was issued to (what its revocation authenticates as).
+public struct SealedRefreshToken: Sendable, Equatable {
+    /// The sealed token.
+    public var sealed: Data
+    /// The client id it was issued to.
+    public var clientID: String
+
+    /// Creates the value.
+    public init(sealed: Data, clientID: String) {
+        self.sealed = sealed
+        self.clientID = clientID
     }
 }

@@ -97,6 +97,16 @@ public struct IdentityProvider: Sendable, Equatable {
         self.createdAt = createdAt
     }
 
+    /// What the sign-in page's button calls it: Apple and Google by their names, any
+    /// other provider by its name in authd.
+    public var displayName: String {
+        switch kind {
+        case .apple: "Apple"
+        case .google: "Google"
+        case .oidc: name
+        }
+    }
+
     /// The `iss` values its ID tokens may carry: the issuer, and for Google also the same
     /// without `https://`, which Google's tokens may name.
     public var acceptedIssuers: Set<String> {

@@ -14,8 +14,9 @@ public protocol IdentityRepository: Sendable {
     func identities(ofUser userID: UUID) async throws -> [Identity]
     /// Links `identity`; false, storing nothing, when `(provider, subject)` is linked already.
     func link(_ identity: Identity) async throws -> Bool
-    /// Records a sign-in with the identity: when, and the email the provider gave.
-    func recordUse(id: UUID, email: String?, at: Date) async throws
+    /// Records a sign-in with the identity: when, and the email and name the provider gave
+    /// (each kept when nil).
+    func recordUse(id: UUID, email: String?, name: String?, at: Date) async throws
     /// Unlinks the account's identity `id`, only if the account keeps a way in: a
     /// password, a passkey, another identity, or (with `emailCounts`) a verified email.
     /// Checked and removed in one step, so two removals at once cannot both pass.
@@ -24,8 +25,8 @@ public protocol IdentityRepository: Sendable {
     func markUsed(digest: Data, until: Date) async throws -> Bool
     /// Stores a link waiting for its confirmation.
     func storePending(_ link: PendingIdentityLink) async throws
-    /// Takes (deletes and answers) the waiting link with this token hash, if it has not
-    /// expired at `now`.
+    /// Takes the waiting link with this token hash, if it has not expired at `now`: answered
+    /// once, with its refresh token, which is no longer the waiting link's to revoke.
     func takePending(tokenHash: String, now: Date) async throws -> PendingIdentityLink?
     /// Keeps `sealedToken`, a refresh token the provider issued to `clientID`, on the
     /// identity `(provider, subject)`; the one it replaces is queued for revocation.

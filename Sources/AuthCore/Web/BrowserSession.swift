@@ -35,6 +35,26 @@ public struct BrowserSession: Sendable, Equatable, Codable {
     /// The authorization request a sign-in just made on its page's script (a passkey) is for
     /// (a digest of its parameters): that request, once, goes on as the sign-in's own.
     public var resumes: String?
+    /// A provider sign-in whose identity waits to be linked to an existing account: offered
+    /// to that account once it has signed in on this browser.
+    public var linking: PendingLink?
+    /// The methods of the first step of a sign-in waiting for its second factor (RFC 8176):
+    /// `pwd` unless said.
+    public var firstMethods: [String]?
+
+    /// A provider sign-in's `link_required` token, with the provider's name.
+    public struct PendingLink: Sendable, Equatable, Codable {
+        /// The provider's name.
+        public var provider: String
+        /// The link's token. Never log it.
+        public var token: String
+
+        /// Creates the value.
+        public init(provider: String, token: String) {
+            self.provider = provider
+            self.token = token
+        }
+    }
 
     /// The token of an emailed link, with what it is for.
     public struct PendingToken: Sendable, Equatable, Codable {
@@ -69,6 +89,8 @@ public struct BrowserSession: Sendable, Equatable, Codable {
         case signIn = "sign_in"
         case secondFactorToken = "mfa"
         case resumes
+        case linking = "link"
+        case firstMethods = "amr1"
         case csrfToken = "csrf"
         case expiresAt = "exp"
     }
@@ -77,17 +99,19 @@ public struct BrowserSession: Sendable, Equatable, Codable {
     public static func start(now: Date) -> BrowserSession {
         BrowserSession(
             id: SecureRandom.base64URLText(length: 22), csrfToken: SecureRandom.base64URLText(length: 43),
-            expiresAt: now.addingTimeInterval(lifetime), pending: nil, completed: nil, signIn: nil, secondFactorToken: nil, resumes: nil
-        )
+            expiresAt: now.addingTimeInterval(lifetime), pending: nil, completed: nil, signIn: nil, secondFactorToken: nil, resumes: nil,
+            linking: nil, firstMethods: nil)
     }
 
     /// The session signed in as `signIn`, lasting ``BrowserSignIn/lifetime`` from then, with
     /// a new id and anti-forgery token (a session fixed before the sign-in is not the one
-    /// after it) and no second step left waiting.
+    /// after it) and no second step left waiting; a provider's identity waiting to be linked
+    /// is kept, to be offered to the account.
     public func signedIn(as signIn: BrowserSignIn) -> BrowserSession {
         var next = BrowserSession.start(now: signIn.authTime)
         next.expiresAt = signIn.authTime.addingTimeInterval(BrowserSignIn.lifetime)
         next.signIn = signIn
+        next.linking = linking
         return next
     }
 

@@ -18,11 +18,12 @@ public struct PostgresIdentityRepository: IdentityRepository {
         self.database = database
     }
 
-    private typealias Row = (UUID, UUID, String, String, String?, Date, Date)
-    private static let columns: SQL = "id, user_id, provider, subject, email, created_at, last_used_at"
+    private typealias Row = (UUID, UUID, String, String, String?, Date, Date, String?)
+    private static let columns: SQL = "id, user_id, provider, subject, email, created_at, last_used_at, name"
 
     private static func identity(_ row: Row) -> Identity {
-        Identity(id: row.0, userID: row.1, provider: row.2, subject: row.3, email: row.4, createdAt: row.5, lastUsedAt: row.6)
+        Identity(
+            id: row.0, userID: row.1, provider: row.2, subject: row.3, email: row.4, name: row.7, createdAt: row.5, lastUsedAt: row.6)
     }
 
     public func identity(provider: String, subject: String) async throws -> Identity? {
@@ -44,16 +45,18 @@ public struct PostgresIdentityRepository: IdentityRepository {
     public func link(_ identity: Identity) async throws -> Bool {
         try await database.countingChanges(
             """
-            INSERT INTO identities (id, user_id, provider, subject, email, created_at, last_used_at)
+            INSERT INTO identities (id, user_id, provider, subject, email, name, created_at, last_used_at)
             VALUES (\(identity.id), \(identity.userID), \(identity.provider), \(identity.subject), \(identity.email),
-                \(identity.createdAt), \(identity.lastUsedAt))
+                \(identity.name), \(identity.createdAt), \(identity.lastUsedAt))
             ON CONFLICT (provider, subject) DO NOTHING
             """
         ) == 1
     }
 
-    public func recordUse(id: UUID, email: String?, at: Date) async throws {
-        try await database.execute("UPDATE identities SET last_used_at = \(at), email = coalesce(\(email), email) WHERE id = \(id)")
+    public func recordUse(id: UUID, email: String?, name: String?, at: Date) async throws {
+        try await database.execute(
+            "UPDATE identities SET last_used_at = \(at), email = coalesce(\(email), email), name = coalesce(\(name), name) WHERE id = \(id)"
+        )
     }
 
     public func unlink(id: UUID, ofUser userID: UUID, emailCounts: Bool) async throws -> UnlinkOutcome {
@@ -71,12 +74,12 @@ public struct PostgresIdentityRepository: IdentityRepository {
                  ),
                  removed AS (DELETE FROM identities WHERE id IN (SELECT id FROM target) AND (SELECT ok FROM other_way) RETURNING id)
             SELECT target.id, target.user_id, target.provider, target.subject, target.email, target.created_at, target.last_used_at,
-                   EXISTS (SELECT 1 FROM removed)
+                   target.name, EXISTS (SELECT 1 FROM removed)
             FROM target
             """
         ) { rows in
-            for try await row in rows.decode((UUID, UUID, String, String, String?, Date, Date, Bool).self) {
-                return ((row.0, row.1, row.2, row.3, row.4, row.5, row.6), row.7)
+            for try await row in rows.decode((UUID, UUID, String, String, String?, Date, Date, String?, Bool).self) {
+                return ((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7), row.8)
             }
             return nil
         }
@@ -90,23 +93,35 @@ public struct PostgresIdentityRepository: IdentityRepository {
     }
 
     public func storePending(_ link: PendingIdentityLink) async throws {
+        let sealed = link.refreshToken.map { ByteBuffer(bytes: $0.sealed) }
         try await database.execute(
             """
-            INSERT INTO pending_identity_links (token_hash, user_id, provider, subject, email, expires_at)
-            VALUES (\(link.tokenHash), \(link.userID), \(link.provider), \(link.subject), \(link.email), \(link.expiresAt))
+            INSERT INTO pending_identity_links
+                (token_hash, user_id, provider, subject, email, name, sealed_refresh_token, refresh_client_id, expires_at)
+            VALUES (\(link.tokenHash), \(link.userID), \(link.provider), \(link.subject), \(link.email), \(link.name), \(sealed),
+                \(link.refreshToken?.clientID), \(link.expiresAt))
             """
         )
     }
 
     public func takePending(tokenHash: String, now: Date) async throws -> PendingIdentityLink? {
+        // Taken by expiring it with its refresh token moved out (answered from the row as it
+        // was): deleted, its trigger would queue that token for revocation. Retention deletes
+        // the row later.
         try await database.query(
             """
-            DELETE FROM pending_identity_links WHERE token_hash = \(tokenHash)
-            RETURNING token_hash, user_id, provider, subject, email, expires_at
+            UPDATE pending_identity_links AS link SET expires_at = '-infinity', sealed_refresh_token = NULL
+            FROM (SELECT token_hash, sealed_refresh_token FROM pending_identity_links WHERE token_hash = \(tokenHash) FOR UPDATE) AS was
+            WHERE link.token_hash = was.token_hash AND link.expires_at > \(now)
+            RETURNING link.token_hash, link.user_id, link.provider, link.subject, link.email, link.name, was.sealed_refresh_token,
+                link.refresh_client_id
             """
         ) { rows in
-            for try await row in rows.decode((String, UUID, String, String, String?, Date).self) where row.5 > now {
-                return PendingIdentityLink(tokenHash: row.0, userID: row.1, provider: row.2, subject: row.3, email: row.4, expiresAt: row.5)
+            for try await row in rows.decode((String, UUID, String, String, String?, String?, ByteBuffer?, String?).self) {
+                let token = row.6.flatMap { sealed in row.7.map { SealedRefreshToken(sealed: Data(buffer: sealed), clientID: $0) } }
+                return PendingIdentityLink(
+                    tokenHash: row.0, userID: row.1, provider: row.2, subject: row.3, email: row.4, name: row.5, refreshToken: token,
+                    expiresAt: now)
             }
             return nil
         }

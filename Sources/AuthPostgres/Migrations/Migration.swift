@@ -50,6 +50,7 @@ extension Migration {
         Migration(version: "0027_identity_providers", bytes: PackageResources._027_identity_providers_sql),
         Migration(version: "0028_email_sign_in", bytes: PackageResources._028_email_sign_in_sql),
         Migration(version: "0029_provider_revocations", bytes: PackageResources._029_provider_revocations_sql),
+        Migration(version: "0030_provider_names", bytes: PackageResources._030_provider_names_sql),
     ]
 
     private init(version: String, bytes: [UInt8]) {

@@ -48,7 +48,7 @@ extension AuthorizeController {
                 username: username, password: password, email: email, origin: origin, throttle: login.throttle)
             try await recovery?.requestEmailVerification(for: user, origin: origin)
             let grant = try await login.login(username: username, password: password, origin: origin)
-            return try await finish(flow, grant: grant, methods: ["pwd"], request: request)
+            return try await finish(flow, grant: grant, methods: ["pwd"], request: request, session: nil)
         } catch let error as AuthError {
             let words = pages.catalogue.messages(
                 in: flow.language, values: ["reason": error.description, "seconds": String(error.retryAfter ?? 60)])

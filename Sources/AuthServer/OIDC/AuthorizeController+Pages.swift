@@ -10,8 +10,8 @@ extension AuthorizeController {
 
     func signInPage(
         _ flow: Flow, session: BrowserSession, request: Request, status: HTTPResponse.Status, username: String? = nil, error: String? = nil,
-        headers: HTTPFields = [:]
-    ) throws -> Response {
+        notice: String? = nil, headers: HTTPFields = [:]
+    ) async throws -> Response {
         var values: [String: Any] = [
             "action": flow.action(.signIn), "csrf": session.csrfToken, "username": username ?? flow.request.loginHint ?? "",
         ]
@@ -19,9 +19,14 @@ extension AuthorizeController {
         values["passkey_action"] = passkeys != nil ? flow.action(.passkey) : nil
         values["reset_link"] = recovery != nil ? flow.action(.forgotPassword) : nil
         values["sign_up_link"] = signUp != nil ? flow.action(.signUp) : nil
+        values["notice"] = notice
+        let providers = try await providerButtons(flow)
+        values["providers"] = providers.buttons
+        values["has_providers"] = !providers.buttons.isEmpty
+        values["provider_action"] = flow.action(.provider)
         return pages.page(
             "sign-in", status: status, for: request, values: values, messageValues: ["client": flow.request.client.id], headers: headers,
-            language: flow.language, formTargets: formTargets(flow))
+            language: flow.language, formTargets: formTargets(flow) + providers.origins)
     }
 
     func secondFactorPage(

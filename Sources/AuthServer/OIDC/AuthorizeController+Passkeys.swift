@@ -24,7 +24,7 @@ extension AuthorizeController {
             preconditionFailure("a login's grant names its session and user")
         }
         let signIn = BrowserSignIn(userID: userID, sessionID: sessionID, authTime: sessions.clock.now, methods: grant.methods ?? ["hwk"])
-        var signedIn = BrowserSession.start(now: signIn.authTime).signedIn(as: signIn)
+        var signedIn = session.signedIn(as: signIn)
         signedIn.resumes = Self.digest(of: flow)
         return JSONResponse.make(status: .ok, body: ["location": flow.action(.resume)], headers: try sessions.cookie(for: signedIn))
     }

@@ -34,6 +34,9 @@ public struct AuthorizeController<Storage: AuthStorage>: Sendable {
     public let signUp: AccountService<Storage>?
     /// The "forgot your password?" page, when authd delivers messages (`--delivery-url`).
     public let recovery: AccountRecoveryService<Storage>?
+    /// Sign-in with upstream providers: a button per provider on the sign-in page, authd
+    /// their relying party, and the link of a provider's identity to an existing account.
+    public let federation: FederatedLogin<Storage>?
     public let sessions: BrowserSessions
     public let pages: WebPages
     /// The `iss` of the answers (RFC 9207): the issuer of authd's tokens.
@@ -44,9 +47,10 @@ public struct AuthorizeController<Storage: AuthStorage>: Sendable {
     public init(
         provider: OpenIDProvider<Storage>, login: LoginService<Storage>, factors: SecondFactorService<Storage>,
         passkeys: PasskeyService<Storage>? = nil, signUp: AccountService<Storage>? = nil, recovery: AccountRecoveryService<Storage>? = nil,
-        sessions: BrowserSessions, pages: WebPages, issuer: String, maxBodySize: Int
+        federation: FederatedLogin<Storage>? = nil, sessions: BrowserSessions, pages: WebPages, issuer: String, maxBodySize: Int
     ) {
         self.signUp = signUp
+        self.federation = federation
         self.recovery = recovery
         self.provider = provider
         self.login = login
@@ -67,6 +71,8 @@ public struct AuthorizeController<Storage: AuthStorage>: Sendable {
         case resume = "/authorize/resume"
         case signUp = "/authorize/sign-up"
         case forgotPassword = "/authorize/forgot-password"
+        case provider = "/authorize/provider"
+        case link = "/authorize/link"
     }
 
     /// How recent a sign-in `/authorize/resume` takes as this request's own: the page's script
@@ -105,6 +111,14 @@ public struct AuthorizeController<Storage: AuthStorage>: Sendable {
             routes.get(RouterPath(Step.signUp.rawValue)) { request, _ in try await page(.signUp, request: request) }
             routes.post(RouterPath(Step.signUp.rawValue)) { request, context in try await step(.signUp, request: request, context: context)
             }
+        }
+        if federation != nil {
+            routes.post(RouterPath(Step.provider.rawValue)) { request, context in
+                try await step(.provider, request: request, context: context)
+            }
+            routes.post(RouterPath(Step.link.rawValue)) { request, context in try await step(.link, request: request, context: context) }
+            routes.get(RouterPath(Self.callbackPath)) { request, context in try await callback(request, context: context) }
+            routes.post(RouterPath(Self.callbackPath)) { request, context in try await callback(request, context: context) }
         }
         if recovery != nil {
             routes.get(RouterPath(Step.forgotPassword.rawValue)) { request, _ in try await page(.forgotPassword, request: request) }
@@ -172,13 +186,17 @@ public struct AuthorizeController<Storage: AuthStorage>: Sendable {
         var fresh = session ?? BrowserSession.start(now: now)
         fresh.signIn = nil
         fresh.secondFactorToken = nil
-        return try signInPage(flow, session: fresh, request: request, status: .ok, headers: try sessions.cookie(for: fresh))
+        fresh.linking = nil
+        return try await signInPage(flow, session: fresh, request: request, status: .ok, headers: try sessions.cookie(for: fresh))
     }
 
     /// The browser is signed in (again, or just now): the consent page when it is needed,
     /// else the code.
     func signedIn(_ flow: Flow, session: BrowserSession, request: Request, headers: HTTPFields = [:]) async throws -> Response {
         guard let signIn = session.signIn else { preconditionFailure("a signed-in session") }
+        if let linking = session.linking {
+            return try await linkPage(flow, session: session, linking: linking, signIn: signIn, request: request, headers: headers)
+        }
         if try await provider.needsConsent(flow.request, userID: signIn.userID) {
             if flow.request.prompt.contains(.none) {
                 return redirect(flow, error: "consent_required", "the user has not allowed this client yet", request: request)
@@ -210,13 +228,17 @@ public struct AuthorizeController<Storage: AuthStorage>: Sendable {
             return try await secondFactor(flow, form: form, session: session, request: request, origin: origin)
         case .passkey, .resume:
             preconditionFailure("not a form")
+        case .provider:
+            return try await startProviderSignIn(flow, form: form, session: session, request: request)
+        case .link:
+            return try await confirmLink(flow, form: form, session: session, request: request, origin: origin)
         case .signUp:
             return try await signUp(flow, form: form, session: session, request: request, origin: origin)
         case .forgotPassword:
             return try await forgotPassword(flow, form: form, session: session, request: request, origin: origin, logger: context.logger)
         case .consent:
             guard let signIn = session.signIn, try await provider.isLive(signIn) else {
-                return try signInPage(flow, session: session, request: request, status: .ok)
+                return try await signInPage(flow, session: session, request: request, status: .ok)
             }
             guard form["decision"] == "allow" else {
                 return redirect(flow, error: "access_denied", "the user did not allow it", request: request)
@@ -234,15 +256,16 @@ public struct AuthorizeController<Storage: AuthStorage>: Sendable {
         let username = form["username"] ?? ""
         do {
             let grant = try await login.login(username: username, password: form["password"] ?? "", origin: origin)
-            return try await finish(flow, grant: grant, methods: ["pwd"], request: request)
+            return try await finish(flow, grant: grant, methods: ["pwd"], request: request, session: session)
         } catch let error as AuthError {
             if error.code == .mfaRequired, let token = error.mfaToken {
                 var waiting = session
                 waiting.secondFactorToken = token
+                waiting.firstMethods = nil
                 return try secondFactorPage(
                     flow, session: waiting, username: username, request: request, status: .ok, headers: try sessions.cookie(for: waiting))
             }
-            return try signInPage(
+            return try await signInPage(
                 flow, session: session, request: request, status: Self.status(of: error), username: username,
                 error: message(for: error, flow: flow))
         }
@@ -253,7 +276,7 @@ public struct AuthorizeController<Storage: AuthStorage>: Sendable {
         async throws -> Response
     {
         guard let token = session.secondFactorToken else {
-            return try signInPage(flow, session: session, request: request, status: .ok)
+            return try await signInPage(flow, session: session, request: request, status: .ok)
         }
         let proof: SecondFactorProof
         let method: String
@@ -269,7 +292,8 @@ public struct AuthorizeController<Storage: AuthStorage>: Sendable {
         }
         do {
             let grant = try await factors.completeLogin(mfaToken: token, proof: proof, origin: origin)
-            return try await finish(flow, grant: grant, methods: ["pwd", method], request: request)
+            return try await finish(
+                flow, grant: grant, methods: (session.firstMethods ?? ["pwd"]) + [method], request: request, session: session)
         } catch let error as AuthError where error.code == .invalidCredentials || error.code == .invalidRequest {
             return try secondFactorPage(
                 flow, session: session, username: "", request: request, status: .unauthorized,
@@ -278,20 +302,23 @@ public struct AuthorizeController<Storage: AuthStorage>: Sendable {
             // The step's token ended (expired, or too many wrong codes): start again.
             var again = session
             again.secondFactorToken = nil
-            return try signInPage(
+            return try await signInPage(
                 flow, session: again, request: request, status: Self.status(of: error), error: message(for: error, flow: flow),
                 headers: try sessions.cookie(for: again))
         }
     }
 
-    /// A sign-in that worked: the browser session becomes a signed-in one (new id and
-    /// anti-forgery token), and the request goes on without asking again.
-    func finish(_ flow: Flow, grant: TokenGrant, methods: [String], request: Request) async throws -> Response {
+    /// A sign-in that worked: the browser session (`session`, or a new one) becomes a
+    /// signed-in one (new id and anti-forgery token), and the request goes on without asking
+    /// again.
+    func finish(_ flow: Flow, grant: TokenGrant, methods: [String], request: Request, session previous: BrowserSession?) async throws
+        -> Response
+    {
         guard let sessionID = grant.sessionID, let userID = grant.userID else {
             preconditionFailure("a login's grant names its session and user")
         }
         let signIn = BrowserSignIn(userID: userID, sessionID: sessionID, authTime: sessions.clock.now, methods: methods)
-        let session = BrowserSession.start(now: signIn.authTime).signedIn(as: signIn)
+        let session = (previous ?? BrowserSession.start(now: signIn.authTime)).signedIn(as: signIn)
         return try await signedIn(flow, session: session, request: request, headers: try sessions.cookie(for: session))
     }
 

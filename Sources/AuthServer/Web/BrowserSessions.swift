@@ -61,6 +61,34 @@ public struct BrowserSessions: Sendable {
         return [.setCookie: cookie.description]
     }
 
+    /// The name of the cookie of a sign-in at a provider (``AuthCore/ProviderSignInAttempt``).
+    public var attemptCookieName: String { secure ? "__Host-authd_provider" : "authd_provider" }
+
+    /// The browser's sign-in at a provider, nil when it has none, or one that is not
+    /// authd's or has ended.
+    public func attempt(of request: Request) -> ProviderSignInAttempt? {
+        request.cookies[attemptCookieName].flatMap { sealer.openAttempt($0.value, now: clock.now) }
+    }
+
+    /// The `Set-Cookie` field that keeps `attempt` until it ends: `SameSite=None` (Sign in with
+    /// Apple answers with a cross-site POST, which a `Lax` cookie would not come with), so
+    /// `Secure` too; over plain HTTP elsewhere than this machine, `Lax` (a browser drops a
+    /// `SameSite=None` cookie that is not `Secure`).
+    public func cookie(for attempt: ProviderSignInAttempt) throws -> HTTPFields {
+        let maxAge = max(0, Int(attempt.expiresAt.timeIntervalSince(clock.now)))
+        let cookie = Cookie(
+            name: attemptCookieName, value: try sealer.seal(attempt), maxAge: maxAge, path: "/", secure: secure, httpOnly: true,
+            sameSite: secure ? .none : .lax)
+        return [.setCookie: cookie.description]
+    }
+
+    /// The `Set-Cookie` field that ends the browser's sign-in at a provider.
+    public var endingAttempt: HTTPFields {
+        let cookie = Cookie(
+            name: attemptCookieName, value: "", maxAge: 0, path: "/", secure: secure, httpOnly: true, sameSite: secure ? .none : .lax)
+        return [.setCookie: cookie.description]
+    }
+
     /// Whether a form's POST may act: sent from authd's own pages (its `Origin`, when sent, is
     /// authd's; its `Sec-Fetch-Site`, when sent, is `same-origin`) with `session`'s
     /// anti-forgery token.

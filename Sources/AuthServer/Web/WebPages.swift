@@ -36,6 +36,7 @@ public struct WebPages: Sendable {
                     "forgot-password": PackageResources.forgot_password_mustache,
                     "link-sent": PackageResources.link_sent_mustache,
                     "email-sign-in": PackageResources.email_sign_in_mustache,
+                    "link-identity": PackageResources.link_identity_mustache,
                 ],
                 catalogue: .builtIn
             )

@@ -87,6 +87,7 @@ final class TestIdentityProvider: Sendable {
                 "jwks_uri": issuer + "/jwks", "id_token_signing_alg_values_supported": ["RS256", "ES256", "EdDSA"],
                 "revocation_endpoint": issuer + "/revoke", "token_endpoint_auth_methods_supported": ["client_secret_post"],
                 "response_types_supported": ["code"], "subject_types_supported": ["public"],
+                "code_challenge_methods_supported": ["S256"], "response_modes_supported": ["query", "form_post"],
             ]
             return Self.json(document)
         }
