@@ -8,6 +8,9 @@ The plan (JSON) says what to do:
   code            a code of the authenticator app, typed on the second-factor page
   recovery_code   a recovery code, typed there instead
   consent         "allow" or "deny" on the consent page
+  provider        {"button": id, "username": …, "password": …}: the sign-in page's provider
+                  button is clicked instead, and the username and password typed on the
+                  provider's own sign-in page (another authd), which sends the browser back
   passkey         {"access_token": …, "page": URL, "mode": "autofill"|"button"}: Chrome's virtual
                   authenticator (the DevTools WebAuthn domain) registers a passkey for the
                   account with that token on an authd page; then the sign-in page signs in
@@ -180,6 +183,14 @@ try:
         click("passkey")
     elif "passkey" in plan:
         pass
+    elif "provider" in plan:
+        seen["button"] = driver.find_element(By.ID, plan["provider"]["button"]).text
+        click(plan["provider"]["button"])
+        seen["provider_page"] = driver.current_url
+        page("provider-sign-in")
+        driver.find_element(By.ID, "username").send_keys(plan["provider"]["username"])
+        driver.find_element(By.ID, "password").send_keys(plan["provider"]["password"])
+        click("sign-in")
     else:
         driver.find_element(By.ID, "username").send_keys(plan["username"])
         driver.find_element(By.ID, "password").send_keys(plan["password"])
