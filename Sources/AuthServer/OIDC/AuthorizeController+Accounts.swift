@@ -29,10 +29,21 @@ extension AuthorizeController {
             "max_length": PasswordPolicy.maximumLength,
         ]
         values["error"] = error
+        values["sent"] = fields["sent"] != nil
         return pages.page(
-            step == .signUp ? "sign-up" : "forgot-password", status: status, for: request, values: values,
-            messageValues: ["client": flow.request.client.id, "min_length": String(PasswordPolicy.minimumLength)], headers: headers,
-            language: flow.language, formTargets: formTargets(flow))
+            Self.template(of: step), status: status, for: request, values: values,
+            messageValues: [
+                "client": flow.request.client.id, "min_length": String(PasswordPolicy.minimumLength), "email": fields["email"] ?? "",
+            ], headers: headers, language: flow.language, formTargets: formTargets(flow))
+    }
+
+    /// The template of a page a sign-in page's link leads to.
+    static func template(of step: Step) -> String {
+        switch step {
+        case .signUp: "sign-up"
+        case .emailCode: "email-code"
+        default: "forgot-password"
+        }
     }
 
     /// The sign-up form's POST: `POST /users`'s rules and limits, then the new account signs

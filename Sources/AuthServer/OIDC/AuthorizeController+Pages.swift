@@ -19,6 +19,7 @@ extension AuthorizeController {
         values["passkey_action"] = passkeys != nil ? flow.action(.passkey) : nil
         values["reset_link"] = recovery != nil ? flow.action(.forgotPassword) : nil
         values["sign_up_link"] = signUp != nil ? flow.action(.signUp) : nil
+        values["email_code_link"] = emailSignIn != nil ? flow.action(.emailCode) : nil
         values["notice"] = notice
         let providers = try await providerButtons(flow)
         values["providers"] = providers.buttons

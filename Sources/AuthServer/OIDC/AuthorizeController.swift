@@ -37,6 +37,8 @@ public struct AuthorizeController<Storage: AuthStorage>: Sendable {
     /// Sign-in with upstream providers: a button per provider on the sign-in page, authd
     /// their relying party, and the link of a provider's identity to an existing account.
     public let federation: FederatedLogin<Storage>?
+    /// Sign-in by an emailed code from the sign-in page, when authd delivers messages.
+    public let emailSignIn: EmailSignIn<Storage>?
     public let sessions: BrowserSessions
     public let pages: WebPages
     /// The `iss` of the answers (RFC 9207): the issuer of authd's tokens.
@@ -47,8 +49,10 @@ public struct AuthorizeController<Storage: AuthStorage>: Sendable {
     public init(
         provider: OpenIDProvider<Storage>, login: LoginService<Storage>, factors: SecondFactorService<Storage>,
         passkeys: PasskeyService<Storage>? = nil, signUp: AccountService<Storage>? = nil, recovery: AccountRecoveryService<Storage>? = nil,
-        federation: FederatedLogin<Storage>? = nil, sessions: BrowserSessions, pages: WebPages, issuer: String, maxBodySize: Int
+        federation: FederatedLogin<Storage>? = nil, emailSignIn: EmailSignIn<Storage>? = nil, sessions: BrowserSessions, pages: WebPages,
+        issuer: String, maxBodySize: Int
     ) {
+        self.emailSignIn = emailSignIn
         self.signUp = signUp
         self.federation = federation
         self.recovery = recovery
@@ -73,6 +77,7 @@ public struct AuthorizeController<Storage: AuthStorage>: Sendable {
         case forgotPassword = "/authorize/forgot-password"
         case provider = "/authorize/provider"
         case link = "/authorize/link"
+        case emailCode = "/authorize/email-code"
     }
 
     /// How recent a sign-in `/authorize/resume` takes as this request's own: the page's script
@@ -119,6 +124,12 @@ public struct AuthorizeController<Storage: AuthStorage>: Sendable {
             routes.post(RouterPath(Step.link.rawValue)) { request, context in try await step(.link, request: request, context: context) }
             routes.get(RouterPath(Self.callbackPath)) { request, context in try await callback(request, context: context) }
             routes.post(RouterPath(Self.callbackPath)) { request, context in try await callback(request, context: context) }
+        }
+        if emailSignIn != nil {
+            routes.get(RouterPath(Step.emailCode.rawValue)) { request, _ in try await page(.emailCode, request: request) }
+            routes.post(RouterPath(Step.emailCode.rawValue)) { request, context in
+                try await step(.emailCode, request: request, context: context)
+            }
         }
         if recovery != nil {
             routes.get(RouterPath(Step.forgotPassword.rawValue)) { request, _ in try await page(.forgotPassword, request: request) }
@@ -232,6 +243,8 @@ public struct AuthorizeController<Storage: AuthStorage>: Sendable {
             return try await startProviderSignIn(flow, form: form, session: session, request: request)
         case .link:
             return try await confirmLink(flow, form: form, session: session, request: request, origin: origin)
+        case .emailCode:
+            return try await emailCode(flow, form: form, session: session, request: request, origin: origin, logger: context.logger)
         case .signUp:
             return try await signUp(flow, form: form, session: session, request: request, origin: origin)
         case .forgotPassword:

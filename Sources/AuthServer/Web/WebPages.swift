@@ -37,6 +37,7 @@ public struct WebPages: Sendable {
                     "link-sent": PackageResources.link_sent_mustache,
                     "email-sign-in": PackageResources.email_sign_in_mustache,
                     "link-identity": PackageResources.link_identity_mustache,
+                    "email-code": PackageResources.email_code_mustache,
                 ],
                 catalogue: .builtIn
             )
