@@ -78,7 +78,8 @@ public func buildRouter<Storage: AuthStorage>(
     router.addRoutes(
         AuthorizeController(
             provider: provider, login: login, factors: factors, passkeys: passkeys, signUp: configuration.signUpOpen ? accounts : nil,
-            recovery: recovery, federation: federation, emailSignIn: emailSignIn, sessions: browserSessions, pages: .builtIn, issuer: configuration.issuer,
+            recovery: recovery, federation: federation, emailSignIn: emailSignIn, sessions: browserSessions, pages: .builtIn,
+            issuer: configuration.issuer,
             maxBodySize: maxBodySize
         ).routes)
     router.addRoutes(UserInfoController(provider: provider, maxBodySize: maxBodySize).routes)
