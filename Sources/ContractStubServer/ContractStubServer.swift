@@ -107,13 +107,15 @@ struct ClosureResponder: HTTPResponder {
         Self.response(await respond(try await Self.contractRequest(request)))
     }
 
-    /// The request as the stub takes it (bodies up to 16 MiB).
+    /// The request as the stub takes it (bodies up to 16 MiB), with its `Host` as sent (HTTP
+    /// types keep it apart, as the authority), so that a contract can match and save it.
     static func contractRequest(_ request: Request) async throws -> ContractRequest {
         let body = try await request.body.collect(upTo: 16 * 1024 * 1024)
+        let host = request.head.authority.map { [(name: "Host", value: $0)] } ?? []
         return ContractRequest(
             method: request.method.rawValue,
             target: request.uri.description,
-            headers: request.headers.map { (name: $0.name.rawName, value: $0.value) },
+            headers: host + request.headers.map { (name: $0.name.rawName, value: $0.value) },
             body: body.readableBytes == 0 ? nil : Data(body.readableBytesView)
         )
     }

@@ -36,6 +36,31 @@ import Testing
         #expect(stub.unmatched.count == 1)
     }
 
+    /// An OpenID provider's discovery document names the address it was reached at: the
+    /// `Host` a client sent is the request's, for a contract to match and save.
+    @Test func theHostSentIsAHeaderOfTheRequest() async throws {
+        let contract = """
+            name: Discovery
+            interactions:
+              - name: the issuer is where the stub was reached
+                request:
+                  method: GET
+                  path: /.well-known/openid-configuration
+                  headers: { Host: { match: string, min_length: 1, example: "127.0.0.1:8080" } }
+                response:
+                  status: 200
+                  json: { issuer: "http://{{host}}" }
+                save:
+                  host: request.headers.Host
+            """
+        let stub = try ContractStub(contracts: [try loadContract(contract)])
+        try await ContractStubServer.withRunning(stub) { base in
+            let (data, _) = try await URLSession.shared.data(from: base.appendingPathComponent(".well-known/openid-configuration"))
+            let issuer = try JSONValue(parsing: data)["issuer"]
+            #expect(issuer == .string("http://127.0.0.1:\(base.port ?? 0)"))
+        }
+    }
+
     @Test func twoServersRunSideBySide() async throws {
         let first = try ContractStub(contracts: [try loadContract(ContractStubTests.toy)])
         let second = try ContractStub(contracts: [try loadContract(ContractStubTests.toy)])

@@ -8,9 +8,10 @@ The plan (JSON) says what to do:
   code            a code of the authenticator app, typed on the second-factor page
   recovery_code   a recovery code, typed there instead
   consent         "allow" or "deny" on the consent page
-  provider        {"button": id, "username": …, "password": …}: the sign-in page's provider
+  provider        {"button": id, "username"?: …, "password"?: …}: the sign-in page's provider
                   button is clicked instead, and the username and password typed on the
                   provider's own sign-in page (another authd), which sends the browser back
+                  (without them, the provider's page sends it back by itself)
   passkey         {"access_token": …, "page": URL, "mode": "autofill"|"button"}: Chrome's virtual
                   authenticator (the DevTools WebAuthn domain) registers a passkey for the
                   account with that token on an authd page; then the sign-in page signs in
@@ -36,6 +37,7 @@ import argparse
 import http.server
 import json
 import shutil
+import sys
 import threading
 import time
 import urllib.parse
@@ -186,11 +188,12 @@ try:
     elif "provider" in plan:
         seen["button"] = driver.find_element(By.ID, plan["provider"]["button"]).text
         click(plan["provider"]["button"])
-        seen["provider_page"] = driver.current_url
-        page("provider-sign-in")
-        driver.find_element(By.ID, "username").send_keys(plan["provider"]["username"])
-        driver.find_element(By.ID, "password").send_keys(plan["provider"]["password"])
-        click("sign-in")
+        if "username" in plan["provider"]:
+            seen["provider_page"] = driver.current_url
+            page("provider-sign-in")
+            driver.find_element(By.ID, "username").send_keys(plan["provider"]["username"])
+            driver.find_element(By.ID, "password").send_keys(plan["provider"]["password"])
+            click("sign-in")
     else:
         driver.find_element(By.ID, "username").send_keys(plan["username"])
         driver.find_element(By.ID, "password").send_keys(plan["password"])
@@ -227,6 +230,12 @@ try:
             continue
         land()
     seen["console"] = [entry["message"] for entry in driver.get_log("browser")]
+except Exception:
+    # Where the browser was stuck, for the test's report.
+    shown = [element.text for element in driver.find_elements(By.CSS_SELECTOR, "h1, .error, .notice")]
+    print(f"stuck at {driver.current_url}: {shown}", file=sys.stderr)
+    print("console:", [entry["message"] for entry in driver.get_log("browser")], file=sys.stderr)
+    raise
 finally:
     driver.quit()
     server.shutdown()
