@@ -28,12 +28,16 @@ public struct ContractProber: Sendable {
     public let limits: ProbeVariant.Limits
     /// Values for `{{env.NAME}}`.
     public let environment: [String: JSONValue]
+    /// The run's OpenID provider, which signs the requests' `signed` JWTs.
+    public let identityProvider: RunIdentityProvider?
 
     /// Creates a prober.
     public init(
         live: any ContractTransport, contracts: [Contract], states: ProviderStates?, deadline: Duration = .seconds(5),
-        limits: ProbeVariant.Limits = .init(), environment: [String: String] = ProcessInfo.processInfo.environment
+        limits: ProbeVariant.Limits = .init(), environment: [String: String] = ProcessInfo.processInfo.environment,
+        identityProvider: RunIdentityProvider? = nil
     ) {
+        self.identityProvider = identityProvider
         self.live = live
         self.contracts = contracts
         self.states = states
@@ -98,7 +102,8 @@ public struct ContractProber: Sendable {
             do {
                 try await ProviderStates.setUp(interaction.given, with: states)
                 if let after = interaction.after { try await ProviderStates.advanceClock(by: after, with: states, codes: codes) }
-                let request = try await interaction.request.render(with: variables, waitingFor: codes, authenticators: authenticators)
+                let request = try await interaction.request.render(
+                    with: variables, waitingFor: codes, authenticators: authenticators, identityProvider: identityProvider)
                 requests.append(.success(request))
                 let outcome: Result<ContractResponse?, any Error>
                 do {

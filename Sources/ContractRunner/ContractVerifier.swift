@@ -38,15 +38,19 @@ public struct ContractVerifier: Sendable {
     public let liveAuthenticators = WebAuthnAuthenticators()
     /// The software authenticators of the stub's side.
     public let stubAuthenticators = WebAuthnAuthenticators()
+    /// The run's OpenID provider (its ``DeliveryReceiver``'s), which signs the requests'
+    /// `signed` JWTs; nil: they are sent as their examples.
+    public let identityProvider: RunIdentityProvider?
 
     /// Creates a verifier; pass at least one of `live` and `stub`.
     public init(
         live: (any ContractTransport)?, stub: ContractStub? = nil, states: ProviderStates?, agreement: AgreementMode = .full,
         concurrency: Int = 4,
         environment: [String: String] = ProcessInfo.processInfo.environment, deliveries: DeliveryInbox? = nil,
-        codes: TOTPCodeGenerator = TOTPCodeGenerator()
+        codes: TOTPCodeGenerator = TOTPCodeGenerator(), identityProvider: RunIdentityProvider? = nil
     ) {
         self.codes = codes
+        self.identityProvider = identityProvider
         self.environment = Template.environmentVariables(environment)
         self.deliveries = deliveries
         self.live = live
@@ -237,7 +241,8 @@ public struct ContractVerifier: Sendable {
         }
         let request: ContractRequest
         do {
-            request = try await interaction.request.render(with: variables, waitingFor: codes, authenticators: authenticators)
+            request = try await interaction.request.render(
+                with: variables, waitingFor: codes, authenticators: authenticators, identityProvider: identityProvider)
         } catch let missing as WebAuthnAuthenticators.NoCredential {
             side.check = .error(VerificationError(.noCredential, "\(missing)"))
             return side

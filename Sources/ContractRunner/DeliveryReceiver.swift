@@ -1,5 +1,6 @@
 import ContractKit
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -7,7 +8,10 @@ import NIOPosix
 /// The receiver `contract verify` runs for the deliveries contracts declare (`delivers:`):
 /// an HTTP server on 127.0.0.1 and an ephemeral port, started before the provider, that
 /// answers 204 to any request and records it in its ``inbox``. Its ``url`` is
-/// `{{delivery_url}}` in `contract.yaml`, so the provider can be told where to deliver.
+/// `{{delivery_url}}` in `contract.yaml`, so the provider can be told where to deliver. It
+/// is also the run's OpenID provider (``identityProvider``): `GET
+/// /.well-known/openid-configuration` and `GET /jwks` answer its discovery document and
+/// keys, and are not deliveries.
 ///
 /// ```swift
 /// let receiver = try await DeliveryReceiver.start()
@@ -20,29 +24,38 @@ public final class DeliveryReceiver: Sendable {
     public let url: String
     /// What arrived.
     public let inbox: DeliveryInbox
+    /// The run's OpenID provider, whose issuer is ``url``.
+    public let identityProvider: RunIdentityProvider
     private let channel: any Channel
 
-    private init(url: String, inbox: DeliveryInbox, channel: any Channel) {
+    private init(url: String, inbox: DeliveryInbox, identityProvider: RunIdentityProvider, channel: any Channel) {
         self.url = url
         self.inbox = inbox
+        self.identityProvider = identityProvider
         self.channel = channel
     }
 
     /// Starts a receiver on `host:port` (0: a free port).
     public static func start(host: String = "127.0.0.1", port: Int = 0) async throws -> DeliveryReceiver {
         let inbox = DeliveryInbox()
+        // Known once the port is: before any connection can ask for it.
+        let issuer = NIOLockedValueBox<RunIdentityProvider?>(nil)
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    try channel.pipeline.syncOperations.addHandler(DeliveryReceiverHandler(inbox: inbox))
+                    try channel.pipeline.syncOperations.addHandler(
+                        DeliveryReceiverHandler(inbox: inbox, identityProvider: issuer.withLockedValue { $0 }))
                 }
             }
             .bind(host: host, port: port)
             .get()
         let bound = channel.localAddress?.port ?? port
-        return DeliveryReceiver(url: "http://\(host):\(bound)", inbox: inbox, channel: channel)
+        let url = "http://\(host):\(bound)"
+        let provider = RunIdentityProvider(issuer: url)
+        issuer.withLockedValue { $0 = provider }
+        return DeliveryReceiver(url: url, inbox: inbox, identityProvider: provider, channel: channel)
     }
 
     /// Stops listening.
@@ -51,19 +64,32 @@ public final class DeliveryReceiver: Sendable {
     }
 }
 
-/// Reads each request on a connection, records it in the inbox, and answers 204.
+/// Reads each request on a connection, records it in the inbox, and answers 204; answers
+/// the identity provider's two documents instead of recording their GETs.
 final class DeliveryReceiverHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
     private let inbox: DeliveryInbox
+    private let identityProvider: RunIdentityProvider?
     private var head: HTTPRequestHead?
     private var body = ByteBuffer()
     /// Bodies beyond this are cut (a delivery is a small message).
     private static let maxBody = 1 << 20
 
-    init(inbox: DeliveryInbox) {
+    init(inbox: DeliveryInbox, identityProvider: RunIdentityProvider?) {
         self.inbox = inbox
+        self.identityProvider = identityProvider
+    }
+
+    /// The document a GET of the identity provider asks for, nil for anything else.
+    private func document(for head: HTTPRequestHead) -> JSONValue? {
+        guard head.method == .GET, let identityProvider else { return nil }
+        switch head.uri.split(separator: "?").first.map(String.init) {
+        case "/.well-known/openid-configuration": return identityProvider.discoveryDocument
+        case "/jwks": return identityProvider.jwks
+        default: return nil
+        }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -76,6 +102,16 @@ final class DeliveryReceiverHandler: ChannelInboundHandler {
         case .end:
             guard let head else { return }
             self.head = nil
+            if let document = document(for: head) {
+                let json = ByteBuffer(string: document.description)
+                var headers = HTTPHeaders([("content-type", "application/json"), ("content-length", String(json.readableBytes))])
+                if !head.isKeepAlive { headers.add(name: "connection", value: "close") }
+                context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .ok, headers: headers))), promise: nil)
+                context.write(wrapOutboundOut(.body(.byteBuffer(json))), promise: nil)
+                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+                if !head.isKeepAlive { context.close(promise: nil) }
+                return
+            }
             inbox.record(
                 ContractRequest(
                     method: head.method.rawValue, target: head.uri,

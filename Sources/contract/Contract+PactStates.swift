@@ -38,7 +38,8 @@ extension ContractCommand {
             guard let provider = running.process else { throw ContractCommand.Status.providerUnavailable }
             let verifier = ContractVerifier(
                 live: HTTPTransport(baseURL: provider.baseURL), states: running.states(suite),
-                deliveries: running.environment.deliveryReceiver?.inbox
+                deliveries: running.environment.deliveryReceiver?.inbox,
+                identityProvider: running.environment.deliveryReceiver?.identityProvider
             )
             let handler = PactStateChange(contracts: suite.contracts, verifier: verifier)
             let host = self.host

@@ -59,7 +59,8 @@ extension ContractCommand {
             let prober = ContractProber(
                 live: HTTPTransport(baseURL: provider.baseURL, timeout: .milliseconds(Int64(deadline * 1000) + 1000)),
                 contracts: suite.contracts, states: running.states(suite), deadline: .milliseconds(Int64(deadline * 1000)),
-                limits: ProbeVariant.Limits(longString: longString, oversizedBody: oversizedBody)
+                limits: ProbeVariant.Limits(longString: longString, oversizedBody: oversizedBody),
+                identityProvider: running.environment.deliveryReceiver?.identityProvider
             )
             let report = await prober.probe(filter: filter)
             if json {

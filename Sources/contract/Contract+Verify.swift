@@ -91,7 +91,7 @@ extension ContractCommand {
             }
             let verifier = ContractVerifier(
                 live: provider.map { HTTPTransport(baseURL: $0.baseURL) }, stub: stub, states: states, agreement: agreement,
-                concurrency: jobs, deliveries: receiver?.inbox
+                concurrency: jobs, deliveries: receiver?.inbox, identityProvider: receiver?.identityProvider
             )
             let verified = await verifier.verify(suite.contracts, filter: filter, state: filterState)
             // A filtered run sees part of the responses: what it did not see is reported only.

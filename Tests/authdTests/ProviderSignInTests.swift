@@ -5,6 +5,7 @@ import ContractTestSupport
 import Crypto
 import Foundation
 import JOSE
+import LoginClient
 import NIOCore
 import NIOHTTP1
 import ProcessKit
@@ -91,19 +92,18 @@ import Testing
         _ = try await AuthdBinary.withServer(url + light + ["--signup", "open"]) { base in try await body(base) }
     }
 
-    /// Signs in at `base` with `idToken` of `provider`: the access token; and a second use
-    /// of the token is refused.
+    /// Signs in at `base` with `idToken` of `provider` as the example app does
+    /// (Examples/LoginClient, as an iOS app posts Apple's token): the access token; and a
+    /// second use of the token is refused.
     static func signIn(_ base: URL, provider: String, idToken: String) async throws -> String {
-        let (status, answer) = try await AuthdBinary.post(
-            base, "login/id-token", ["provider": provider, "id_token": idToken, "nonce": rawNonce])
-        #expect(status == 200, "\(answer)")
-        let access = try #require(answer["access_token"] as? String)
+        let api = LoginAPI(baseURL: base)
+        let access = try await api.signIn(provider: provider, idToken: idToken, nonce: rawNonce).accessToken
         let (identitiesStatus, identities) = try await AuthdBinary.get(base, "me/identities", bearer: access)
         #expect(identitiesStatus == 200)
         #expect((identities["identities"] as? [[String: Any]])?.first?["provider"] as? String == provider)
-        let (replayed, _) = try await AuthdBinary.post(
-            base, "login/id-token", ["provider": provider, "id_token": idToken, "nonce": rawNonce])
-        #expect(replayed == 401)
+        await #expect(throws: LoginError.invalidCredentials) {
+            try await api.signIn(provider: provider, idToken: idToken, nonce: rawNonce)
+        }
         return access
     }
 

@@ -92,7 +92,8 @@ extension ContractRequest {
 extension RequestSpec {
     /// The request with `variables` filled in and every matcher replaced by its `example`
     /// (or a generated value; a `totp` code from `codes`, or the key's code now without it; a
-    /// WebAuthn credential from `authenticators`); a `json` body also gets `Content-Type:
+    /// WebAuthn credential from `authenticators`, a `signed` JWT in the JSON body from
+    /// `identityProvider`); a `json` body also gets `Content-Type:
     /// application/json` unless the contract sets one, a `form` body `Content-Type:
     /// application/x-www-form-urlencoded`, and a `multipart` body a fresh boundary (in
     /// `Content-Type: multipart/form-data; boundary=…`, or added to the contract's own). A run renders with
@@ -101,7 +102,8 @@ extension RequestSpec {
     /// - Throws: `Template/UndefinedVariable`, `MatcherSampleError`, what `codes` and
     ///   `authenticators` throw.
     public func render(
-        with variables: [String: JSONValue], codes: (any TOTPCodeSource)? = nil, authenticators: (any WebAuthnCredentialSource)? = nil
+        with variables: [String: JSONValue], codes: (any TOTPCodeSource)? = nil, authenticators: (any WebAuthnCredentialSource)? = nil,
+        identityProvider: (any TokenMinter)? = nil
     ) throws -> ContractRequest {
         var target = try path.render(with: variables, codes: codes)
         if !query.isEmpty {
@@ -119,7 +121,9 @@ extension RequestSpec {
         case .none:
             break
         case .json(let matcher):
-            data = Data(try matcher.sampleValue(with: variables, codes: codes, authenticators: authenticators).description.utf8)
+            data = Data(
+                try matcher.sampleValue(with: variables, codes: codes, authenticators: authenticators, identityProvider: identityProvider)
+                    .description.utf8)
             if firstHeader("Content-Type", in: headers) == nil {
                 headers.append((name: "Content-Type", value: "application/json"))
             }

@@ -47,9 +47,10 @@ extension Matcher {
     ///   WebAuthn assertion without `authenticators`; what `codes` and `authenticators` throw.
     public func sampleValue(
         at path: String = "$", minter: (any TokenMinter)? = nil, codes: (any TOTPCodeSource)? = nil,
-        authenticators: (any WebAuthnCredentialSource)? = nil
+        authenticators: (any WebAuthnCredentialSource)? = nil, identityProvider: (any TokenMinter)? = nil
     ) throws -> JSONValue {
-        try SampleContext(minter: minter, codes: codes, authenticators: authenticators).sample(self, at: path)
+        try SampleContext(minter: minter, codes: codes, authenticators: authenticators, identityProvider: identityProvider)
+            .sample(self, at: path)
     }
 
     /// The text to send for this matcher in a path segment, query parameter or header:
@@ -60,17 +61,17 @@ extension Matcher {
         try sampleValue(with: variables, at: path, codes: codes).text
     }
 
-    /// ``sampleValue(at:minter:codes:authenticators:)`` of this matcher with its placeholders
+    /// ``sampleValue(at:minter:codes:authenticators:identityProvider:)`` of this matcher with its placeholders
     /// filled from `variables`.
     /// - Throws: ``Template/UndefinedVariable``, ``MatcherSampleError``, what `codes` and
     ///   `authenticators` throw.
     public func sampleValue(
         with variables: [String: JSONValue], at path: String = "$", codes: (any TOTPCodeSource)? = nil,
-        authenticators: (any WebAuthnCredentialSource)? = nil
+        authenticators: (any WebAuthnCredentialSource)? = nil, identityProvider: (any TokenMinter)? = nil
     ) throws -> JSONValue {
         var undefined: [String] = []
         let resolved = resolved(with: variables, undefined: &undefined)
         if let name = undefined.first { throw Template.UndefinedVariable(name: name) }
-        return try resolved.sampleValue(at: path, codes: codes, authenticators: authenticators)
+        return try resolved.sampleValue(at: path, codes: codes, authenticators: authenticators, identityProvider: identityProvider)
     }
 }

@@ -1,5 +1,5 @@
-/// What making a sample may draw on: a minter for signed tokens, and a run's TOTP codes and
-/// software authenticators (each optional; see ``Matcher/sampleValue(at:minter:codes:authenticators:)``).
+/// What making a sample may draw on: a minter for signed tokens, and a run's TOTP codes,
+/// software authenticators and identity provider (each optional; see ``Matcher/sampleValue(at:minter:codes:authenticators:identityProvider:)``).
 public struct SampleContext: Sendable {
     /// Makes `jwt`s and the `jwks` that verifies them (the stub's signer).
     public var minter: (any TokenMinter)?
@@ -7,16 +7,22 @@ public struct SampleContext: Sendable {
     public var codes: (any TOTPCodeSource)?
     /// The run's software authenticators.
     public var authenticators: (any WebAuthnCredentialSource)?
+    /// The run's identity provider (`contract verify`'s): signs the `jwt`s a request marks
+    /// `signed`, with the keys its receiver publishes as an OpenID provider's.
+    public var identityProvider: (any TokenMinter)?
 
     /// A context of these parts.
-    public init(minter: (any TokenMinter)? = nil, codes: (any TOTPCodeSource)? = nil, authenticators: (any WebAuthnCredentialSource)? = nil)
-    {
+    public init(
+        minter: (any TokenMinter)? = nil, codes: (any TOTPCodeSource)? = nil, authenticators: (any WebAuthnCredentialSource)? = nil,
+        identityProvider: (any TokenMinter)? = nil
+    ) {
         self.minter = minter
         self.codes = codes
         self.authenticators = authenticators
+        self.identityProvider = identityProvider
     }
 
-    /// A sample of `matcher` at `path` (``Matcher/sampleValue(at:minter:codes:authenticators:)``):
+    /// A sample of `matcher` at `path` (``Matcher/sampleValue(at:minter:codes:authenticators:identityProvider:)``):
     /// literals as written, objects and arrays member by member, typed matchers as their kind
     /// makes one.
     public func sample(_ matcher: Matcher, at path: String) throws -> JSONValue {

@@ -23,6 +23,11 @@ public enum LoginError: Error, Equatable {
     /// The password was right and the account has a second factor on: finish with
     /// ``LoginAPI/completeLogin(mfaToken:code:)`` (or a recovery code) within 5 minutes.
     case secondFactorRequired(mfaToken: String)
+    /// A provider's sign-in whose verified email is an existing account's: sign in to that
+    /// account, then confirm the link with this token (`POST /me/identities`) within 10 minutes.
+    case linkRequired(linkToken: String)
+    /// A provider's sign-in of an identity no account has, where none may be made.
+    case noAccount
     /// The request was refused as malformed; the server's description.
     case invalidRequest(String)
     /// Too many attempts; try again after this many seconds.

@@ -39,6 +39,25 @@ let authdContracts = URL(fileURLWithPath: #filePath)
         }
     }
 
+    /// Sign in with Apple's (or Google's) ID token, posted as the app got it. The stub checks
+    /// its claims (authd also checks its signature against the provider's keys, which CI
+    /// proves live with a provider of its own).
+    @Test func signsInWithAProvidersIDToken() async throws {
+        let rawNonce = "the app's raw nonce"
+        // {"aud":"com.example.notes","nonce":SHA-256(rawNonce) in hex,"sub":"3f2c8e4a-…"}: what the provider signed.
+        let identityToken =
+            "eyJhbGciOiJFZERTQSIsInR5cCI6IkpXVCJ9.eyJhdWQiOiJjb20uZXhhbXBsZS5ub3RlcyIsIm5vbmNlIjoiMWNhNWIxNmZhMjRhMjJmODgzZDFhNWJlOWFmYTlkNzIzZGYyYjVmMzA4ZmQzNjQyMTlhNmQ2Yzc4Y2IxM2NmNiIsInN1YiI6IjNmMmM4ZTRhLTZiMWQtNGE3Ni05YzJlLThkNWYwYTFiMmMzZCJ9.c2lnbmF0dXJl"
+        let session = try await api.signIn(provider: "contract-idp", idToken: identityToken, nonce: rawNonce)
+        #expect(session.accessToken.split(separator: ".").count == 3)
+        #expect(stub.requests.last?.target == "/login/id-token")
+        do {
+            _ = try await api.signIn(provider: "no-such-provider", idToken: identityToken, nonce: rawNonce)
+            Issue.record("an unknown provider signed in")
+        } catch LoginError.invalidRequest(let why) {
+            #expect(!why.isEmpty)
+        }
+    }
+
     @Test func reportsADisabledAccount() async throws {
         await #expect(throws: LoginError.accountDisabled) {
             try await api.login(username: "bob", password: "correct horse battery staple")

@@ -3,20 +3,30 @@ import JOSE
 
 /// `{ match: jwt, claims: { sub: "{{user_id}}" } }`: a compact JWT whose header and payload
 /// are JSON objects, and whose payload's claims match `claims` (claims not listed are free).
-/// The stub mints its tokens with claims that satisfy them.
+/// The stub mints its tokens with claims that satisfy them. With `signed: true`, in a
+/// request's JSON, `contract verify` sends a token its run's identity provider signs (an ID
+/// token of an upstream provider the service under test trusts: ``SampleContext/identityProvider``).
 public struct JWTMatcher: MatcherKind {
     public var claims: [String: Matcher]
+    /// Whether a run sends a token of its own identity provider rather than the example.
+    public var signed: Bool
 
-    public init(claims: [String: Matcher]) {
+    public init(claims: [String: Matcher], signed: Bool = false) {
         self.claims = claims
+        self.signed = signed
     }
 
     public static let names = ["jwt"]
-    public static func parameters(of name: String) -> [String] { ["claims"] }
+    public static func parameters(of name: String) -> [String] { ["claims", "signed"] }
 
     public static func read(_ name: String, from arguments: inout some MatcherArguments) -> Self? {
-        guard arguments.has("claims") else { return Self(claims: [:]) }
-        return arguments.members("claims", as: { "claim '\($0)'" }).map(Self.init(claims:))
+        var signed = false
+        if arguments.has("signed") {
+            guard let value = arguments.bool("signed") else { return nil }
+            signed = value
+        }
+        guard arguments.has("claims") else { return Self(claims: [:], signed: signed) }
+        return arguments.members("claims", as: { "claim '\($0)'" }).map { Self(claims: $0, signed: signed) }
     }
 
     /// The media type RFC 7519 registers (`contentMediaType: application/jwt`).
@@ -29,9 +39,11 @@ public struct JWTMatcher: MatcherKind {
         text.count > 20 && text.contains(".") && JWTShape.isJWT(text) ? Self(claims: [:]) : nil
     }
 
-    public var arguments: [(key: String, value: MatcherArgument)] { claims.isEmpty ? [] : [("claims", .members(claims))] }
+    public var arguments: [(key: String, value: MatcherArgument)] {
+        (claims.isEmpty ? [] : [("claims", .members(claims))]) + (signed ? [("signed", .value(.bool(true)))] : [])
+    }
     public var children: [Matcher] { claims.keys.sorted().compactMap { claims[$0] } }
-    public func mapChildren(_ transform: (Matcher) -> Matcher) -> Self { Self(claims: claims.mapValues(transform)) }
+    public func mapChildren(_ transform: (Matcher) -> Matcher) -> Self { Self(claims: claims.mapValues(transform), signed: signed) }
     public func matcher(forKey key: String) -> Matcher? { claims[key] }
 
     public func mismatches(in actual: JSONValue, at path: String, strict: Bool) -> [Mismatch] {
@@ -46,8 +58,9 @@ public struct JWTMatcher: MatcherKind {
     public var summary: String { claims.isEmpty ? "a JWT" : "a JWT with claims \(claims.keys.sorted().joined(separator: ", "))" }
     public var jsonType: String? { "string" }
 
-    /// The minter's token, else the example.
+    /// The run's identity provider's token (`signed`), else the minter's, else the example.
     public func sample(at path: String, example: JSONValue?, with context: SampleContext) throws -> JSONValue {
+        if signed, let identityProvider = context.identityProvider { return try identityProvider.jwt(claims: claims, at: path) }
         if let minter = context.minter { return try minter.jwt(claims: claims, at: path) }
         if let example { return example }
         throw MatcherSampleError(path: path, reason: "a jwt matcher needs an example")
