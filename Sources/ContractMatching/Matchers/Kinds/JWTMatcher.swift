@@ -75,7 +75,11 @@ public struct JWTMatcher: MatcherKind {
     }
 
     public func pact(_ pact: inout some PactRendering, at path: String, example: JSONValue?) -> JSONValue? {
-        if !claims.isEmpty {
+        if signed {
+            pact.note(
+                "\(path) is a JWT of the run's identity provider: Pact cannot sign one, so the verifier sends the example, which a provider refuses (contract verify signs a fresh one)"
+            )
+        } else if !claims.isEmpty {
             pact.note(
                 "\(path) is a JWT whose claims \(claims.keys.sorted().joined(separator: ", ")) the contract checks: Pact checks its shape only"
             )
