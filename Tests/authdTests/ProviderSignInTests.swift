@@ -159,7 +159,9 @@ import Testing
         await pages.shutdown()
     }
 
-    @Test func anIndependentProviderFromPyPIIsTheProvider() async throws {
+    /// oidc-provider-mock on a free port, signing carol in, for `body` (its issuer, and the
+    /// page client).
+    static func withMock(_ body: (String, Pages) async throws -> Void) async throws {
         let program = try #require(
             PythonTools.program("oidc-provider-mock", from: "oidc-provider-mock", separate: "oidc-provider-mock"),
             "oidc-provider-mock could not be installed from PyPI")
@@ -179,6 +181,66 @@ import Testing
                 if !ready { try await Task.sleep(for: .milliseconds(100)) }
             }
             #expect(ready, "\(mock.standardOutput)")
+            try await body(issuer, pages)
+        } catch {
+            await pages.shutdown()
+            throw error
+        }
+        await pages.shutdown()
+    }
+
+    /// authd the relying party of oidc-provider-mock in the browser flow, driven over HTTP: the
+    /// sign-in page's button, the mock's authorization request found through its discovery
+    /// document (code, PKCE S256, state, nonce), its consent form posted for carol, and the
+    /// callback that exchanges the code and lands back in the app's authorization request.
+    @Test func authdIsTheRelyingPartyOfAnIndependentProvider() async throws {
+        try await Self.withMock { issuer, pages in
+            let database = try await TestCluster.newMigratedDatabase()
+            let url = ["--database-url", database.url]
+            let added = try await AuthdBinary.run(
+                ["provider", "add", "mock", "--issuer", issuer, "--client-id", "notes-web", "--client-secret-stdin", "--create-accounts"]
+                    + url, input: "any-secret")
+            #expect(added.status == 0, "\(added.stderr)")
+            let client = try await AuthdBinary.run(
+                ["client", "add", "notes", "--public", "--first-party", "--redirect-uri", "http://127.0.0.1:9/cb"] + url)
+            #expect(client.status == 0, "\(client.stderr)")
+            let port = try ProviderProcess.freePort()
+            let own = "http://127.0.0.1:\(port)"
+            _ = try await AuthdBinary.withServer(url + Self.light + ["--port", String(port), "--public-url", own]) { _ in
+                let (_, challenge) = Self.pkce()
+                let page = try await pages.send(
+                    own + "/authorize?" + Self.authorizeQuery(client: "notes", redirectURI: "http://127.0.0.1:9/cb", challenge: challenge))
+                #expect(page.status == 200)
+                var cookies = page.headers["Set-Cookie"].compactMap { $0.split(separator: ";").first.map(String.init) }
+                let start = try #require(page.body.range(of: #"action="/authorize/provider?"#)).upperBound
+                let action =
+                    "/authorize/provider?" + String(page.body[start...].prefix { $0 != "\"" }).replacingOccurrences(of: "&amp;", with: "&")
+                let csrf = try #require(Pages.attribute("value", in: page.body, after: #"name="csrf""#))
+                let started = try await pages.send(
+                    own + action, method: .POST, form: [("csrf", csrf), ("provider", "mock")],
+                    headers: [("Cookie", cookies.joined(separator: "; ")), ("Origin", own), ("Sec-Fetch-Site", "same-origin")])
+                #expect(started.status == 303, "\(started.body)")
+                cookies += started.headers["Set-Cookie"].compactMap { $0.split(separator: ";").first.map(String.init) }
+                let authorization = try #require(started.headers["Location"].first)
+                #expect(authorization.hasPrefix(issuer))
+                let asked = Pages.parameters(authorization)
+                #expect(asked["code_challenge_method"] == "S256" && asked["redirect_uri"] == own + "/federation/callback")
+                // The mock's consent form, posted for carol: back to authd's callback.
+                let consented = try await pages.send(authorization, method: .POST, form: [("sub", "carol")])
+                #expect(consented.status == 302, "\(consented.body)")
+                let callback = try #require(consented.headers["Location"].first)
+                #expect(callback.hasPrefix(own + "/federation/callback?"))
+                let back = try await pages.send(callback, headers: [("Cookie", cookies.joined(separator: "; "))])
+                #expect(back.status == 303, "\(back.body)")
+                let landed = Pages.parameters(back.headers["Location"].first)
+                #expect(back.headers["Location"].first?.hasPrefix("http://127.0.0.1:9/cb?") == true)
+                #expect(landed["code"] != nil && landed["state"] == "st4te")
+            }
+        }
+    }
+
+    @Test func anIndependentProviderFromPyPIIsTheProvider() async throws {
+        try await Self.withMock { issuer, pages in
             // Its consent form, posted for carol; it authenticates the client by any secret.
             let (verifier, challenge) = Self.pkce()
             let redirectURI = "http://127.0.0.1:9/cb"
@@ -200,10 +262,6 @@ import Testing
                 let (_, me) = try await AuthdBinary.get(base, "me", bearer: access)
                 #expect(me["username"] as? String == "carol@example.com")
             }
-        } catch {
-            await pages.shutdown()
-            throw error
         }
-        await pages.shutdown()
     }
 }

@@ -8,7 +8,7 @@ import WebForms
 /// until the provider sends the browser back to authd's callback. The callback takes the
 /// answer only with the cookie whose `state` it carries (the login CSRF defence of RFC 9700
 /// §4.7.1: the answer is this browser's own request's), exchanges the code with the PKCE
-/// verifier (RFC 7636; where the provider publishes S256) and the same redirect URI, and
+/// verifier (RFC 7636; for Apple only once it publishes S256) and the same redirect URI, and
 /// takes the ID token only with this attempt's `nonce` (OIDC Core §3.1.2.1, §3.1.3.7), so a
 /// code or token from another browser's flow is useless here.
 ///
@@ -30,7 +30,7 @@ public struct ProviderSignInAttempt: Sendable, Equatable, Codable {
     public var state: String
     /// The `nonce` asked with (256 bits, base64url): the ID token must carry it as it is.
     public var nonce: String
-    /// The PKCE verifier, when the provider takes S256; nil where it publishes no PKCE.
+    /// The PKCE verifier; nil for Apple while it publishes no PKCE.
     public var codeVerifier: String?
     /// The redirect URI asked with: authd's callback.
     public var redirectURI: String
@@ -52,7 +52,9 @@ public struct ProviderSignInAttempt: Sendable, Equatable, Codable {
 
     /// A new attempt at `provider`, with fresh `state`, `nonce` and PKCE verifier.
     public static func start(provider: IdentityProvider, redirectURI: String, resume: String, now: Date) -> ProviderSignInAttempt {
-        let pkce = provider.metadata.codeChallengeMethods?.contains("S256") ?? false
+        // RFC 9700 §2.1.1: PKCE always, a server without it ignoring the parameters (RFC 6749
+        // §3.1, §3.2); for Apple, whose documentation names none, only once it publishes S256.
+        let pkce = provider.kind != .apple || provider.metadata.codeChallengeMethods?.contains("S256") == true
         return ProviderSignInAttempt(
             provider: provider.name, state: SecureRandom.base64URLText(length: 43), nonce: SecureRandom.base64URLText(length: 43),
             codeVerifier: pkce ? SecureRandom.base64URLText(length: 64) : nil, redirectURI: redirectURI, resume: resume,
