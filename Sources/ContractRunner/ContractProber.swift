@@ -160,7 +160,12 @@ public struct ContractProber: Sendable {
         switch response.status {
         case 500...: result.failure = "a server error (\(response.status))" + Self.excerpt(response)
         case 400..<500:
-            if !shapes.accepts(response.json) { result.failure = "an error shape no contract declares:" + Self.excerpt(response) }
+            let page = String(decoding: response.body, as: UTF8.self)
+            if !shapes.accepts(response.json),
+                !shapes.accepts(page: page, method: variant.request.method, target: variant.request.target)
+            {
+                result.failure = "an error shape no contract declares:" + Self.excerpt(response)
+            }
         default: result.failure = "status \(response.status), not a 4xx, for bad input"
         }
         return result

@@ -1,7 +1,9 @@
 import ContractKit
 
 /// The JSON shapes of the 4xx responses a set of contracts declares: keys and JSON types,
-/// not values. `contract probe` holds every answer to a bad input to one of them.
+/// not values; and the pages a route declares for its 4xx (a text body, such as an HTML
+/// page a browser is shown), which that route may answer any bad input with. `contract
+/// probe` holds every answer to a bad input to one of them.
 ///
 /// ```swift
 /// let shapes = ErrorShapes(contracts)
@@ -15,11 +17,20 @@ public struct ErrorShapes: Sendable {
         let declaredAt: String
     }
 
+    /// A text 4xx body one route declares.
+    struct Page: Sendable {
+        let method: String
+        let path: String
+        let matcher: Matcher
+    }
+
     let shapes: [Shape]
+    let pages: [Page]
 
     /// The shapes of every 4xx response in `contracts`; one declared without a body accepts any body.
     public init(_ contracts: [Contract]) {
         var shapes: [Shape] = []
+        var pages: [Page] = []
         for contract in contracts {
             for interaction in contract.interactions where (400..<500).contains(interaction.response.status) {
                 let response = interaction.response
@@ -27,11 +38,23 @@ public struct ErrorShapes: Sendable {
                 case .json(let matcher):
                     shapes.append(Shape(matcher: Self.typesOnly(matcher), strict: response.strict, declaredAt: "\(interaction.location)"))
                 case .unspecified: shapes.append(Shape(matcher: nil, strict: false, declaredAt: "\(interaction.location)"))
-                case .text, .form: continue
+                case .text(let matcher):
+                    pages.append(Page(method: interaction.request.method, path: "\(interaction.request.path)", matcher: matcher))
+                case .form: continue
                 }
             }
         }
         self.shapes = shapes
+        self.pages = pages
+    }
+
+    /// Whether `text` is a page its route (`method` and the path of `target`) declares for a
+    /// 4xx answer.
+    public func accepts(page text: String, method: String, target: String) -> Bool {
+        let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? target
+        return pages.contains { page in
+            page.method == method && page.path == path && page.matcher.mismatches(in: .string(text)).isEmpty
+        }
     }
 
     /// Whether no 4xx response is declared at all.

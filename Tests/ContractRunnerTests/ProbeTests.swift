@@ -102,6 +102,27 @@ import Testing
         #expect(!shapes.accepts(nil))
     }
 
+    /// A route whose 4xx is a page (a browser's) may answer any bad input with it; no other
+    /// route may.
+    @Test func aPageIsTheShapeOfItsOwnRoutesErrors() throws {
+        let contract = try loadContract(
+            """
+            name: Pages
+            interactions:
+              - name: a callback without its attempt is refused on a page
+                request: { method: POST, path: /callback, form: { state: { match: string, example: s } } }
+                response:
+                  status: 400
+                  body: { match: regex, pattern: "(?s)<!DOCTYPE html>.*not be finished.*", example: "<!DOCTYPE html><h1>could not be finished</h1>" }
+            """)
+        let shapes = ErrorShapes([contract])
+        let page = "<!DOCTYPE html>\n<h1>This sign-in could not be finished</h1>"
+        #expect(shapes.accepts(page: page, method: "POST", target: "/callback?x=1"))
+        #expect(!shapes.accepts(page: page, method: "POST", target: "/login"))
+        #expect(!shapes.accepts(page: page, method: "GET", target: "/callback"))
+        #expect(!shapes.accepts(page: "<!DOCTYPE html><h1>Oops</h1>", method: "POST", target: "/callback"))
+    }
+
     @Test func aSoundProviderPassesAndCoverageIsReported() async throws {
         let contract = try loadContract(NotesProvider.contract, file: "notes.yaml")
         let report = try await NotesProvider.withRunning { url in

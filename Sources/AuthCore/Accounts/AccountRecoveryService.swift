@@ -171,13 +171,7 @@ public struct AccountRecoveryService<Storage: AuthStorage>: Sendable {
     /// or expired: what a page shows before the token is used. Nothing is used up or
     /// counted (a token is 256 random bits: looking it up tells a guesser nothing).
     public func holder(of token: String, purposes: Set<AccountTokenPurpose>) async throws -> User? {
-        let digest = OpaqueToken.hash(of: token)
-        for purpose in AccountTokenPurpose.allCases where purposes.contains(purpose) {
-            if let id = try await storage.accountTokens.owner(ofTokenHash: digest, purpose: purpose, now: clock.now) {
-                return try await storage.users.user(withID: id)
-            }
-        }
-        return nil
+        try await storage.holder(ofToken: token, purposes: purposes, now: clock.now)
     }
 
     /// Queues a verification message to `user`'s email address (after a sign-up with one);

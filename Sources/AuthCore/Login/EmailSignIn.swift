@@ -126,10 +126,6 @@ public struct EmailSignIn<Storage: AuthStorage>: Sendable {
     /// The account a sign-in token would sign in, nil when it no longer works: what the
     /// link's page shows before it is used. Nothing is used up or counted.
     public func holder(of token: String) async throws -> User? {
-        guard
-            let id = try await storage.accountTokens.owner(
-                ofTokenHash: OpaqueToken.hash(of: token), purpose: .emailSignIn, now: login.clock.now)
-        else { return nil }
-        return try await storage.users.user(withID: id)
+        try await storage.holder(ofToken: token, purposes: [.emailSignIn], now: login.clock.now)
     }
 }

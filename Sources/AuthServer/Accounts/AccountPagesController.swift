@@ -68,12 +68,8 @@ public struct AccountPagesController<Storage: AuthStorage>: Sendable {
     /// The link (`?token=`: kept in the session, then redirected to the page without it), the
     /// form, the page that says it worked, or the page that says the link no longer works.
     func show(_ request: Request, page: Page) async throws -> Response {
-        var session = sessions.session(of: request) ?? BrowserSession.start(now: sessions.clock.now)
-        if let token = request.uri.queryParameters["token"].map(String.init), !token.isEmpty {
-            session.pending = .init(purpose: page.linkPurpose, token: token)
-            session.completed = nil
-            return PageResponse.seeOther(page.path, headers: try sessions.cookie(for: session))
-        }
+        if let moved = try sessions.movingLinkToken(of: request, purpose: page.linkPurpose, to: page.path) { return moved }
+        let session = sessions.session(of: request) ?? BrowserSession.start(now: sessions.clock.now)
         if let completed = session.completed, completed.page == page.rawValue {
             return pages.message(page.doneMessage, status: .ok, for: request, messageValues: ["username": completed.username])
         }

@@ -41,6 +41,13 @@ public struct FormRequestBody: Sendable, Equatable {
         self.fields = fields
     }
 
+    /// A form without parameters.
+    public static let empty = FormRequestBody(fields: [:])
+
+    private init(fields: [String: String]) {
+        self.fields = fields
+    }
+
     /// The parameter's value, nil when absent.
     public subscript(name: String) -> String? { fields[name] }
 

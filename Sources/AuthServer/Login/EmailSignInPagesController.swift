@@ -55,13 +55,8 @@ public struct EmailSignInPagesController<Storage: AuthStorage>: Sendable {
     /// the second step, the page that says it worked, or the page that says the link no
     /// longer works.
     func show(_ request: Request) async throws -> Response {
-        var session = sessions.session(of: request) ?? BrowserSession.start(now: sessions.clock.now)
-        if let token = request.uri.queryParameters["token"].map(String.init), !token.isEmpty {
-            session.pending = .init(purpose: .emailSignIn, token: token)
-            session.completed = nil
-            session.secondFactorToken = nil
-            return PageResponse.seeOther(Self.path, headers: try sessions.cookie(for: session))
-        }
+        if let moved = try sessions.movingLinkToken(of: request, purpose: .emailSignIn, to: Self.path) { return moved }
+        let session = sessions.session(of: request) ?? BrowserSession.start(now: sessions.clock.now)
         if let completed = session.completed, completed.page == Self.page {
             return pages.message("email_signed_in", status: .ok, for: request, messageValues: ["username": completed.username])
         }

@@ -57,11 +57,13 @@ extension AuthorizeController {
     /// The callback's answer, before its attempt's cookie is ended.
     private func answer(_ request: Request, context: AuthRequestContext) async throws -> Response {
         guard let federation else { throw AuthError.notFound("no identity provider is offered here") }
+        // Whatever arrives here is answered with a page: an answer that is not a form, or not
+        // a valid one, is an answer without the attempt's state.
         let parameters: FormRequestBody
         if request.method == .post {
-            parameters = try await FormRequestBody.read(from: request, limit: maxBodySize)
+            parameters = (try? await FormRequestBody.read(from: request, limit: maxBodySize)) ?? FormRequestBody.empty
         } else {
-            parameters = try FormRequestBody(Data((request.uri.query ?? "").utf8))
+            parameters = (try? FormRequestBody(Data((request.uri.query ?? "").utf8))) ?? FormRequestBody.empty
         }
         guard let attempt = sessions.attempt(of: request) else {
             return pages.message("provider_expired", status: .badRequest, for: request)

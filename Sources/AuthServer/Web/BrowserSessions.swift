@@ -61,6 +61,18 @@ public struct BrowserSessions: Sendable {
         return [.setCookie: cookie.description]
     }
 
+    /// An emailed link's `?token=` moved into the browser's session (for `purpose`; nothing
+    /// completed or waiting any more) and the browser sent on to `path` without it, so that
+    /// the token is in no address bar, history or `Referer`; nil when the request has none.
+    public func movingLinkToken(of request: Request, purpose: AccountTokenPurpose, to path: String) throws -> Response? {
+        guard let token = request.uri.queryParameters["token"].map(String.init), !token.isEmpty else { return nil }
+        var session = session(of: request) ?? BrowserSession.start(now: clock.now)
+        session.pending = .init(purpose: purpose, token: token)
+        session.completed = nil
+        session.secondFactorToken = nil
+        return PageResponse.seeOther(path, headers: try cookie(for: session))
+    }
+
     /// The name of the cookie of a sign-in at a provider (``AuthCore/ProviderSignInAttempt``).
     public var attemptCookieName: String { secure ? "__Host-authd_provider" : "authd_provider" }
 

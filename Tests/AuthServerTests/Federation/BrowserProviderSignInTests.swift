@@ -73,6 +73,28 @@ import Testing
         return fixture
     }
 
+    /// Gives alice the verified address the provider's tokens carry (`river@example.com`).
+    static func giveAliceTheProvidersAddress(_ fixture: ServerFixture) async throws {
+        _ = try await fixture.withDatabase { database async throws in
+            try await database.client.query(
+                "UPDATE users SET email = 'river@example.com', email_key = 'river@example.com', email_verified_at = now()")
+        }
+    }
+
+    /// A sign-in at Apple from the sign-in page, Apple's `form_post` answer (a cross-site
+    /// POST with a code for a token of the attempt, its `refreshToken`, and `user` when given)
+    /// posted back: authd's answer.
+    static func returnFromApple(
+        _ browser: inout Browser, _ client: some TestClientProtocol, _ upstream: TestIdentityProvider, issuer: String,
+        refreshToken: String, user: String? = nil
+    ) async throws -> TestResponse {
+        let request = try await startAtProvider(&browser, client, provider: "apple")
+        let code = upstream.issueCode(for: token(upstream, issuer: issuer, request: request), refreshToken: refreshToken)
+        var fields = [("code", code), ("state", try #require(request["state"]))]
+        if let user { fields.append(("user", user)) }
+        return try await browser.post(client, "/federation/callback", fields, site: "cross-site", origin: "https://appleid.apple.com")
+    }
+
     /// The sign-in page of a new authorization request of `phone-app`.
     static func signInPage(_ browser: inout Browser, _ client: some TestClientProtocol) async throws -> String {
         let page = try await browser.get(
@@ -254,18 +276,12 @@ import Testing
         let upstream = TestIdentityProvider()
         try await upstream.withRunning { issuer in
             let fixture = try await Self.fixture(issuer: issuer, apple: true)
-            _ = try await fixture.withDatabase { database async throws in
-                try await database.client.query(
-                    "UPDATE users SET email = 'river@example.com', email_key = 'river@example.com', email_verified_at = now()")
-            }
+            try await Self.giveAliceTheProvidersAddress(fixture)
             try await fixture.test { client async throws in
                 var browser = Browser()
-                let request = try await Self.startAtProvider(&browser, client, provider: "apple")
-                let code = upstream.issueCode(for: Self.token(upstream, issuer: issuer, request: request), refreshToken: "r.kept-for-link")
-                let user = #"{"name":{"firstName":"Alice","lastName":"Liddell"}}"#
-                let page = try await browser.post(
-                    client, "/federation/callback", [("code", code), ("state", try #require(request["state"])), ("user", user)],
-                    site: "cross-site", origin: "https://appleid.apple.com")
+                let page = try await Self.returnFromApple(
+                    &browser, client, upstream, issuer: issuer, refreshToken: "r.kept-for-link",
+                    user: #"{"name":{"firstName":"Alice","lastName":"Liddell"}}"#)
                 // Not linked, not signed in: the sign-in page, saying why.
                 #expect(page.status == .ok)
                 let html = String(buffer: page.body)
@@ -312,17 +328,10 @@ import Testing
             var configured = try await Self.fixture(issuer: issuer, apple: true)
             configured.configuration.providerRevocationInterval = .milliseconds(100)
             let fixture = configured
-            _ = try await fixture.withDatabase { database async throws in
-                try await database.client.query(
-                    "UPDATE users SET email = 'river@example.com', email_key = 'river@example.com', email_verified_at = now()")
-            }
+            try await Self.giveAliceTheProvidersAddress(fixture)
             try await fixture.test { client async throws in
                 var browser = Browser()
-                let request = try await Self.startAtProvider(&browser, client, provider: "apple")
-                let code = upstream.issueCode(for: Self.token(upstream, issuer: issuer, request: request), refreshToken: "r.never-linked")
-                let page = try await browser.post(
-                    client, "/federation/callback", [("code", code), ("state", try #require(request["state"]))], site: "cross-site",
-                    origin: "https://appleid.apple.com")
+                let page = try await Self.returnFromApple(&browser, client, upstream, issuer: issuer, refreshToken: "r.never-linked")
                 #expect(page.status == .ok)
                 // The account goes before its owner confirms: the waiting link's token is revoked.
                 _ = try await fixture.withDatabase { database async throws in

@@ -24,10 +24,7 @@ import Testing
         try await upstream.withRunning { issuer in
             try await AccountPagesTests.withPages { mailbox, pages in
                 let fixture = try await AuthorizationCodeFlowTests.registered(pages)
-                _ = try await fixture.withDatabase { database async throws in
-                    try await database.client.query(
-                        "UPDATE users SET email = 'river@example.com', email_key = 'river@example.com', email_verified_at = now()")
-                }
+                try await BrowserProviderSignInTests.giveAliceTheProvidersAddress(fixture)
                 try await fixture.addProvider("upstream", issuer: issuer)
                 try await body(mailbox, fixture, upstream, issuer)
             }
