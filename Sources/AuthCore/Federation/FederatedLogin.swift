@@ -192,7 +192,7 @@ public struct FederatedLogin<Storage: AuthStorage>: Sendable {
     /// Links the identity a `link_required` answer named to `user`, the account whose email
     /// matched, signed in since (the token is single-use and lives ten minutes).
     /// - Throws: ``AuthError`` — `invalid_token` (unknown, used, expired, or another
-    ///   account's), `username_taken` when the identity was linked to another account since.
+    ///   account's), `identity_taken` when the identity was linked to another account since.
     public func confirmLink(token: String, for user: User, origin: RequestOrigin) async throws -> Identity {
         guard let pending = try await storage.identities.takePending(tokenHash: OpaqueToken.hash(of: token), now: login.clock.now),
             pending.userID == user.id

@@ -113,6 +113,11 @@ extension AuthorizeController {
                 return try await signInPage(
                     flow, session: session, request: request, status: .unauthorized,
                     error: words["error_provider_no_account"], headers: started)
+            case .invalidCredentials:
+                // The provider refused the code, or its ID token did not verify: not a password.
+                return try await signInPage(
+                    flow, session: session, request: request, status: .unauthorized, error: words["error_provider_cancelled"],
+                    headers: started)
             default:
                 return try await signInPage(
                     flow, session: session, request: request, status: Self.status(of: error), error: message(for: error, flow: flow),
@@ -147,7 +152,7 @@ extension AuthorizeController {
         if form["decision"] == "link" {
             do {
                 _ = try await federation.confirmLink(token: linking.token, for: user, origin: origin)
-            } catch let error as AuthError where error.code == .invalidToken || error.code == .usernameTaken {
+            } catch let error as AuthError where error.code == .invalidToken || error.code == .identityTaken {
                 // Expired, another account's, or the identity linked elsewhere since: nothing to link.
             }
         }

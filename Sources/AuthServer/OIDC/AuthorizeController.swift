@@ -305,8 +305,10 @@ public struct AuthorizeController<Storage: AuthStorage>: Sendable {
         }
         do {
             let grant = try await factors.completeLogin(mfaToken: token, proof: proof, origin: origin)
+            // RFC 8176 names a method once (an emailed code and an app's code are both `otp`).
+            let first = session.firstMethods ?? ["pwd"]
             return try await finish(
-                flow, grant: grant, methods: (session.firstMethods ?? ["pwd"]) + [method], request: request, session: session)
+                flow, grant: grant, methods: first + (first.contains(method) ? [] : [method]), request: request, session: session)
         } catch let error as AuthError where error.code == .invalidCredentials || error.code == .invalidRequest {
             return try secondFactorPage(
                 flow, session: session, username: "", request: request, status: .unauthorized,
