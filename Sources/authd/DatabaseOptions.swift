@@ -73,11 +73,15 @@ struct DatabaseOptions: ParsableArguments {
         }
     }
 
+    /// How long an operator's command waits for one database operation: longer than a
+    /// request's 5 s, since no client waits on it and a busy database still answers.
+    static let operationTimeout: Duration = .seconds(30)
+
     /// Runs `body` with the storage running on `target`, migrated.
     static func withMigratedStorage<T: Sendable>(
         target: DatabaseTarget, logger: Logger, _ body: @escaping @Sendable (PostgresStorage) async throws -> T
     ) async throws -> T {
-        try await PostgresStorage(target: target, logger: logger).withRunning { storage in
+        try await PostgresStorage(target: target, timeout: operationTimeout, logger: logger).withRunning { storage in
             try await storage.migrate()
             return try await body(storage)
         }
