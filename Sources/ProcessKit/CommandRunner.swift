@@ -23,6 +23,14 @@ public enum CommandRunner {
         return Result(status: status, output: child.standardOutput)
     }
 
+    /// ``run(_:_:)``, waiting on a thread of its own: an async caller blocks none of the
+    /// concurrency pool's threads (two on two cores) for the program's whole run.
+    public static func run(_ executable: String, _ arguments: [String]) async throws -> Result {
+        let child = try ChildProcess(executable: executable, arguments: arguments, mergeErrors: true)
+        let status = await child.waitForExit()
+        return Result(status: status, output: child.standardOutput)
+    }
+
     /// The first executable called `name` on `path` (default: `$PATH`), if any.
     public static func which(_ name: String, path: String? = ProcessInfo.processInfo.environment["PATH"]) -> String? {
         for directory in (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") {

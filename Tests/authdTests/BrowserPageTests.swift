@@ -27,7 +27,7 @@ import Testing
             let link = try #require(try await mailbox.next(within: .seconds(60)).json["link"] as? String)
             #expect(link.hasPrefix("\(base.absoluteString.trimmingSuffix("/"))/account/password-reset?token="))
 
-            let seen = try Self.browse(["reset", link, "a new passphrase, typed in Chromium"], language: "en")
+            let seen = try await Self.browse(["reset", link, "a new passphrase, typed in Chromium"], language: "en")
             #expect(seen["url_after_link"] as? String == "\(base.absoluteString.trimmingSuffix("/"))/account/password-reset")
             #expect(seen["lang"] as? String == "en")
             #expect(seen["autocomplete"] as? String == "new-password")
@@ -50,7 +50,7 @@ import Testing
                 base, "users", ["username": "mei", "password": Self.password, "email": "mei@example.com"])
             #expect(created == 201)
             let link = try #require(try await mailbox.next(within: .seconds(60)).json["link"] as? String)
-            let seen = try Self.browse(["verify", link], language: "ja")
+            let seen = try await Self.browse(["verify", link], language: "ja")
             #expect(seen["lang"] as? String == "ja")
             #expect(seen["headings"] as? [String] == ["メールアドレスの確認", "アドレスを確認しました"])
             #expect(seen["console"] as? [String] == [])
@@ -89,10 +89,10 @@ import Testing
     }
 
     /// Runs the Selenium script with `arguments`; what it saw.
-    static func browse(_ arguments: [String], language: String) throws -> [String: Any] {
+    static func browse(_ arguments: [String], language: String) async throws -> [String: Any] {
         let python = try #require(PythonTools.python(importing: "selenium", from: "selenium"), "selenium could not be installed from PyPI")
         try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
-        let result = try CommandRunner.run(python, [script] + arguments + ["--language", language, "--shots", shots.path])
+        let result = try await CommandRunner.run(python, [script] + arguments + ["--language", language, "--shots", shots.path])
         #expect(result.status == 0, "\(result.output)")
         let line = try #require(result.output.split(separator: "\n").last.map(String.init))
         return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])

@@ -18,7 +18,7 @@ extension SignInBrowserTests {
             let pending = try await api.beginSignIn(
                 clientID: "notes", redirectURI: "http://127.0.0.1:\(appPort)/cb", scopes: ["openid", "profile"])
             #expect(pending.url.path == "/authorize" && pending.url.query?.hasPrefix("response_type=code&client_id=notes") == true)
-            let seen = try Self.browse(
+            let seen = try await Self.browse(
                 ["authorize": pending.url.absoluteString, "username": "alice", "password": BrowserPageTests.password, "consent": "allow"],
                 appPort: appPort, name: "login-client", language: "en")
             let callback = try #require((seen["landed"] as? [String])?.first.flatMap(URL.init(string:)))

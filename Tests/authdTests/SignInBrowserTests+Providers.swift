@@ -44,7 +44,7 @@ extension SignInBrowserTests {
                 url + BrowserPageTests.light + ["--port", String(downstreamPort), "--public-url", "http://127.0.0.1:\(downstreamPort)"]
             _ = try await AuthdBinary.withServer(serve) { base in
                 let first = Self.authorize(base, appPort: appPort, state: "fed")
-                let seen = try Self.browse(
+                let seen = try await Self.browse(
                     [
                         "authorize": first.url,
                         "provider": ["button": "provider-upstream", "username": "robin", "password": Self.password],
@@ -120,7 +120,7 @@ extension SignInBrowserTests {
         let serve = url + BrowserPageTests.light + ["--port", String(port), "--public-url", "http://127.0.0.1:\(port)"]
         return try await AuthdBinary.withServer(serve) { base in
             let first = Self.authorize(base, appPort: appPort, state: provider)
-            let seen = try Self.browse(
+            let seen = try await Self.browse(
                 [
                     "authorize": first.url, "provider": ["button": "provider-\(provider)"],
                     "token_endpoint": "\(base.absoluteString.trimmingSuffix("/"))/oauth/token", "client_id": "notes",

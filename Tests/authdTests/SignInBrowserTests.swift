@@ -59,11 +59,11 @@ import Testing
     }
 
     /// Runs the script with `plan`; what it saw.
-    static func browse(_ plan: [String: Any], appPort: Int, name: String, language: String) throws -> [String: Any] {
+    static func browse(_ plan: [String: Any], appPort: Int, name: String, language: String) async throws -> [String: Any] {
         let python = try #require(PythonTools.python(importing: "selenium", from: "selenium"), "selenium could not be installed from PyPI")
         try FileManager.default.createDirectory(at: BrowserPageTests.shots, withIntermediateDirectories: true)
         let planText = String(decoding: try JSONSerialization.data(withJSONObject: plan), as: UTF8.self)
-        let result = try CommandRunner.run(
+        let result = try await CommandRunner.run(
             python,
             [script, planText, "--port", String(appPort), "--name", name, "--language", language, "--shots", BrowserPageTests.shots.path])
         #expect(result.status == 0, "\(result.output)")
@@ -97,7 +97,7 @@ import Testing
             let logout =
                 "\(root)/logout?id_token_hint={id_token}&post_logout_redirect_uri=http%3A%2F%2F127.0.0.1%3A\(appPort)%2Fbye&state=bye"
             let refused = first.url.replacingOccurrences(of: "127.0.0.1%3A\(appPort)", with: "evil.example")
-            let seen = try Self.browse(
+            let seen = try await Self.browse(
                 [
                     "refused": refused, "phone": true,
                     "authorize": first.url, "username": "alice", "password": Self.password, "consent": "allow",
@@ -146,7 +146,7 @@ import Testing
             let (_, login) = try await AuthdBinary.login(base, "alice", Self.password)
             let access = try #require(login["access_token"] as? String)
             let request = Self.authorize(base, appPort: appPort, state: "passkey")
-            let seen = try Self.browse(
+            let seen = try await Self.browse(
                 [
                     "authorize": request.url, "passkey": ["access_token": access, "page": "\(root)/logout", "mode": mode],
                     "consent": "allow", "token_endpoint": "\(root)/oauth/token", "client_id": "notes", "code_verifier": request.verifier,
@@ -183,7 +183,7 @@ import Testing
 
             // The next step's code: within the skew now, and never the step the confirmation used.
             let request = Self.authorize(base, appPort: appPort, state: "otp")
-            let seen = try Self.browse(
+            let seen = try await Self.browse(
                 [
                     "authorize": request.url, "username": "alice", "password": Self.password,
                     "code": totp.code(at: Date().addingTimeInterval(30)),
@@ -198,7 +198,7 @@ import Testing
             #expect(try Self.claims(of: idToken)["amr"] as? [String] == ["pwd", "otp", "mfa"])
 
             let recovery = Self.authorize(base, appPort: appPort, state: "recovery")
-            let other = try Self.browse(
+            let other = try await Self.browse(
                 ["authorize": recovery.url, "username": "alice", "password": Self.password, "recovery_code": recoveryCodes[0]],
                 appPort: appPort, name: "recovery", language: "en")
             // Consent was given already: straight back to the app with a code.

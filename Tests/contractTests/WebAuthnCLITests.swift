@@ -41,7 +41,7 @@ import Testing
         let python = try #require(
             PythonTools.python(importing: "openapi_spec_validator", from: "openapi-spec-validator"),
             "openapi-spec-validator could not be installed")
-        let validation = try CommandRunner.run(python, ["-m", "openapi_spec_validator", path + "/openapi.json"])
+        let validation = try await CommandRunner.run(python, ["-m", "openapi_spec_validator", path + "/openapi.json"])
         #expect(validation.status == 0, "\(validation.output)")
     }
 
