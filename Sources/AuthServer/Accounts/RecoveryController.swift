@@ -37,13 +37,7 @@ public struct RecoveryController<Storage: AuthStorage>: Sendable {
         let body = try await JSONRequestBody.decode(PasswordResetRequest.self, from: request, limit: maxBodySize)
         let accepted = try await recovery.acceptPasswordReset(
             username: body.username?.value, email: body.email?.value, origin: context.origin)
-        Task { [recovery, logger = context.logger] in
-            do {
-                try await recovery.issue(accepted)
-            } catch {
-                logger.warning("password reset not issued", metadata: ["reason": "\(type(of: error))"])
-            }
-        }
+        AfterTheAnswer.run("password reset not issued", logger: context.logger) { [recovery] in try await recovery.issue(accepted) }
         return JSONResponse.make(status: .accepted, body: ResetAccepted())
     }
 

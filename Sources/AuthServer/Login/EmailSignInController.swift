@@ -34,13 +34,7 @@ public struct EmailSignInController<Storage: AuthStorage>: Sendable {
     @Sendable func request(_ request: Request, context: AuthRequestContext) async throws -> Response {
         let body = try await JSONRequestBody.decode(EmailSignInRequest.self, from: request, limit: maxBodySize)
         let accepted = try await email.accept(email: body.email.value, origin: context.origin(of: request))
-        Task { [email, logger = context.logger] in
-            do {
-                try await email.issue(accepted)
-            } catch {
-                logger.warning("email sign-in code not issued", metadata: ["reason": "\(type(of: error))"])
-            }
-        }
+        AfterTheAnswer.run("email sign-in code not issued", logger: context.logger) { [email] in try await email.issue(accepted) }
         return JSONResponse.make(status: .accepted, body: EmailSignInAccepted())
     }
 

@@ -89,13 +89,7 @@ extension AuthorizeController {
         guard let recovery else { throw AuthError.notFound("password resets are not offered") }
         do {
             let accepted = try await recovery.acceptPasswordReset(username: form["username"] ?? "", email: nil, origin: origin)
-            Task {
-                do {
-                    try await recovery.issue(accepted)
-                } catch {
-                    logger.warning("password reset not issued", metadata: ["reason": "\(type(of: error))"])
-                }
-            }
+            AfterTheAnswer.run("password reset not issued", logger: logger) { try await recovery.issue(accepted) }
         } catch let error as AuthError {
             let words = pages.catalogue.messages(
                 in: flow.language, values: ["reason": error.description, "seconds": String(error.retryAfter ?? 60)])

@@ -23,13 +23,7 @@ extension AuthorizeController {
         guard let code = form["code"] else {
             do {
                 let accepted = try await emailSignIn.accept(email: email, origin: origin)
-                Task {
-                    do {
-                        try await emailSignIn.issue(accepted)
-                    } catch {
-                        logger.warning("email sign-in code not issued", metadata: ["reason": "\(type(of: error))"])
-                    }
-                }
+                AfterTheAnswer.run("email sign-in code not issued", logger: logger) { try await emailSignIn.issue(accepted) }
             } catch let error as AuthError {
                 return try accountPage(
                     .emailCode, flow: flow, session: session, request: request, status: Self.status(of: error), fields: ["email": email],
