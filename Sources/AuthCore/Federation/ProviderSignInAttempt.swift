@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import JOSE
 import WebForms
@@ -70,8 +69,7 @@ public struct ProviderSignInAttempt: Sendable, Equatable, Codable {
             ("scope", provider.scopes.joined(separator: " ")), ("state", state), ("nonce", nonce),
         ]
         if let codeVerifier {
-            let challenge = Base64URL.encode(Data(SHA256.hash(data: Data(codeVerifier.utf8))))
-            parameters += [("code_challenge", challenge), ("code_challenge_method", "S256")]
+            parameters += [("code_challenge", AuthorizationCode.challenge(of: codeVerifier)), ("code_challenge_method", "S256")]
         }
         if provider.kind == .apple { parameters.append(("response_mode", "form_post")) }
         let endpoint = provider.metadata.authorizationEndpoint

@@ -54,8 +54,12 @@ public struct AuthorizationCode: Sendable, Equatable {
                 (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || "-._~".utf8.contains(byte)
             })
         else { return false }
-        let computed = Base64URL.encode(Data(SHA256.hash(data: Data(verifier.utf8))))
-        return ConstantTime.equal(Array(computed.utf8), Array(challenge.utf8))
+        return ConstantTime.equal(Array(Self.challenge(of: verifier).utf8), Array(challenge.utf8))
+    }
+
+    /// The S256 challenge of `verifier` (RFC 7636 §4.2): BASE64URL(SHA256(verifier)).
+    public static func challenge(of verifier: String) -> String {
+        Base64URL.encode(Data(SHA256.hash(data: Data(verifier.utf8))))
     }
 }
 
