@@ -69,17 +69,16 @@ public struct FederatedLogin<Storage: AuthStorage>: Sendable {
     }
 
     /// Signs in with the authorization code a browser brought back to authd's callback from
-    /// the provider (authd the relying party: ``ProviderSignInAttempt``): exchanged with the
-    /// redirect URI and PKCE verifier it was asked with, its ID token's `nonce` the
-    /// attempt's own, and `name` (what Apple's `user` JSON said, at a first sign-in only)
-    /// kept on the identity.
+    /// `provider` (authd the relying party: ``ProviderSignInAttempt``, whose provider it is):
+    /// exchanged with the redirect URI and PKCE verifier it was asked with, its ID token's
+    /// `nonce` the attempt's own, and `name` (what Apple's `user` JSON said, at a first
+    /// sign-in only) kept on the identity.
     /// - Throws: as ``signIn(provider:authorizationCode:clientID:nonce:origin:)``.
     public func signIn(
-        returningFrom attempt: ProviderSignInAttempt, code: String, name: String?, origin: RequestOrigin
+        returningFrom attempt: ProviderSignInAttempt, at provider: IdentityProvider, code: String, name: String?, origin: RequestOrigin
     ) async throws -> TokenGrant {
-        try await counted(provider: attempt.provider) {
+        try await counted(provider: provider.name) {
             try await login.reserveAddress(for: nil, origin: origin, detail: "provider_callback")
-            let provider = try await provider(named: attempt.provider)
             return try await exchange(
                 code, clientID: provider.clientIDs[0], redirectURI: attempt.redirectURI, codeVerifier: attempt.codeVerifier,
                 at: provider, nonce: .equal(attempt.nonce), name: name, origin: origin)

@@ -95,7 +95,7 @@ extension AuthorizeController {
         }
         do {
             let grant = try await federation.signIn(
-                returningFrom: attempt, code: code, name: AppleUserName.parse(parameters["user"]), origin: origin)
+                returningFrom: attempt, at: chosen, code: code, name: AppleUserName.parse(parameters["user"]), origin: origin)
             return try await finish(flow, grant: grant, methods: ["fed"], request: request, session: session)
         } catch let error as AuthError {
             switch error.code {

@@ -25,7 +25,7 @@ import Testing
     static func addUser(_ fixture: ServerFixture, _ name: String, email: String, verified: Bool = true) async throws {
         let user = try await fixture.addUser(name, password: password)
         let address = try EmailAddress(email)
-        try await fixture.withDatabase { database async throws in
+        _ = try await fixture.withDatabase { database async throws in
             try await database.client.query(
                 """
                 UPDATE users SET email = \(address.value), email_key = \(address.key),
