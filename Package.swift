@@ -88,7 +88,7 @@ let package = Package(
         ),
         // Base64url, the compact JWS, constant-time comparison and secure random bytes: what
         // authd's tokens, the contract matchers and the stub share.
-        .target(name: "JOSE"),
+        .target(name: "JOSE", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         // application/x-www-form-urlencoded and HTTP Basic credentials (Foundation only): how
         // authd's OAuth routes read their bodies and clients, and how the contract verifier
         // writes forms and the matchers and stub read them.

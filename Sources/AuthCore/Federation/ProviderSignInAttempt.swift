@@ -69,7 +69,7 @@ public struct ProviderSignInAttempt: Sendable, Equatable, Codable {
             ("scope", provider.scopes.joined(separator: " ")), ("state", state), ("nonce", nonce),
         ]
         if let codeVerifier {
-            parameters += [("code_challenge", AuthorizationCode.challenge(of: codeVerifier)), ("code_challenge_method", "S256")]
+            parameters += [("code_challenge", PKCE.challenge(of: codeVerifier)), ("code_challenge_method", "S256")]
         }
         if provider.kind == .apple { parameters.append(("response_mode", "form_post")) }
         let endpoint = provider.metadata.authorizationEndpoint

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import JOSE
 
@@ -46,20 +45,9 @@ public struct AuthorizationCode: Sendable, Equatable {
         self.expiresAt = expiresAt
     }
 
-    /// Whether `verifier` answers `challenge` (RFC 7636 §4.6: BASE64URL(SHA256(verifier))),
-    /// compared in constant time; a verifier must be 43 to 128 unreserved characters (§4.1).
+    /// Whether `verifier` answers `challenge` (RFC 7636 §4.6), in constant time (``JOSE/PKCE``).
     public static func verifier(_ verifier: String, answers challenge: String) -> Bool {
-        guard (43...128).contains(verifier.utf8.count),
-            verifier.utf8.allSatisfy({ byte in
-                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || "-._~".utf8.contains(byte)
-            })
-        else { return false }
-        return ConstantTime.equal(Array(Self.challenge(of: verifier).utf8), Array(challenge.utf8))
-    }
-
-    /// The S256 challenge of `verifier` (RFC 7636 §4.2): BASE64URL(SHA256(verifier)).
-    public static func challenge(of verifier: String) -> String {
-        Base64URL.encode(Data(SHA256.hash(data: Data(verifier.utf8))))
+        PKCE.verifier(verifier, answers: challenge)
     }
 }
 
