@@ -36,6 +36,7 @@ public enum Agreement {
             default: break
             }
         }
+        found += compareBrowserParts(live: live, stub: stub, spec: spec, mode: mode)
         // A form is compared as a flat JSON object of strings: the same fields on both sides.
         if case .form(let form) = spec.body, let liveForm = FormBody.object(of: live.body), let stubForm = FormBody.object(of: stub.body) {
             let contract = form.objectMatcher
@@ -110,6 +111,41 @@ public enum Agreement {
         default:
             return []
         }
+    }
+
+    /// The redirect's query parameters and the cookies set: under `full`, the same names on
+    /// both sides (a contract that leaves out a parameter or a cookie the provider sends is
+    /// caught); under `declared`, the declared ones only. Parameters the contract makes
+    /// optional may differ.
+    static func compareBrowserParts(live: ContractResponse, stub: ContractResponse, spec: ResponseSpec, mode: AgreementMode) -> [Mismatch] {
+        var found: [Mismatch] = []
+        func compare(
+            _ liveNames: Set<String>, _ stubNames: Set<String>, declared: Set<String>, skipping: Set<String>, at place: (String) -> String
+        ) {
+            var names = liveNames.symmetricDifference(stubNames).subtracting(skipping)
+            if mode == .declared { names.formIntersection(declared) }
+            for name in names.sorted() {
+                let onLive = liveNames.contains(name)
+                found.append(
+                    Mismatch(
+                        path: place(name), expected: onLive ? "present (live)" : "missing (live)",
+                        actual: onLive ? "missing (stub)" : "present (stub)"))
+            }
+        }
+        if let location = spec.location {
+            let names = { (response: ContractResponse) in
+                Set(response.header("Location").map { LocationSpec.parts(of: $0).query.map(\.name) } ?? [])
+            }
+            compare(
+                names(live), names(stub), declared: Set(location.query.map(\.name)),
+                skipping: Set(location.query.filter { $0.value.optional }.map(\.name)), at: { "location.query.\($0)" })
+        }
+        if !spec.cookies.isEmpty || mode == .full {
+            compare(
+                Set(SetCookie.all(in: live.headers).map(\.name)), Set(SetCookie.all(in: stub.headers).map(\.name)),
+                declared: Set(spec.cookies.keys), skipping: [], at: { "cookie \($0)" })
+        }
+        return found
     }
 
     /// The JSON type, with integers and other numbers both `number`.

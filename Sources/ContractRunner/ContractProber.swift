@@ -97,13 +97,20 @@ public struct ContractProber: Sendable {
         var requests: [Result<ContractRequest, ProbeReport.NotProbed>] = []
         var unanswered: [String] = []
         var deliverySaved = Set<String>()
+        // The sequence's cookies, as verify keeps them: the variants are sent with them too.
+        var jar = CookieJar()
         let replayDeadline = deadline * Self.replayDeadlineFactor
         for interaction in interactions {
             do {
                 try await ProviderStates.setUp(interaction.given, with: states)
                 if let after = interaction.after { try await ProviderStates.advanceClock(by: after, with: states, codes: codes) }
-                let request = try await interaction.request.render(
+                var rendered = try await interaction.request.render(
                     with: variables, waitingFor: codes, authenticators: authenticators, identityProvider: identityProvider)
+                let url = live.url(of: rendered)
+                if let url, rendered.header("Cookie") == nil, let cookie = jar.header(for: url) {
+                    rendered.headers.append((name: "Cookie", value: cookie))
+                }
+                let request = rendered
                 requests.append(.success(request))
                 let outcome: Result<ContractResponse?, any Error>
                 do {
@@ -113,6 +120,7 @@ public struct ContractProber: Sendable {
                 }
                 switch outcome {
                 case .success(let response?):
+                    if let url { jar.store(from: response, for: url) }
                     variables.merge(interaction.captures(request: request, response: response).values) { _, new in new }
                 case .success(nil) where !interaction.save.isEmpty:
                     unanswered.append("'\(interaction.name)' got no answer within \(Self.describe(replayDeadline))")

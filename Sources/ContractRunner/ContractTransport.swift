@@ -14,6 +14,14 @@ import NIOHTTP1
 public protocol ContractTransport: Sendable {
     /// Sends `request` and returns what came back.
     func send(_ request: ContractRequest) async throws -> ContractResponse
+    /// What request targets are appended to: the URL the cookies of a sequence are kept
+    /// for (``CookieJar``), and by which a redirect to the provider itself is recognised.
+    var baseURL: String { get }
+}
+
+extension ContractTransport {
+    /// An in-process provider's: `http://localhost`, a secure context as browsers treat it.
+    public var baseURL: String { "http://localhost" }
 }
 
 /// A ``ContractTransport`` over HTTP with AsyncHTTPClient.

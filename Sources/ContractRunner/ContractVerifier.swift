@@ -127,6 +127,9 @@ public struct ContractVerifier: Sendable {
         // `{{env.NAME}}` in a request is the environment's NAME, on both sides.
         var liveVariables = environment
         var stubVariables = environment
+        // Each side keeps the file's cookies, as one browser would.
+        var liveJar = CookieJar()
+        var stubJar = CookieJar()
         var results: [InteractionResult] = []
         for interaction in interactions {
             let start = ContinuousClock.now
@@ -147,7 +150,7 @@ public struct ContractVerifier: Sendable {
             } else if let live {
                 liveSide = await run(
                     interaction, on: live, variables: liveVariables, setUpStates: true, inbox: deliveries,
-                    authenticators: liveAuthenticators)
+                    authenticators: liveAuthenticators, jar: &liveJar)
                 liveVariables.merge(liveSide?.saved ?? [:]) { _, new in new }
             }
             if let stub {
@@ -156,7 +159,7 @@ public struct ContractVerifier: Sendable {
                 stubSide = await run(
                     interaction, on: StubTransport(stub: stub, deliveries: inbox), variables: stubVariables, setUpStates: false,
                     inbox: inbox,
-                    authenticators: stubAuthenticators
+                    authenticators: stubAuthenticators, jar: &stubJar
                 )
                 stubVariables.merge(stubSide?.saved ?? [:]) { _, new in new }
             }
@@ -202,6 +205,7 @@ public struct ContractVerifier: Sendable {
     public func savedValues(replaying interactions: [Interaction]) async throws -> [String: JSONValue] {
         guard let live else { throw ReplayError(description: "no live provider to replay on") }
         var variables = environment
+        var jar = CookieJar()
         for interaction in interactions {
             if let after = interaction.after {
                 do {
@@ -211,7 +215,8 @@ public struct ContractVerifier: Sendable {
                 }
             }
             let side = await run(
-                interaction, on: live, variables: variables, setUpStates: true, inbox: deliveries, authenticators: liveAuthenticators)
+                interaction, on: live, variables: variables, setUpStates: true, inbox: deliveries, authenticators: liveAuthenticators,
+                jar: &jar)
             switch side.check {
             case .held: break
             case .failed(let mismatches):
@@ -228,7 +233,7 @@ public struct ContractVerifier: Sendable {
     private func run(
         _ interaction: Interaction, on transport: any ContractTransport, variables: [String: JSONValue], setUpStates: Bool,
         inbox: DeliveryInbox?,
-        authenticators: WebAuthnAuthenticators
+        authenticators: WebAuthnAuthenticators, jar: inout CookieJar
     ) async -> SideResult {
         var side = SideResult()
         if setUpStates {
@@ -257,17 +262,18 @@ public struct ContractVerifier: Sendable {
             side.check = .error(VerificationError(.undefinedVariable, reason))
             return side
         }
-        side.request = request
         let sentAt = ContinuousClock.now
         let response: ContractResponse
         do {
-            response = try await transport.send(request)
+            (side.request, response) = try await transport.send(
+                request, jar: &jar, followingRedirects: interaction.request.followRedirects)
         } catch {
+            side.request = request
             side.check = .error(VerificationError(.noAnswer, "the provider did not answer: \(error)"))
             return side
         }
         side.response = response
-        let captured = interaction.captures(request: request, response: response)
+        let captured = interaction.captures(request: side.request, response: response)
         side.saved = captured.values
         // The response may repeat what the request sent (`save: { id: request.path.id }`).
         let sent = captured.values.filter { interaction.save[$0.key]?.isFromRequest == true }

@@ -393,6 +393,13 @@ public final class ContractStub: Sendable {
             let value = try generator.value(for: matcher, at: "header \(name)")
             headers.append((name, value.text))
         }
+        if let location = spec.location, spec.headers["location"] == nil {
+            headers.append(("location", try location.built { try generator.value(for: $0, at: $1).text }))
+        }
+        for name in spec.cookies.keys.sorted() {
+            guard let cookie = spec.cookies[name] else { continue }
+            headers.append(("set-cookie", try cookie.header(name: name) { try generator.value(for: $0, at: $1) }))
+        }
         var body = Data()
         switch spec.body {
         case .unspecified:

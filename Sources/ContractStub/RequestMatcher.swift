@@ -184,9 +184,20 @@ struct RequestMatcher {
         case .typed(let basic as BasicAuthMatcher):
             return fit(username: basic.username, password: basic.password, text, at: place, weight: weight)
         default:
-            if matcher.mismatches(inText: text, at: "$").isEmpty { return .success(matcher.specificity) }
+            guard let resolved = resolvedAgainstKnown(matcher) else { return .success(1) }
+            if resolved.mismatches(inText: text, at: "$").isEmpty { return .success(matcher.specificity) }
         }
         return .failure(Difference(weight: weight, text: "\(place): expected \(Self.describe(matcher)), got \(text)"))
+    }
+
+    /// A typed matcher whose options hold `{{name}}`s (a `pkce_s256` challenge) with them
+    /// filled from what the stub knows; nil while one is unknown, when any value fits at the
+    /// lowest score, as a `totp` of a key not yet saved does.
+    func resolvedAgainstKnown(_ matcher: Matcher) -> Matcher? {
+        guard case .typed = matcher.kind, !matcher.templateVariables.isEmpty else { return matcher }
+        var undefined: [String] = []
+        let resolved = matcher.resolved(with: known, undefined: &undefined)
+        return undefined.isEmpty ? resolved : nil
     }
 
     /// A TOTP code at `place`: 4 when it is a code of the key `code` names within one step of
@@ -300,7 +311,8 @@ struct RequestMatcher {
             self = best.matcher
             return .success(best.score)
         default:
-            if let mismatch = expected.mismatches(in: actual, at: "body \(path)").first {
+            guard let resolved = resolvedAgainstKnown(expected) else { return .success(1) }
+            if let mismatch = resolved.mismatches(in: actual, at: "body \(path)").first {
                 return .failure(Difference(weight: 5, text: "\(mismatch)"))
             }
             return .success(expected.specificity)

@@ -61,6 +61,7 @@ public enum ToyProvider {
         addWebAuthnRoutes(to: router)
         addClockRoutes(to: router)
         addOAuthRoutes(to: router)
+        addBrowserRoutes(to: router)
         router.post("/login") { request, _ -> Response in
             let data = try await request.body.collect(upTo: 1 << 16)
             let json = try JSONValue(parsing: Data(buffer: data))

@@ -250,10 +250,15 @@ public struct AuthorizeController<Storage: AuthStorage>: Sendable {
         case .forgotPassword:
             return try await forgotPassword(flow, form: form, session: session, request: request, origin: origin, logger: context.logger)
         case .consent:
+            // Only the page's two buttons post here: anything else is a broken form, not a refusal.
+            guard let decision = form["decision"], decision == "allow" || decision == "deny" else {
+                return pages.message(
+                    "authorize_error", status: .badRequest, for: request, language: flow.language, detail: "the form is not valid")
+            }
             guard let signIn = session.signIn, try await provider.isLive(signIn) else {
                 return try await signInPage(flow, session: session, request: request, status: .ok)
             }
-            guard form["decision"] == "allow" else {
+            guard decision == "allow" else {
                 return redirect(flow, error: "access_denied", "the user did not allow it", request: request)
             }
             try await provider.recordConsent(flow.request, userID: signIn.userID)

@@ -108,6 +108,7 @@ package enum ContractYAML {
         case .form(let form): requestPairs.append(("form", self.form(form)))
         case .multipart(let parts): requestPairs.append(("multipart", .sequence(Node.Sequence(parts.map(part), .implicit, .block))))
         }
+        if request.followRedirects { requestPairs.append(("follow_redirects", value(.bool(true)))) }
         pairs.append(("request", mapping(requestPairs)))
         let response = interaction.response
         var responsePairs: [(String, Node)] = [("status", value(.integer(response.status)))]
@@ -125,6 +126,7 @@ package enum ContractYAML {
         case .text(let body): responsePairs.append(("body", matcher(body)))
         case .form(let form): responsePairs.append(("form", self.form(form)))
         }
+        responsePairs += browserParts(of: response)
         pairs.append(("response", mapping(responsePairs)))
         if !interaction.save.isEmpty {
             pairs.append(
@@ -198,5 +200,48 @@ package enum ContractYAML {
         return string.unicodeScalars.contains {
             !(CharacterSet.alphanumerics.contains($0) || " _-./()+;=@$%^&*?!~<>".unicodeScalars.contains($0)) || $0.value > 127
         }
+    }
+
+    /// A response's `location`, `cookies` and `html`, as the reader takes them.
+    static func browserParts(of response: ResponseSpec) -> [(String, Node)] {
+        var pairs: [(String, Node)] = []
+        if let location = response.location {
+            var locationPairs: [(String, Node)] = [("url", matcher(location.url))]
+            if !location.query.isEmpty { locationPairs.append(("query", mapping(location.query.map { ($0.name, matcher($0.value)) }))) }
+            pairs.append(("location", mapping(locationPairs)))
+        }
+        if !response.cookies.isEmpty {
+            let cookies = response.cookies.keys.sorted().compactMap { name -> (String, Node)? in
+                guard let cookie = response.cookies[name] else { return nil }
+                var cookiePairs: [(String, Node)] = []
+                if let value = cookie.value { cookiePairs.append(("value", matcher(value))) }
+                if let httpOnly = cookie.httpOnly { cookiePairs.append(("http_only", self.value(.bool(httpOnly)))) }
+                if let secure = cookie.secure { cookiePairs.append(("secure", self.value(.bool(secure)))) }
+                if let sameSite = cookie.sameSite { cookiePairs.append(("same_site", text(sameSite))) }
+                if let path = cookie.path { cookiePairs.append(("path", matcher(path))) }
+                if let domain = cookie.domain { cookiePairs.append(("domain", text(domain))) }
+                if let maxAge = cookie.maxAge { cookiePairs.append(("max_age", matcher(maxAge))) }
+                return (name, mapping(cookiePairs))
+            }
+            pairs.append(("cookies", mapping(cookies)))
+        }
+        if !response.html.isEmpty {
+            let checks = response.html.map { check -> Node in
+                var checkPairs: [(String, Node)] = [("select", text(check.selector.description))]
+                if !check.attributes.isEmpty {
+                    checkPairs.append(
+                        (
+                            "attributes",
+                            mapping(
+                                check.attributes.keys.sorted().compactMap { name in check.attributes[name].map { (name, matcher($0)) } })
+                        ))
+                }
+                if let text = check.text { checkPairs.append(("text", matcher(text))) }
+                if let count = check.count { checkPairs.append(("count", value(.integer(count)))) }
+                return mapping(checkPairs)
+            }
+            pairs.append(("html", .sequence(Node.Sequence(checks, .implicit, .block))))
+        }
+        return pairs
     }
 }

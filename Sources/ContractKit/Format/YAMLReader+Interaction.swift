@@ -63,7 +63,22 @@ extension YAMLReader {
                     if let request, firstHeader(name, in: request.headers) == nil {
                         error(sourceNode, "the request has no header '\(name)'")
                     }
-                case .responseHeader:
+                case .responseHTML(let html):
+                    // The stub saves from its page, the body's example.
+                    if case .text(let matcher)? = response?.body, let example = try? matcher.sampleValue(),
+                        html.value(in: HTMLDocument(parsing: example.text)) == nil
+                    {
+                        error(sourceNode, "the body's example, the stub's page, has no value at \(html)")
+                    }
+                case .responseCookie(let name):
+                    if let response, response.cookies[name] == nil {
+                        error(sourceNode, "the response declares no cookie '\(name)' (cookies:)")
+                    }
+                case .responseLocationQuery(let name):
+                    if let response, response.location?.query.contains(where: { $0.name == name }) != true {
+                        error(sourceNode, "the response's location: lists no query parameter '\(name)'")
+                    }
+                case .responseHeader, .responseLocation:
                     break
                 }
                 save[variable] = source
@@ -133,7 +148,7 @@ extension YAMLReader {
     }
 
     private mutating func request(_ node: Node, defined: Set<String>) -> RequestSpec? {
-        let keys = ["method", "path", "path_params", "query", "headers", "json", "body", "form", "multipart"]
+        let keys = ["method", "path", "path_params", "query", "headers", "json", "body", "form", "multipart", "follow_redirects"]
         guard let pairs = mapping(node, "request", allowed: keys, required: ["method", "path"]) else {
             return nil
         }
@@ -145,9 +160,12 @@ extension YAMLReader {
         var headers: [(name: String, value: Matcher)] = []
         var body = RequestBody.none
         var bodyNode: Node?
+        var followRedirects = false
         var ok = true
         for (key, value) in pairs {
             switch key {
+            case "follow_redirects":
+                followRedirects = bool(value, "follow_redirects") ?? false
             case "method":
                 if let text = string(value, "method") {
                     let upper = text.uppercased()
@@ -199,7 +217,9 @@ extension YAMLReader {
         }
         guard let method, let pathText, let pathNode, ok else { return nil }
         do {
-            return RequestSpec(method: method, path: try RequestPath(pathText, params: params), query: query, headers: headers, body: body)
+            return RequestSpec(
+                method: method, path: try RequestPath(pathText, params: params), query: query, headers: headers, body: body,
+                followRedirects: followRedirects)
         } catch {
             self.error(pathNode, "\(error)")
             return nil
@@ -247,10 +267,17 @@ extension YAMLReader {
     }
 
     private mutating func response(_ node: Node) -> ResponseSpec? {
-        guard let pairs = mapping(node, "response", allowed: ["status", "headers", "json", "body", "form", "strict"], required: ["status"])
+        guard
+            let pairs = mapping(
+                node, "response", allowed: ["status", "headers", "json", "body", "form", "strict", "location", "cookies", "html"],
+                required: ["status"])
         else {
             return nil
         }
+        var location: LocationSpec?
+        var cookies: [String: CookieSpec] = [:]
+        var html: [HTMLAssertion] = []
+        var htmlNode: Node?
         var status: Int?
         var headers: [String: Matcher] = [:]
         var body = ResponseBodySpec.unspecified
@@ -284,11 +311,27 @@ extension YAMLReader {
                 if hasBody { error(value, Self.oneResponseBody) }
                 hasBody = true
                 if let fields = formFields(value, "form", defined: nil) { body = .form(FormBody(fields)) }
+            case "location":
+                location = self.location(value)
+            case "cookies":
+                for (name, cookieNode) in mapping(value, "cookies") ?? [] {
+                    if let cookie = cookie(cookieNode, name: name) { cookies[name] = cookie }
+                }
+            case "html":
+                htmlNode = value
+                html = htmlAssertions(value)
             default:
                 strict = bool(value, "strict") ?? false
             }
         }
         guard let status else { return nil }
-        return ResponseSpec(status: status, headers: headers, body: body, strict: strict)
+        // The stub answers with the body's example: it must hold what the page is said to.
+        if let htmlNode, case .text(let matcher) = body, let example = try? matcher.sampleValue() {
+            let page = HTMLDocument(parsing: example.text)
+            for problem in html.flatMap({ $0.mismatches(in: page) }) {
+                error(htmlNode, "the body's example, the stub's page, does not hold it: \(problem)")
+            }
+        }
+        return ResponseSpec(status: status, headers: headers, body: body, strict: strict, location: location, cookies: cookies, html: html)
     }
 }

@@ -27,6 +27,14 @@ extension Contract {
                     found = if case .form(let form) = request.body { form.field(field) } else { nil }
                 case .responseForm(let field):
                     found = if case .form(let form) = interaction.response.body { form.field(field) } else { nil }
+                case .responseLocation: found = interaction.response.headers["location"]
+                case .responseLocationQuery(let parameter):
+                    found = interaction.response.location?.query.first { $0.name == parameter }?.value
+                case .responseCookie(let cookie): found = interaction.response.cookies[cookie]?.value
+                case .responseHTML(let html):
+                    found = html.attribute.flatMap { attribute in
+                        interaction.response.html.first { $0.selector == html.selector }?.attributes[attribute]
+                    }
                 }
                 matchers[name] = found
             }

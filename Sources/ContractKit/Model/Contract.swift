@@ -121,12 +121,16 @@ public struct RequestSpec: Sendable, Equatable {
     public let headers: [(name: String, value: Matcher)]
     /// The body.
     public let body: RequestBody
+    /// Whether a redirect to the provider itself is followed (`follow_redirects: true`), the
+    /// last answer being the one checked; by default the redirect is the answer.
+    public let followRedirects: Bool
 
     /// Creates a request.
     public init(
         method: String, path: RequestPath, query: [(name: String, value: Matcher)] = [], headers: [(name: String, value: Matcher)] = [],
-        body: RequestBody = .none
+        body: RequestBody = .none, followRedirects: Bool = false
     ) {
+        self.followRedirects = followRedirects
         self.method = method
         self.path = path
         self.query = query
@@ -135,7 +139,7 @@ public struct RequestSpec: Sendable, Equatable {
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.method == rhs.method && lhs.path == rhs.path && lhs.body == rhs.body
+        lhs.method == rhs.method && lhs.path == rhs.path && lhs.body == rhs.body && lhs.followRedirects == rhs.followRedirects
             && lhs.query.map(\.name) == rhs.query.map(\.name) && lhs.query.map(\.value) == rhs.query.map(\.value)
             && lhs.headers.map(\.name) == rhs.headers.map(\.name) && lhs.headers.map(\.value) == rhs.headers.map(\.value)
     }
@@ -166,6 +170,10 @@ public struct RequestSpec: Sendable, Equatable {
 ///   client: request.headers.X-Client-Id     # a request header
 ///   scope: request.form.scope               # a field of the request's form body
 ///   state: response.form.state              # a field of the response's form body
+///   code: response.location.query.code      # a query parameter of the redirect's Location
+///   next: response.location                 # the whole Location
+///   csrf: response.html.input[name=csrf]@value   # an attribute (or @text) of the first element a CSS selector finds
+///   session: response.cookies.__Host-id     # the value of a cookie the response sets
 /// ```
 public enum SaveSource: Sendable, Hashable, CustomStringConvertible {
     /// A path into the response's JSON body.
@@ -184,11 +192,19 @@ public enum SaveSource: Sendable, Hashable, CustomStringConvertible {
     case requestForm(String)
     /// A field of the response's form body.
     case responseForm(String)
+    /// The response's `Location`.
+    case responseLocation
+    /// A query parameter of the response's `Location`.
+    case responseLocationQuery(String)
+    /// A value on the response's HTML page.
+    case responseHTML(HTMLValueSource)
+    /// The value of a cookie the response sets.
+    case responseCookie(String)
 
     /// Whether the value comes from the request (else from the response).
     public var isFromRequest: Bool {
         switch self {
-        case .responseBody, .responseHeader, .responseForm: false
+        case .responseBody, .responseHeader, .responseForm, .responseLocation, .responseLocationQuery, .responseHTML, .responseCookie: false
         case .requestBody, .requestPath, .requestQuery, .requestHeader, .requestForm: true
         }
     }
@@ -204,6 +220,10 @@ public enum SaveSource: Sendable, Hashable, CustomStringConvertible {
         case .requestHeader(let name): "request.headers.\(name)"
         case .requestForm(let name): "request.form.\(name)"
         case .responseForm(let name): "response.form.\(name)"
+        case .responseLocation: "response.location"
+        case .responseLocationQuery(let name): "response.location.query.\(name)"
+        case .responseHTML(let source): "response.html.\(source)"
+        case .responseCookie(let name): "response.cookies.\(name)"
         }
     }
 
@@ -231,10 +251,18 @@ public enum SaveSource: Sendable, Hashable, CustomStringConvertible {
             self = .requestForm(try name(after: "request.form."))
         } else if text.hasPrefix("response.form.") {
             self = .responseForm(try name(after: "response.form."))
+        } else if text == "response.location" {
+            self = .responseLocation
+        } else if text.hasPrefix("response.location.query.") {
+            self = .responseLocationQuery(try name(after: "response.location.query."))
+        } else if text.hasPrefix("response.html.") {
+            self = .responseHTML(try HTMLValueSource(name(after: "response.html.")))
+        } else if text.hasPrefix("response.cookies.") {
+            self = .responseCookie(try name(after: "response.cookies."))
         } else {
             throw JSONPath.Invalid(
                 description:
-                    "'\(text)' is neither a JSON path ($.a.b) nor request.json…, request.path.NAME, request.query.NAME, request.headers.NAME, request.form.NAME, response.headers.NAME or response.form.NAME"
+                    "'\(text)' is neither a JSON path ($.a.b) nor request.json…, request.path.NAME, request.query.NAME, request.headers.NAME, request.form.NAME, response.headers.NAME, response.form.NAME, response.location(.query.NAME), response.html.SELECTOR@ATTRIBUTE or response.cookies.NAME"
             )
         }
     }
@@ -260,14 +288,27 @@ public struct ResponseSpec: Sendable, Equatable {
     public let headers: [String: Matcher]
     /// The body.
     public let body: ResponseBodySpec
-    /// Forbid keys the contract does not list, at every level.
+    /// Forbid keys the contract does not list, at every level (and query parameters of the
+    /// `location` it does not list).
     public let strict: Bool
+    /// The redirect's `Location`, read as a URL (`location:`); nil: not checked as one.
+    public let location: LocationSpec?
+    /// The cookies it must set, by name (`cookies:`).
+    public let cookies: [String: CookieSpec]
+    /// What its HTML page must hold (`html:`).
+    public let html: [HTMLAssertion]
 
     /// Creates a response expectation.
-    public init(status: Int, headers: [String: Matcher] = [:], body: ResponseBodySpec = .unspecified, strict: Bool = false) {
+    public init(
+        status: Int, headers: [String: Matcher] = [:], body: ResponseBodySpec = .unspecified, strict: Bool = false,
+        location: LocationSpec? = nil, cookies: [String: CookieSpec] = [:], html: [HTMLAssertion] = []
+    ) {
         self.status = status
         self.headers = headers
         self.body = body
         self.strict = strict
+        self.location = location
+        self.cookies = cookies
+        self.html = html
     }
 }

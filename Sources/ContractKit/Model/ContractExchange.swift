@@ -166,9 +166,17 @@ extension ResponseSpec {
             case .text(let matcher): .text(matcher.resolved(with: variables, undefined: &undefined))
             case .form(let form): .form(form.resolved(with: variables, undefined: &undefined))
             }
+        let resolvedLocation = location?.resolved(with: variables, undefined: &undefined)
+        let resolvedCookies = cookies.mapValues { $0.resolved(with: variables, undefined: &undefined) }
+        let resolvedHTML = html.map { $0.resolved(with: variables, undefined: &undefined) }
         var seen = Set<String>()
         undefined = undefined.filter { seen.insert($0).inserted }
-        return (ResponseSpec(status: status, headers: resolvedHeaders, body: resolvedBody, strict: strict), undefined)
+        return (
+            ResponseSpec(
+                status: status, headers: resolvedHeaders, body: resolvedBody, strict: strict, location: resolvedLocation,
+                cookies: resolvedCookies, html: resolvedHTML),
+            undefined
+        )
     }
 
     /// Every way `response` breaks this expectation: status, each declared header, each
@@ -197,6 +205,17 @@ extension ResponseSpec {
             }
         case .form(let form):
             found += form.mismatches(in: response.body, strict: strict)
+        }
+        if let location { found += location.mismatches(in: response.header("Location"), strict: strict) }
+        if !cookies.isEmpty {
+            let set = SetCookie.all(in: response.headers)
+            for name in cookies.keys.sorted() {
+                found += cookies[name]?.mismatches(in: set.last { $0.name == name }, name: name) ?? []
+            }
+        }
+        if !html.isEmpty {
+            let page = HTMLDocument(parsing: String(decoding: response.body, as: UTF8.self))
+            for assertion in html { found += assertion.mismatches(in: page) }
         }
         return found
     }
@@ -238,6 +257,7 @@ extension Interaction {
         lazy var responseJSON = response?.json ?? .null
         lazy var requestJSON = request?.body.flatMap { try? JSONValue(parsing: $0) } ?? .null
         lazy var pathAndQuery = request?.pathAndQuery
+        lazy var page = response.map { HTMLDocument(parsing: String(decoding: $0.body, as: UTF8.self)) }
         for name in save.keys.sorted() {
             guard let source = save[name], source.isFromRequest ? request != nil : response != nil else { continue }
             let value: JSONValue? =
@@ -249,6 +269,14 @@ extension Interaction {
                 case .requestQuery(let item): pathAndQuery?.query.first { $0.name == item }.map { .string($0.value) }
                 case .requestForm(let field): request?.body.flatMap(FormBody.object(of:))?[field]
                 case .responseForm(let field): response.flatMap { FormBody.object(of: $0.body) }?[field]
+                case .responseLocation: response?.header("Location").map(JSONValue.string)
+                case .responseLocationQuery(let item):
+                    response?.header("Location").flatMap { LocationSpec.parts(of: $0).query.first { $0.name == item } }.map {
+                        .string($0.value)
+                    }
+                case .responseHTML(let source): page.flatMap(source.value(in:)).map(JSONValue.string)
+                case .responseCookie(let cookie):
+                    response.flatMap { SetCookie.all(in: $0.headers).last { $0.name == cookie } }.map { .string($0.value) }
                 case .requestPath(let parameter):
                     pathAndQuery.flatMap { self.request.path.match($0.path, known: [:])?[parameter] }.map(JSONValue.string)
                 }

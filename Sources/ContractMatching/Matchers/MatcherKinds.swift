@@ -4,7 +4,7 @@ public enum MatcherKinds {
     public static let all: [any MatcherKind.Type] = [
         StringMatcher.self, IntegerMatcher.self, NumberMatcher.self, BooleanMatcher.self, NullMatcher.self, AnyMatcher.self,
         RegexMatcher.self, UUIDMatcher.self, DateTimeMatcher.self, JWTMatcher.self, JWKSMatcher.self, EachMatcher.self,
-        OneOfMatcher.self, TOTPSpec.self, WebAuthnSpec.self, BasicAuthMatcher.self,
+        OneOfMatcher.self, TOTPSpec.self, WebAuthnSpec.self, BasicAuthMatcher.self, PKCEMatcher.self,
     ]
 
     /// Each name accepted after `match:`, in order.
