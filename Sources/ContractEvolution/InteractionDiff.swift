@@ -117,6 +117,53 @@ public struct InteractionDiff: Sendable {
         if old.strict != new.strict {
             note(.safe, "response strict", "\(old.strict) → \(new.strict): matters to the provider only")
         }
+        compareBrowserParts(old, new)
+    }
+
+    /// A redirect's parameters and a cookie are read like keys (added safe, removed
+    /// breaking, a matcher changed as one); a cookie's attributes changed and a page check
+    /// changed break (a browser acts on the one, a client test reads the other); a new page
+    /// check is safe.
+    private mutating func compareBrowserParts(_ old: ResponseSpec, _ new: ResponseSpec) {
+        switch (old.location, new.location) {
+        case (let before?, let after?):
+            compare(before.url, after.url, at: "response location", side: .response)
+            let beforeQuery = Dictionary(before.query.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+            let afterQuery = Dictionary(after.query.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+            for name in Set(beforeQuery.keys).union(afterQuery.keys).sorted() {
+                let path = "response location.query.\(name)"
+                switch (beforeQuery[name], afterQuery[name]) {
+                case (let a?, let b?): compare(a, b, at: path, side: .response)
+                case (nil, .some): note(.safe, path, "added: clients ignore parameters they do not read")
+                case (.some, nil): note(.breaking, path, "removed: a client may read it")
+                case (nil, nil): break
+                }
+            }
+        case (nil, .some): note(.safe, "response location", "now described as a URL")
+        case (.some, nil): note(.breaking, "response location", "no longer described: a client may follow it")
+        case (nil, nil): break
+        }
+        for name in Set(old.cookies.keys).union(new.cookies.keys).sorted() {
+            switch (old.cookies[name], new.cookies[name]) {
+            case (let a?, let b?) where a != b: note(.breaking, "response cookie \(name)", "its value or attributes changed")
+            case (nil, .some): note(.safe, "response cookie \(name)", "added: a browser keeps it, a client may ignore it")
+            case (.some, nil): note(.breaking, "response cookie \(name)", "removed: a later request may need it")
+            default: break
+            }
+        }
+        let before = old.html.map(\.selector.description)
+        let after = new.html.map(\.selector.description)
+        for selector in Set(before).union(after).sorted() {
+            let a = old.html.filter { $0.selector.description == selector }
+            let b = new.html.filter { $0.selector.description == selector }
+            if a.isEmpty {
+                note(.safe, "response html '\(selector)'", "a page check added")
+            } else if b.isEmpty {
+                note(.breaking, "response html '\(selector)'", "a page check removed: a client may rely on it")
+            } else if a != b {
+                note(.breaking, "response html '\(selector)'", "a page check changed")
+            }
+        }
     }
 
     private mutating func compareTheRest() {

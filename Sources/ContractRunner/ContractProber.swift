@@ -165,6 +165,11 @@ public struct ContractProber: Sendable {
             let answer = stub.respond(to: variant.request)
             if let name = stub.exchanges.last?.interaction { result.stubAnswer = (name, answer.status) }
         }
+        if let error = shapes.redirectedError(response) {
+            // Refused the OAuth way: back at the app's redirect URI with an error (RFC 6749 §4.1.2.1).
+            result.errorCode = error
+            return result
+        }
         switch response.status {
         case 500...: result.failure = "a server error (\(response.status))" + Self.excerpt(response)
         case 400..<500:

@@ -203,6 +203,12 @@ public struct ContractVerifier: Sendable {
     /// - Throws: ``ReplayError`` naming the first interaction that broke its contract or
     ///   could not run; nothing is replayed when `live` is nil.
     public func savedValues(replaying interactions: [Interaction]) async throws -> [String: JSONValue] {
+        try await replayed(interactions).saved
+    }
+
+    /// ``savedValues(replaying:)`` with the jar the replay filled: the cookies a browser
+    /// would send next.
+    public func replayed(_ interactions: [Interaction]) async throws -> (saved: [String: JSONValue], jar: CookieJar) {
         guard let live else { throw ReplayError(description: "no live provider to replay on") }
         var variables = environment
         var jar = CookieJar()
@@ -227,7 +233,7 @@ public struct ContractVerifier: Sendable {
             }
             variables.merge(side.saved) { _, new in new }
         }
-        return variables
+        return (variables, jar)
     }
 
     private func run(

@@ -26,12 +26,19 @@ public struct ErrorShapes: Sendable {
 
     let shapes: [Shape]
     let pages: [Page]
+    /// Whether a contract declares a redirect that carries an `error` in its `Location`'s
+    /// query (RFC 6749 §4.1.2.1: how an authorization endpoint refuses an app it knows).
+    let redirectsErrors: Bool
 
     /// The shapes of every 4xx response in `contracts`; one declared without a body accepts any body.
     public init(_ contracts: [Contract]) {
         var shapes: [Shape] = []
         var pages: [Page] = []
+        var redirectsErrors = false
         for contract in contracts {
+            for interaction in contract.interactions where (300..<400).contains(interaction.response.status) {
+                if interaction.response.location?.query.contains(where: { $0.name == "error" }) == true { redirectsErrors = true }
+            }
             for interaction in contract.interactions where (400..<500).contains(interaction.response.status) {
                 let response = interaction.response
                 switch response.body {
@@ -46,6 +53,18 @@ public struct ErrorShapes: Sendable {
         }
         self.shapes = shapes
         self.pages = pages
+        self.redirectsErrors = redirectsErrors
+    }
+
+    /// The `error` a redirect carries back to an app, when the contracts declare such
+    /// redirects and `response` is one; nil otherwise.
+    ///
+    /// ```swift
+    /// shapes.redirectedError(response)   // "invalid_request" for a 303 to …/cb?error=invalid_request&state=…
+    /// ```
+    public func redirectedError(_ response: ContractResponse) -> String? {
+        guard redirectsErrors, (300..<400).contains(response.status), let location = response.header("Location") else { return nil }
+        return LocationSpec.parts(of: location).query.first { $0.name == "error" }?.value
     }
 
     /// Whether `text` is a page its route (`method` and the path of `target`) declares for a

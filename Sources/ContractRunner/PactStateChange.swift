@@ -59,7 +59,7 @@ public struct PactStateChange: Sendable {
         guard let index = contract.interactions.firstIndex(where: { $0.name == interactionName }) else {
             throw ContractVerifier.ReplayError(description: "contract '\(contractName)' has no interaction '\(interactionName)'")
         }
-        let saved = try await verifier.savedValues(replaying: Array(contract.interactions[..<index]))
+        let (saved, jar) = try await verifier.replayed(Array(contract.interactions[..<index]))
         // The interaction itself happens later: time passes before the verifier sends it.
         if let after = contract.interactions[index].after {
             try await ProviderStates.advanceClock(by: after, with: verifier.states, codes: verifier.codes)
@@ -71,6 +71,13 @@ public struct PactStateChange: Sendable {
                     description: "'\(interactionName)' uses {{\(name)}}, which no earlier interaction of '\(contractName)' saved")
             }
             values[name] = value
+        }
+        // The cookies a browser would send with it (a Cookie header the export generates from this).
+        let request = contract.interactions[index].request
+        if contract.interactions[..<index].contains(where: { !$0.response.cookies.isEmpty }), let live = verifier.live,
+            let path = try? request.path.render(with: saved), let url = URL(string: live.baseURL + path)
+        {
+            values[PactExporter.sequenceCookies] = .string(jar.header(for: url) ?? "")
         }
         return values
     }

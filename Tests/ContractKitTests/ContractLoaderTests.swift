@@ -104,11 +104,11 @@ import Testing
             "2: unknown key 'colour' in a contract file (allowed: name, interactions)",
             "7: path must start with '/'",
             "8: undefined variable 'nope' (no variable is saved before this interaction)",
-            "12: unknown matcher 'strng' (expected one of: string, integer, number, boolean, null, any, regex, uuid, datetime, jwt, jwks, each, one_of, totp, webauthn_registration, webauthn_assertion, basic_auth)",
+            "12: unknown matcher 'strng' (expected one of: string, integer, number, boolean, null, any, regex, uuid, datetime, jwt, jwks, each, one_of, totp, webauthn_registration, webauthn_assertion, basic_auth, pkce_s256)",
             "14: unknown key 'minimum' in matcher 'integer' (allowed: match, example, min, max, optional)",
             "15: example does not match its matcher: $: expected an integer, got string \"x\"",
             "16: matcher 'each' needs 'of' (the matcher for every element)",
-            "18: invalid source for 'x': 'access_token' is neither a JSON path ($.a.b) nor request.json…, request.path.NAME, request.query.NAME, request.headers.NAME, request.form.NAME, response.headers.NAME or response.form.NAME",
+            "18: invalid source for 'x': 'access_token' is neither a JSON path ($.a.b) nor request.json…, request.path.NAME, request.query.NAME, request.headers.NAME, request.form.NAME, response.headers.NAME, response.form.NAME, response.location(.query.NAME), response.html.SELECTOR@ATTRIBUTE or response.cookies.NAME",
             "20: request needs 'path'",
             "21: status must be from 100 to 599",
         ]

@@ -36,6 +36,7 @@ import Testing
                 registration: { match: webauthn_registration, options: "{{creation}}", origin: "https://example.com", authenticator: a, algorithm: EdDSA }
                 assertion: { match: webauthn_assertion, options: "{{request}}", origin: "https://example.com", authenticator: a, user_verified: false }
                 basic: { match: basic_auth, username: client, password: { match: string, min_length: 8 } }
+                pkce: { match: pkce_s256, verifier: dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk }
             response: { status: 204 }
         """
 

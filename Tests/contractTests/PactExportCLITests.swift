@@ -82,11 +82,13 @@ enum PactVerifier {
         }
 
         let verified = try await verify(file)
-        // Pact cannot compute a TOTP code nor sign a passkey's credential: the interactions
-        // that send one (the export noted each) are refused, and only those.
+        // Pact cannot compute a TOTP code nor sign a passkey's credential, and its verifier
+        // follows a redirect to an app: the interactions that send one or answer one (the
+        // export noted each) fail, and only those.
         let noted = exported.stderr.split(separator: "\n").compactMap { note -> String? in
-            guard note.contains(": Pact cannot compute one") || note.contains(": Pact cannot sign one"),
-                let file = note.range(of: ".yaml:"), let place = note.range(of: ": request ")
+            guard
+                note.contains(": Pact cannot compute one") || note.contains(": Pact cannot sign one") || note.contains(": Pact follows it"),
+                let file = note.range(of: ".yaml:"), let place = note.range(of: ": request ") ?? note.range(of: ": response ")
             else { return nil }
             return String(note[file.upperBound..<place.lowerBound])
         }

@@ -222,7 +222,13 @@ public struct AuthorizeController<Storage: AuthStorage>: Sendable {
 
     /// A form of the pages, posted.
     func step(_ step: Step, request: Request, context: AuthRequestContext) async throws -> Response {
-        let form = try await FormRequestBody.read(from: request, limit: maxBodySize)
+        let form: FormRequestBody
+        do {
+            form = try await FormRequestBody.read(from: request, limit: maxBodySize)
+        } catch let error as AuthError where error.code == .invalidRequest {
+            // A form that does not read (a field sent twice, bad encoding) gets a page, as a browser is shown.
+            return pages.message("authorize_error", status: .badRequest, for: request, detail: "the form is not valid")
+        }
         let flow: Flow
         switch try await check(Self.query(of: request), for: request) {
         case .success(let checked): flow = checked

@@ -228,6 +228,7 @@ struct OpenAPIOperation {
             }
             response["headers"] = .object(headers)
         }
+        addBrowserHeaders(of: answered, to: &response)
         var content: [String: JSONValue] = [:]
         var json: [String: JSONValue]?
         var jsonExamples: [String: JSONValue] = [:]
@@ -264,6 +265,44 @@ struct OpenAPIOperation {
         }
         if !content.isEmpty { response["content"] = .object(content) }
         return response
+    }
+
+    /// The `Location` of the answers whose contracts read it as a URL (`location:`), with the
+    /// parameters its query carries, and the `Set-Cookie` of those that set cookies
+    /// (`cookies:`), with the cookies' names and attributes: OpenAPI describes one header of a
+    /// name, so what the contracts check is said in its description.
+    private func addBrowserHeaders(of answered: [Interaction], to response: inout [String: JSONValue]) {
+        var headers: [String: JSONValue] = if case .object(let existing)? = response["headers"] { existing } else { [:] }
+        let redirects = answered.compactMap(\.response.location)
+        if !redirects.isEmpty, headers["Location"] == nil {
+            var parameters: [String] = []
+            for name in redirects.flatMap({ $0.query.map(\.name) }) where !parameters.contains(name) { parameters.append(name) }
+            let carries = parameters.isEmpty ? "" : "; its query carries " + parameters.joined(separator: ", ")
+            headers["Location"] = [
+                "required": .bool(redirects.count == answered.count),
+                "description": .string("Where the browser goes next\(carries)."),
+                "schema": ["type": "string", "format": "uri-reference"],
+            ]
+        }
+        var cookies: [String] = []
+        for interaction in answered {
+            for name in interaction.response.cookies.keys.sorted() {
+                guard let cookie = interaction.response.cookies[name] else { continue }
+                let attributes = [
+                    cookie.httpOnly == true ? "HttpOnly" : nil, cookie.secure == true ? "Secure" : nil,
+                    cookie.sameSite.flatMap { $0.isEmpty ? nil : "SameSite=\($0)" },
+                ].compactMap { $0 }
+                let text = name + (attributes.isEmpty ? "" : " (\(attributes.joined(separator: ", ")))")
+                if !cookies.contains(text) { cookies.append(text) }
+            }
+        }
+        if !cookies.isEmpty, headers["Set-Cookie"] == nil {
+            headers["Set-Cookie"] = [
+                "required": .bool(answered.allSatisfy { !$0.response.cookies.isEmpty }),
+                "description": .string("Sets \(cookies.joined(separator: "; "))."), "schema": ["type": "string"],
+            ]
+        }
+        if !headers.isEmpty { response["headers"] = .object(headers) }
     }
 
     /// The media type a `Content-Type` matcher names (its literal, or its example), without parameters.

@@ -37,6 +37,11 @@ public struct PactExporter: Sendable {
     /// name the contract and the interaction.
     public static let savedValuesState = "values saved by earlier interactions"
 
+    /// The value of ``savedValuesState`` that holds the `Cookie` header a browser would send
+    /// with the interaction's request (the cookies its file's earlier answers set), which the
+    /// export has the verifier send through a provider-state generator.
+    public static let sequenceCookies = "sequence_cookies"
+
     /// `consumer.name`.
     public var consumer: String
     /// `provider.name`.
@@ -86,8 +91,12 @@ public struct PactExporter: Sendable {
         JSONValue, [String]
     ) {
         var states: [JSONValue] = []
-        // The state replays what comes before (for the saved values) and steps the clock (after:).
-        if !interaction.request.variables.isEmpty || interaction.after != nil {
+        // A browser sends the cookies the file's earlier answers set: the state's replay has them.
+        let earlier = contract.interactions.prefix { $0 != interaction }
+        let sendsCookies =
+            earlier.contains { !$0.response.cookies.isEmpty } && firstHeader("Cookie", in: interaction.request.headers) == nil
+        // The state replays what comes before (for the saved values and cookies) and steps the clock (after:).
+        if !interaction.request.variables.isEmpty || interaction.after != nil || sendsCookies {
             states.append([
                 "name": .string(savedValuesState),
                 "params": ["contract": .string(contract.name), "interaction": .string(interaction.name)],
@@ -100,7 +109,7 @@ public struct PactExporter: Sendable {
         var responseWriter = PactMessageWriter(side: .response, saved: saved)
         var value: [String: JSONValue] = [
             "description": .string(description),
-            "request": .object(request(interaction.request, writer: &requestWriter)),
+            "request": .object(request(interaction.request, writer: &requestWriter, cookies: sendsCookies ? earlier.map(\.response) : nil)),
             "response": .object(response(interaction.response, writer: &responseWriter)),
         ]
         if !states.isEmpty { value["providerStates"] = .array(states) }
@@ -109,10 +118,16 @@ public struct PactExporter: Sendable {
 
     // MARK: - Request
 
-    static func request(_ spec: RequestSpec, writer: inout PactMessageWriter) -> [String: JSONValue] {
+    /// `cookies`: the earlier answers of the file when the request goes with the cookies they
+    /// set (a `Cookie` header the state's replay fills), nil otherwise.
+    static func request(_ spec: RequestSpec, writer: inout PactMessageWriter, cookies: [ResponseSpec]? = nil) -> [String: JSONValue] {
         var request: [String: JSONValue] = ["method": .string(spec.method)]
         var rules: [String: JSONValue] = [:]
         var generators: [String: JSONValue] = [:]
+        if spec.followRedirects {
+            writer.note("follow_redirects: a Pact verifier checks the redirect itself, not where it leads")
+        }
+        // A sequence's cookies are the jar's, which Pact has not: each request is sent alone.
 
         let path = self.path(spec.path, writer: writer)
         request["path"] = .string(path.example)
@@ -187,6 +202,12 @@ public struct PactExporter: Sendable {
         case .multipart:
             writer.note("the multipart body has no Pact equivalent here: it is left out")
         }
+        if let cookies {
+            var names: [String] = []
+            for name in cookies.flatMap({ $0.cookies.keys.sorted() }) where !names.contains(name) { names.append(name) }
+            headers["Cookie"] = .string(names.map { "\($0)=stub-\($0)" }.joined(separator: "; "))
+            headerGenerators["Cookie"] = ["type": "ProviderState", "expression": .string("${\(sequenceCookies)}")]
+        }
         if !headers.isEmpty { request["headers"] = .object(headers) }
         if !headerRules.isEmpty { rules["header"] = .object(headerRules) }
         if !headerGenerators.isEmpty { generators["header"] = .object(headerGenerators) }
@@ -255,12 +276,56 @@ public struct PactExporter: Sendable {
             if spec.headers["content-type"] == nil { headers["Content-Type"] = .string(FormBody.contentType) }
             response["body"] = formBody(form, rules: &rules, writer: &writer)
         }
+        addBrowserParts(of: spec, headers: &headers, headerRules: &headerRules, writer: &writer)
         if !headers.isEmpty { response["headers"] = .object(headers) }
         if !headerRules.isEmpty { rules["header"] = .object(headerRules) }
         var generators: [String: JSONValue] = [:]
         addBody(writer, rules: &rules, generators: &generators)
         if !rules.isEmpty { response["matchingRules"] = .object(rules) }
         return response
+    }
+
+    /// A response's `location`, `cookies` and `html` as far as Pact goes: `Location` is one
+    /// header whose example is the URL with each parameter's example, checked by a regex of the
+    /// URL before the query; the first cookie's `Set-Cookie` example (Pact keeps one value per
+    /// header), checked to start with its name; page checks are left to the body's matcher. A
+    /// note says each of these.
+    private static func addBrowserParts(
+        of spec: ResponseSpec, headers: inout [String: JSONValue], headerRules: inout [String: JSONValue], writer: inout PactMessageWriter
+    ) {
+        if let location = spec.location, spec.headers["location"] == nil {
+            let example = (try? location.built { matcher, place in writer.text(matcher, at: place).example }) ?? ""
+            headers["Location"] = .string(example)
+            let base = LocationSpec.parts(of: example).url
+            let pattern: String
+            if case .literal(.string(let url)) = location.url.kind, !Template.mayHavePlaceholders(url) {
+                pattern = NSRegularExpression.escapedPattern(for: base) + "(\\?.*)?"
+            } else {
+                pattern = ".*"
+            }
+            headerRules["Location"] = PactMessageWriter.ruleList([PactMatchingRule.regex(pattern)])
+            if !location.query.isEmpty {
+                writer.note("location's query parameters are one header to Pact: it checks the URL before the query, not each parameter")
+            }
+            if (300..<400).contains(spec.status) {
+                writer.note(
+                    "is a redirect: Pact follows it, as its verifier's HTTP client follows redirects, so the verifier checks where it leads (an app's redirect URI it cannot reach) instead (contract verify checks the redirect)"
+                )
+            }
+        }
+        if let name = spec.cookies.keys.sorted().first, let cookie = spec.cookies[name] {
+            let example = (try? cookie.header(name: name) { matcher, place in .string(writer.text(matcher, at: place).example) }) ?? name
+            headers["Set-Cookie"] = .string(example)
+            headerRules["Set-Cookie"] = PactMessageWriter.ruleList([
+                PactMatchingRule.regex(NSRegularExpression.escapedPattern(for: name) + "=.*")
+            ])
+            writer.note(
+                "cookies are one Set-Cookie header to Pact: it checks that \(name) is set, not its attributes"
+                    + (spec.cookies.count > 1 ? " nor the other cookies" : ""))
+        }
+        if !spec.html.isEmpty {
+            writer.note("html: Pact has no page checks: it matches the body's matcher only")
+        }
     }
 
     /// A form body as Pact writes one: the encoded text of the fields' examples, and each

@@ -28,8 +28,10 @@ public struct LocationSpec: Sendable, Equatable {
         self.query = query
     }
 
+    /// Equal with the same parameters in any order (``RequestSpec``'s query is compared so too).
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.url == rhs.url && lhs.query.map(\.name) == rhs.query.map(\.name) && lhs.query.map(\.value) == rhs.query.map(\.value)
+        let (left, right) = (sortedByName(lhs.query), sortedByName(rhs.query))
+        return lhs.url == rhs.url && left.map(\.name) == right.map(\.name) && left.map(\.value) == right.map(\.value)
     }
 
     /// This expectation with `{{name}}`s filled from `variables`.

@@ -138,9 +138,13 @@ public struct RequestSpec: Sendable, Equatable {
         self.body = body
     }
 
+    /// Two requests are equal with the same query parameters in any order, as a form's fields
+    /// are: no side reads a query by position (and JSON, which carries contracts through
+    /// OpenAPI, keeps no key order).
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.method == rhs.method && lhs.path == rhs.path && lhs.body == rhs.body && lhs.followRedirects == rhs.followRedirects
-            && lhs.query.map(\.name) == rhs.query.map(\.name) && lhs.query.map(\.value) == rhs.query.map(\.value)
+        let (left, right) = (sortedByName(lhs.query), sortedByName(rhs.query))
+        return lhs.method == rhs.method && lhs.path == rhs.path && lhs.body == rhs.body && lhs.followRedirects == rhs.followRedirects
+            && left.map(\.name) == right.map(\.name) && left.map(\.value) == right.map(\.value)
             && lhs.headers.map(\.name) == rhs.headers.map(\.name) && lhs.headers.map(\.value) == rhs.headers.map(\.value)
     }
 
@@ -311,4 +315,10 @@ public struct ResponseSpec: Sendable, Equatable {
         self.cookies = cookies
         self.html = html
     }
+}
+
+/// Named values (query parameters) in name order, those of one name as written: how two
+/// lists are compared when their order means nothing.
+func sortedByName(_ items: [(name: String, value: Matcher)]) -> [(name: String, value: Matcher)] {
+    items.enumerated().sorted { ($0.element.name, $0.offset) < ($1.element.name, $1.offset) }.map(\.element)
 }
