@@ -271,8 +271,10 @@ public struct ContractVerifier: Sendable {
         let sentAt = ContinuousClock.now
         let response: ContractResponse
         do {
+            // Live, a browser flow goes through the run's identity provider's sign-in too.
+            let elsewhere = transport is StubTransport ? nil : identityProvider.map { HTTPTransport(baseURL: $0.issuer) }
             (side.request, response) = try await transport.send(
-                request, jar: &jar, followingRedirects: interaction.request.followRedirects)
+                request, jar: &jar, followingRedirects: interaction.request.followRedirects, elsewhere: elsewhere)
         } catch {
             side.request = request
             side.check = .error(VerificationError(.noAnswer, "the provider did not answer: \(error)"))

@@ -4,14 +4,15 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import WebForms
 
 /// The receiver `contract verify` runs for the deliveries contracts declare (`delivers:`):
 /// an HTTP server on 127.0.0.1 and an ephemeral port, started before the provider, that
 /// answers 204 to any request and records it in its ``inbox``. Its ``url`` is
 /// `{{delivery_url}}` in `contract.yaml`, so the provider can be told where to deliver. It
-/// is also the run's OpenID provider (``identityProvider``): `GET
-/// /.well-known/openid-configuration` and `GET /jwks` answer its discovery document and
-/// keys, and are not deliveries.
+/// is also the run's OpenID provider (``identityProvider``): its discovery document, keys,
+/// authorization endpoint (`GET /authorize`) and token endpoint (`POST /token`) answer as
+/// such, and are not deliveries.
 ///
 /// ```swift
 /// let receiver = try await DeliveryReceiver.start()
@@ -65,7 +66,7 @@ public final class DeliveryReceiver: Sendable {
 }
 
 /// Reads each request on a connection, records it in the inbox, and answers 204; answers
-/// the identity provider's two documents instead of recording their GETs.
+/// the identity provider's routes instead of recording them.
 final class DeliveryReceiverHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
@@ -82,12 +83,19 @@ final class DeliveryReceiverHandler: ChannelInboundHandler {
         self.identityProvider = identityProvider
     }
 
-    /// The document a GET of the identity provider asks for, nil for anything else.
-    private func document(for head: HTTPRequestHead) -> JSONValue? {
-        guard head.method == .GET, let identityProvider else { return nil }
-        switch head.uri.split(separator: "?").first.map(String.init) {
-        case "/.well-known/openid-configuration": return identityProvider.discoveryDocument
-        case "/jwks": return identityProvider.jwks
+    /// What the identity provider answers `head` (with `body`), nil for a delivery.
+    private func identityProviderAnswer(for head: HTTPRequestHead, body: ByteBuffer) -> RunIdentityProvider.Answer? {
+        guard let identityProvider else { return nil }
+        let parts = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let query = parts.count > 1 ? FormEncoding.decode(Data(parts[1].utf8)) ?? [] : []
+        switch (head.method, parts.first.map(String.init)) {
+        case (.GET, "/.well-known/openid-configuration"):
+            return RunIdentityProvider.Answer(status: 200, location: nil, json: identityProvider.discoveryDocument)
+        case (.GET, "/jwks"): return RunIdentityProvider.Answer(status: 200, location: nil, json: identityProvider.jwks)
+        case (.GET, "/authorize"): return identityProvider.authorize(query)
+        case (.POST, "/token"):
+            let form = FormEncoding.decode(Data(body.readableBytesView)) ?? []
+            return identityProvider.token(form, authorization: head.headers.first(name: "authorization"))
         default: return nil
         }
     }
@@ -102,11 +110,15 @@ final class DeliveryReceiverHandler: ChannelInboundHandler {
         case .end:
             guard let head else { return }
             self.head = nil
-            if let document = document(for: head) {
-                let json = ByteBuffer(string: document.description)
-                var headers = HTTPHeaders([("content-type", "application/json"), ("content-length", String(json.readableBytes))])
+            if let answer = identityProviderAnswer(for: head, body: body) {
+                let json = ByteBuffer(string: answer.json?.description ?? "")
+                var headers = HTTPHeaders([("content-length", String(json.readableBytes)), ("cache-control", "no-store")])
+                if answer.json != nil { headers.add(name: "content-type", value: "application/json") }
+                if let location = answer.location { headers.add(name: "location", value: location) }
                 if !head.isKeepAlive { headers.add(name: "connection", value: "close") }
-                context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .ok, headers: headers))), promise: nil)
+                let status = HTTPResponseStatus(statusCode: answer.status)
+                context.write(
+                    wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))), promise: nil)
                 context.write(wrapOutboundOut(.body(.byteBuffer(json))), promise: nil)
                 context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
                 if !head.isKeepAlive { context.close(promise: nil) }

@@ -104,3 +104,55 @@ import Testing
         #expect(try loadContract(written) == contract)
     }
 }
+
+/// The run's provider in a browser flow: its authorization endpoint signs the test user in
+/// and sends a code back; its token endpoint takes the code once, with the verifier.
+@Suite struct RunIdentityProviderSignInTests {
+    let provider = RunIdentityProvider(issuer: "http://127.0.0.1:4000")
+    let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
+
+    func authorize(_ extra: [(name: String, value: String)] = []) throws -> String {
+        let answer = provider.authorize(
+            [
+                ("response_type", "code"), ("client_id", "rp"), ("redirect_uri", "http://127.0.0.1:8080/cb"), ("state", "s 1"),
+                ("nonce", "n-1"), ("code_challenge", PKCE.challenge(of: verifier)), ("code_challenge_method", "S256"),
+            ] + extra)
+        #expect(answer.status == 302)
+        let location = try #require(answer.location)
+        let query = LocationSpec.parts(of: location)
+        #expect(query.url == "http://127.0.0.1:8080/cb")
+        #expect(query.query.first { $0.name == "state" }?.value == "s 1")
+        #expect(query.query.first { $0.name == "iss" }?.value == "http://127.0.0.1:4000")
+        return try #require(query.query.first { $0.name == "code" }?.value)
+    }
+
+    func token(_ code: String, verifier: String) -> RunIdentityProvider.Answer {
+        provider.token(
+            [
+                ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", "http://127.0.0.1:8080/cb"), ("client_id", "rp"),
+                ("code_verifier", verifier),
+            ], authorization: nil)
+    }
+
+    @Test func aCodeGivesAnIDTokenWithTheNonceOnceAndOnlyWithItsVerifier() throws {
+        let code = try authorize([("login_hint", "ada")])
+        #expect(token(code, verifier: String(repeating: "a", count: 43)).json?["error"] == "invalid_grant")
+        // The refused attempt used the code up.
+        #expect(token(code, verifier: verifier).json?["error"] == "invalid_grant")
+        let fresh = try authorize()
+        let answer = token(fresh, verifier: verifier)
+        #expect(answer.status == 200)
+        let idToken = try #require(answer.json?["id_token"]?.text)
+        let claims = try #require(Base64URL.decode(idToken.split(separator: ".")[1]).flatMap { try? JSONValue(parsing: $0) })
+        #expect(claims["nonce"] == "n-1" && claims["aud"] == "rp" && claims["sub"] == "contract-user")
+        #expect(claims["iss"] == "http://127.0.0.1:4000")
+        #expect(token(fresh, verifier: verifier).json?["error"] == "invalid_grant")
+    }
+
+    @Test func aRequestWithoutPKCEOrARedirectURIIsRefused() {
+        #expect(provider.authorize([("response_type", "code"), ("client_id", "rp"), ("redirect_uri", "http://x/cb")]).status == 400)
+        #expect(provider.authorize([("response_type", "token"), ("client_id", "rp")]).status == 400)
+        #expect(provider.discoveryDocument["token_endpoint"] == "http://127.0.0.1:4000/token")
+        #expect(provider.discoveryDocument["code_challenge_methods_supported"] == ["S256"])
+    }
+}

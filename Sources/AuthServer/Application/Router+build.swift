@@ -79,8 +79,7 @@ public func buildRouter<Storage: AuthStorage>(
         AuthorizeController(
             provider: provider, login: login, factors: factors, passkeys: passkeys, signUp: configuration.signUpOpen ? accounts : nil,
             recovery: recovery, federation: federation, emailSignIn: emailSignIn, sessions: browserSessions, pages: .builtIn,
-            issuer: configuration.issuer,
-            maxBodySize: maxBodySize
+            issuer: configuration.issuer, publicURL: configuration.publicURL, maxBodySize: maxBodySize
         ).routes)
     router.addRoutes(UserInfoController(provider: provider, maxBodySize: maxBodySize).routes)
     router.addRoutes(endSession.routes)

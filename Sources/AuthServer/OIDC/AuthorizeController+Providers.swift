@@ -12,9 +12,11 @@ extension AuthorizeController {
     /// The one route providers send the browser back to (their redirect URI).
     static var callbackPath: String { "/federation/callback" }
 
-    /// authd's redirect URI at providers.
+    /// authd's redirect URI at providers: under its public URL (`serve --public-url`), else
+    /// under its issuer, which is that URL unless `--issuer` names another.
     var callbackURI: String {
-        (issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer) + Self.callbackPath
+        let base = publicURL ?? issuer
+        return (base.hasSuffix("/") ? String(base.dropLast()) : base) + Self.callbackPath
     }
 
     /// The sign-in page's provider buttons, and the origins of the providers' authorization

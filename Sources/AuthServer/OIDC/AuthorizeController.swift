@@ -43,6 +43,8 @@ public struct AuthorizeController<Storage: AuthStorage>: Sendable {
     public let pages: WebPages
     /// The `iss` of the answers (RFC 9207): the issuer of authd's tokens.
     public let issuer: String
+    /// The base URL browsers reach authd at (`serve --public-url`), when one is given.
+    public let publicURL: String?
     /// Largest accepted form, bytes.
     public let maxBodySize: Int
 
@@ -50,8 +52,9 @@ public struct AuthorizeController<Storage: AuthStorage>: Sendable {
         provider: OpenIDProvider<Storage>, login: LoginService<Storage>, factors: SecondFactorService<Storage>,
         passkeys: PasskeyService<Storage>? = nil, signUp: AccountService<Storage>? = nil, recovery: AccountRecoveryService<Storage>? = nil,
         federation: FederatedLogin<Storage>? = nil, emailSignIn: EmailSignIn<Storage>? = nil, sessions: BrowserSessions, pages: WebPages,
-        issuer: String, maxBodySize: Int
+        issuer: String, publicURL: String? = nil, maxBodySize: Int
     ) {
+        self.publicURL = publicURL
         self.emailSignIn = emailSignIn
         self.signUp = signUp
         self.federation = federation

@@ -1,4 +1,5 @@
 import Foundation
+import WebForms
 
 /// What a redirect's `Location` must be (`location:` in a response), read as a URL: the part
 /// before `?` (scheme, host and path, or a path alone for a relative one) and each query
@@ -44,19 +45,18 @@ public struct LocationSpec: Sendable, Equatable {
     /// Every `{{name}}` it uses.
     public var templateVariables: [String] { url.templateVariables + query.flatMap(\.value.templateVariables) }
 
-    /// A `Location` split into the URL before `?` and its decoded query parameters; a
-    /// fragment is left out.
+    /// A `Location` split into the URL before `?` and its query parameters, decoded as a
+    /// form is; a fragment is left out.
     ///
     /// ```swift
-    /// LocationSpec.parts(of: "https://app.example/cb?code=a%2Bb&state=s1")   // ("https://app.example/cb", [("code", "a+b"), ("state", "s1")])
+    /// LocationSpec.parts(of: "https://app.example/cb?code=a%2Bb&scope=openid+email")   // ("https://app.example/cb", [("code", "a+b"), ("scope", "openid email")])
     /// ```
     public static func parts(of location: String) -> (url: String, query: [(name: String, value: String)]) {
         let withoutFragment = location.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
         guard let mark = withoutFragment.firstIndex(of: "?") else { return (withoutFragment, []) }
-        var components = URLComponents()
-        components.percentEncodedQuery = String(withoutFragment[withoutFragment.index(after: mark)...])
-        let items = (components.queryItems ?? []).map { (name: $0.name, value: $0.value ?? "") }
-        return (String(withoutFragment[..<mark]), items)
+        // A redirect's parameters are form-encoded (RFC 6749 Appendix B): `+` is a space.
+        let query = Data(withoutFragment[withoutFragment.index(after: mark)...].utf8)
+        return (String(withoutFragment[..<mark]), FormEncoding.decode(query) ?? [])
     }
 
     /// Every way `location` (nil when the response has none) breaks this expectation, each at
