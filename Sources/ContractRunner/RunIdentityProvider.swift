@@ -10,7 +10,8 @@ import WebForms
 ///
 /// - `GET /.well-known/openid-configuration` and `GET /jwks`: its discovery document and keys.
 /// - `GET /authorize`: signs in its test user without a page (`sub` is the request's
-///   `login_hint`, else `contract-user`), then redirects to the `redirect_uri` with a code,
+///   `login_hint`, else `contract-user`; a hint that is an email address is also the user's
+///   verified `email`), then redirects to the `redirect_uri` with a code,
 ///   the `state` and `iss` (RFC 9207). A request without `client_id`, a `redirect_uri`,
 ///   `response_type=code` or an S256 PKCE challenge gets a 400.
 /// - `POST /token`: the code once, for its client and redirect URI, with the verifier of its
@@ -123,6 +124,11 @@ public struct RunIdentityProvider: TokenMinter {
         claims["iss"] = .string(issuer)
         claims["aud"] = .string(grant.clientID)
         if let nonce = grant.nonce { claims["nonce"] = .string(nonce) }
+        // A hint that is an address is the test user's verified email too (to link to an account of it).
+        if grant.subject.contains("@") {
+            claims["email"] = .string(grant.subject)
+            claims["email_verified"] = true
+        }
         return Answer(
             status: 200, location: nil,
             json: [

@@ -87,7 +87,8 @@ enum PactVerifier {
         // export noted each) fail, and only those.
         let noted = exported.stderr.split(separator: "\n").compactMap { note -> String? in
             guard
-                note.contains(": Pact cannot compute one") || note.contains(": Pact cannot sign one") || note.contains(": Pact follows it"),
+                note.contains(": Pact cannot compute one") || note.contains(": Pact cannot sign one") || note.contains(": Pact follows it")
+                    || note.contains(": Pact follows them"),
                 let file = note.range(of: ".yaml:"), let place = note.range(of: ": request ") ?? note.range(of: ": response ")
             else { return nil }
             return String(note[file.upperBound..<place.lowerBound])

@@ -62,8 +62,9 @@ public struct ProviderSignInAttempt: Sendable, Equatable, Codable {
 
     /// Where the browser goes: the provider's authorization endpoint with the request
     /// (OIDC Core §3.1.2.1): the provider's first client id, its scopes, `form_post` for
-    /// Apple (which requires it when asking for the name or email).
-    public func authorizationURL(at provider: IdentityProvider) -> String {
+    /// Apple (which requires it when asking for the name or email), and the app's
+    /// `login_hint` passed on, as Keycloak and Auth0 pass it to their identity providers.
+    public func authorizationURL(at provider: IdentityProvider, loginHint: String? = nil) -> String {
         var parameters: [(name: String, value: String)] = [
             ("response_type", "code"), ("client_id", provider.clientIDs[0]), ("redirect_uri", redirectURI),
             ("scope", provider.scopes.joined(separator: " ")), ("state", state), ("nonce", nonce),
@@ -72,6 +73,7 @@ public struct ProviderSignInAttempt: Sendable, Equatable, Codable {
             parameters += [("code_challenge", PKCE.challenge(of: codeVerifier)), ("code_challenge_method", "S256")]
         }
         if provider.kind == .apple { parameters.append(("response_mode", "form_post")) }
+        if let loginHint, !loginHint.isEmpty { parameters.append(("login_hint", loginHint)) }
         let endpoint = provider.metadata.authorizationEndpoint
         return endpoint + (endpoint.contains("?") ? "&" : "?") + FormEncoding.encode(parameters)
     }

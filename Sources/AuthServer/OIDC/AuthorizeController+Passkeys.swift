@@ -29,9 +29,11 @@ extension AuthorizeController {
         return JSONResponse.make(status: .ok, body: ["location": flow.action(.resume)], headers: try sessions.cookie(for: signedIn))
     }
 
-    /// What names the request `flow` in the browser session: the SHA-256 of its parameters.
+    /// What names the request `flow` in the browser session: the SHA-256 of its parameters,
+    /// in name order, so the same request sent with its parameters in another order is the same.
     static func digest(of flow: Flow) -> String {
-        SHA256.hash(data: Data(flow.query.utf8)).map { String(format: "%02x", $0) }.joined()
+        let parameters = flow.parameters.enumerated().sorted { ($0.element.name, $0.offset) < ($1.element.name, $1.offset) }.map(\.element)
+        return SHA256.hash(data: Data(FormEncoding.encode(parameters).utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
     /// Where the page's script goes after its passkey sign-in: the request the passkey signed

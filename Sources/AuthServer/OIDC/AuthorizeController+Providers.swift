@@ -43,7 +43,8 @@ extension AuthorizeController {
             return try await signInPage(flow, session: session, request: request, status: .badRequest, error: error.description)
         }
         let attempt = ProviderSignInAttempt.start(provider: chosen, redirectURI: callbackURI, resume: flow.query, now: sessions.clock.now)
-        return PageResponse.seeOther(attempt.authorizationURL(at: chosen), headers: try sessions.cookie(for: attempt))
+        return PageResponse.seeOther(
+            attempt.authorizationURL(at: chosen, loginHint: flow.request.loginHint), headers: try sessions.cookie(for: attempt))
     }
 
     /// `GET`/`POST /federation/callback`: the provider's answer (in the query, or Apple's

@@ -125,7 +125,9 @@ public struct PactExporter: Sendable {
         var rules: [String: JSONValue] = [:]
         var generators: [String: JSONValue] = [:]
         if spec.followRedirects {
-            writer.note("follow_redirects: a Pact verifier checks the redirect itself, not where it leads")
+            writer.note(
+                "follow_redirects: Pact follows them too, but carries no cookie from one to the next, so a sign-in that needs the browser's cookie there fails it (contract verify keeps them)"
+            )
         }
         // A sequence's cookies are the jar's, which Pact has not: each request is sent alone.
 
