@@ -57,6 +57,17 @@ public final class TestMailbox: Sendable {
     /// Every message accepted so far.
     public var messages: [Message] { state.withLock { $0.messages } }
 
+    /// The messages without repeats: the first of each `delivery_id`. A delivery is sent at
+    /// least once (a retry after a timeout may arrive twice, as on a loaded machine), and a
+    /// mailer deduplicates by its id, as this does.
+    public var distinctMessages: [Message] {
+        var seen = Set<String>()
+        return messages.filter { message in
+            guard let id = message.json["delivery_id"].map({ "\($0)" }) else { return true }
+            return seen.insert(id).inserted
+        }
+    }
+
     /// The router to serve.
     public func router() -> Router<BasicRequestContext> {
         let router = Router()

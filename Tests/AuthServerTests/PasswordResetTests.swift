@@ -142,7 +142,7 @@ import Testing
                 // A reset asked by username for an account without an address still goes out.
                 #expect(message.json["email"] is NSNull)
                 try await Task.sleep(for: .milliseconds(500))
-                #expect(mailbox.messages.count == 1)
+                #expect(mailbox.distinctMessages.count == 1)
 
                 let both = try await client.postJSON("/password/reset", Self.json(["username": "bob", "email": "bob@example.com"]))
                 #expect(both.status == .badRequest)
@@ -189,7 +189,7 @@ import Testing
                 #expect(
                     try await client.postJSON("/password/reset", Self.json(["username": "p5"]), from: "198.51.100.8").status == .accepted)
             }
-            #expect(mailbox.messages.count <= 2)
+            #expect(mailbox.distinctMessages.count <= 2)
         }
     }
 

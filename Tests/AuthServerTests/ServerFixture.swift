@@ -30,6 +30,9 @@ struct ServerFixture {
         // closed the connection under SlowBodyTests ("I/O on closed channel"). The tests of
         // the timeout itself set it (authdTests run the binary with its default).
         configuration.requestHeadTimeout = .seconds(300)
+        // The tests' providers answer in process: under the suite's load one took longer
+        // than the default 10 s (AppleCodeSignInTests' sign-in got 503, provider unavailable).
+        configuration.providerTimeout = .seconds(120)
         configuration.logger = TestCluster.logger
     }
 

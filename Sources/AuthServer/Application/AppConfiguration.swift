@@ -75,6 +75,9 @@ public struct AppConfiguration: Sendable {
     public var retention = RetentionPolicy()
     /// How often retention runs (every instance runs it; their batches skip each other's rows).
     public var retentionInterval: Duration = .seconds(60)
+    /// The deadline of one call to an upstream provider (its discovery document, keys, token
+    /// and revocation endpoints).
+    public var providerTimeout: Duration = .seconds(10)
     /// How often the providers' refresh tokens queued for revocation are sent.
     public var providerRevocationInterval: Duration = .seconds(5)
     /// How often every instance reloads the signing keys from storage, so that a key made by

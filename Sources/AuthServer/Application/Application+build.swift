@@ -75,14 +75,16 @@ public func buildApplication(
     // Upstream providers are called with a client of their own, which follows no redirect.
     let providerClient = HTTPDeliveryTransport.makeClient()
     let providerKeys = ProviderKeyCache(
-        transport: HTTPProviderTransport(client: providerClient), clock: configuration.clock, metrics: configuration.metrics)
+        transport: HTTPProviderTransport(client: providerClient, timeout: .seconds(configuration.providerTimeout.components.seconds)),
+        clock: configuration.clock, metrics: configuration.metrics)
     // Email sign-in codes, too, go out through the deliveries; with them, a verified address is a way in.
     let emailSignIn = configuration.delivery.map { delivery in
         EmailSignIn(
             login: login, sealer: DeliverySealer(keyEncryptionKey: keyEncryptionKey), wake: wake, lifetime: delivery.lifetimes.emailSignIn)
     }
     let providerTokens = ProviderTokenEndpoint(
-        transport: HTTPProviderTransport(client: providerClient), keyEncryptionKey: keyEncryptionKey, clock: configuration.clock)
+        transport: HTTPProviderTransport(client: providerClient, timeout: .seconds(configuration.providerTimeout.components.seconds)),
+        keyEncryptionKey: keyEncryptionKey, clock: configuration.clock)
     let federation = FederatedLogin(
         login: login, verifier: IDTokenVerifier(keys: providerKeys, clock: configuration.clock), signUpOpen: configuration.signUpOpen,
         emailIsAWayIn: emailSignIn != nil, tokens: providerTokens)
