@@ -1,5 +1,5 @@
 /// What a page must hold (`html:` in a response, a list): the elements a CSS selector finds
-/// (``HTMLSelector``), at least one of which has the listed attributes and text; with `count`,
+/// (`HTMLSelector`), at least one of which has the listed attributes and text; with `count`,
 /// exactly that many are found.
 ///
 /// ```yaml
