@@ -64,7 +64,7 @@ import Testing
             try await fresh.send(Self.health)
             #expect(try await fresh.answer().hasPrefix("HTTP/1.1 200"))
             // The first slow one made room; the later ones are still served when they finish.
-            #expect(try await slow[0].isClosed(within: .seconds(10)))
+            #expect(try await slow[0].isClosed(within: .seconds(60)))
             #expect(Self.metric("authd_connections_evicted_total", of: fixture) == 1)
             for connection in slow.dropFirst() {
                 try await connection.send(Array(Self.health.dropFirst(20)))
@@ -113,7 +113,9 @@ import Testing
             try await inside[0].send(Array(body.dropFirst(5)))
             #expect(try await inside[0].answer().hasPrefix("HTTP/1.1 401"))
             #expect(try await fresh.answer().hasPrefix("HTTP/1.1 200"))
-            #expect(try await inside[0].isClosed(within: .seconds(10)))
+            // It is closed once it waits its grace for a next head; on a loaded machine that
+            // came after 10 s (a fresh-clone CI run), so the wait is bounded by a minute.
+            #expect(try await inside[0].isClosed(within: .seconds(60)))
             #expect(Self.metric("authd_connections_evicted_total", of: fixture) == 1)
             try await inside[1].send(Array(body.dropFirst(5)))
             #expect(try await inside[1].answer().hasPrefix("HTTP/1.1 401"))
