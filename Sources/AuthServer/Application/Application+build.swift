@@ -73,18 +73,16 @@ public func buildApplication(
     let passkeys = configuration.passkeys.map { PasskeyService(login: login, relyingParty: $0, notices: notices) }
     let provider = OpenIDProvider(sessions: sessions, keys: keys, sessionMaxAge: configuration.sessionMaxAge)
     // Upstream providers are called with a client of their own, which follows no redirect.
-    let providerClient = HTTPDeliveryTransport.makeClient()
-    let providerKeys = ProviderKeyCache(
-        transport: HTTPProviderTransport(client: providerClient, timeout: .seconds(configuration.providerTimeout.components.seconds)),
-        clock: configuration.clock, metrics: configuration.metrics)
+    let providerTransport = HTTPProviderTransport(
+        client: HTTPDeliveryTransport.makeClient(), timeout: .seconds(configuration.providerTimeout.components.seconds))
+    let providerKeys = ProviderKeyCache(transport: providerTransport, clock: configuration.clock, metrics: configuration.metrics)
     // Email sign-in codes, too, go out through the deliveries; with them, a verified address is a way in.
     let emailSignIn = configuration.delivery.map { delivery in
         EmailSignIn(
             login: login, sealer: DeliverySealer(keyEncryptionKey: keyEncryptionKey), wake: wake, lifetime: delivery.lifetimes.emailSignIn)
     }
     let providerTokens = ProviderTokenEndpoint(
-        transport: HTTPProviderTransport(client: providerClient, timeout: .seconds(configuration.providerTimeout.components.seconds)),
-        keyEncryptionKey: keyEncryptionKey, clock: configuration.clock)
+        transport: providerTransport, keyEncryptionKey: keyEncryptionKey, clock: configuration.clock)
     let federation = FederatedLogin(
         login: login, verifier: IDTokenVerifier(keys: providerKeys, clock: configuration.clock), signUpOpen: configuration.signUpOpen,
         emailIsAWayIn: emailSignIn != nil, tokens: providerTokens)
@@ -117,7 +115,7 @@ public func buildApplication(
 
     var services: [any Service] = [
         StorageService(storage: storage),
-        HTTPClientService(client: providerClient),
+        HTTPClientService(client: providerTransport.client),
         PeriodicService(interval: configuration.keyReloadInterval) { [reloader = KeyReloader(keys: keys, issuer: issuer, logger: logger)] in
             await reloader.reload()
         },
