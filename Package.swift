@@ -370,7 +370,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ContractKitTests",
-            dependencies: ["ContractKit", "ContractEvolution", "ContractTestSupport", "ProcessKit", "WebAuthn"]
+            dependencies: ["ContractKit", "ContractEvolution", "ContractTestSupport", "JOSE", "ProcessKit", "WebAuthn"]
         ),
         .testTarget(
             name: "ContractInteropTests",

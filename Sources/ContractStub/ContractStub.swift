@@ -405,7 +405,7 @@ public final class ContractStub: Sendable {
         case .unspecified:
             break
         case .json(let matcher):
-            body = Data(try generator.value(for: matcher, at: "$").description.utf8)
+            body = Data(try generator.value(for: generator.bindingAccessTokenHashes(matcher), at: "$").description.utf8)
             if !headers.contains(where: { $0.name == "content-type" }) { headers.append(("content-type", "application/json")) }
         case .text(let matcher):
             let value = try generator.value(for: matcher, at: "body")

@@ -26,4 +26,16 @@ struct ResponseGenerator: TokenMinter {
     }
 
     var jwks: JSONValue { signer.jwks }
+
+    /// `matcher` with its `access_token` made first, so that the ID tokens beside it carry
+    /// its `at_hash`.
+    func bindingAccessTokenHashes(_ matcher: Matcher) throws -> Matcher {
+        guard matcher.hasAccessTokenHashes, case .object(var members) = matcher.kind, let access = members["access_token"] else {
+            return matcher
+        }
+        let token = try value(for: access, at: "$.access_token")
+        members["access_token"] = Matcher(.literal(token))
+        return Matcher(.object(members), example: matcher.example, optional: matcher.optional)
+            .bindingAccessTokenHashes(accessToken: token.text) { _ in StubSigner.algorithm }
+    }
 }

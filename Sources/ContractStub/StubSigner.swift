@@ -12,6 +12,8 @@ import JOSE
 /// signer.jwks   // {"keys":[{"kty":"OKP","crv":"Ed25519","kid":…,"x":…}]}
 /// ```
 public struct StubSigner: Sendable {
+    /// The `alg` of its tokens.
+    public static let algorithm = "EdDSA"
     private let key: Curve25519.Signing.PrivateKey
     /// The key id in tokens and in the JWKS.
     public let kid: String
@@ -23,7 +25,7 @@ public struct StubSigner: Sendable {
         self.key = key
         let kid = "stub-" + Base64URL.encode(Data(SHA256.hash(data: key.publicKey.rawRepresentation).prefix(9)))
         self.kid = kid
-        let header = JSONValue.object(["alg": .string("EdDSA"), "typ": .string("JWT"), "kid": .string(kid)])
+        let header = JSONValue.object(["alg": .string(Self.algorithm), "typ": .string("JWT"), "kid": .string(kid)])
         encodedHeader = Base64URL.encode(Data(header.description.utf8))
     }
 
@@ -32,7 +34,7 @@ public struct StubSigner: Sendable {
         .object([
             "keys": .array([
                 .object([
-                    "kty": .string("OKP"), "crv": .string("Ed25519"), "alg": .string("EdDSA"), "use": .string("sig"),
+                    "kty": .string("OKP"), "crv": .string("Ed25519"), "alg": .string(Self.algorithm), "use": .string("sig"),
                     "kid": .string(kid), "x": .string(Base64URL.encode(key.publicKey.rawRepresentation)),
                 ])
             ])

@@ -53,7 +53,7 @@ import Testing
         try await keys.add(jwksJSON: String(decoding: try JSONEncoder().encode(issuer.jwks), as: UTF8.self))
         let verified = try await keys.verify(idToken, as: IDToken.self)
         #expect(verified.nonce == "n-0S6")
-        #expect(verified.atHash == IDTokenClaims.tokenHash(of: access, algorithm: algorithm.rawValue))
+        #expect(verified.atHash == TokenHash.of(access, algorithm: algorithm.rawValue))
         let header = try #require(Base64URL.decode(idToken.split(separator: ".")[0]))
         let fields = try #require(try JSONSerialization.jsonObject(with: header) as? [String: String])
         #expect(fields["alg"] == algorithm.rawValue && fields["typ"] == "JWT")

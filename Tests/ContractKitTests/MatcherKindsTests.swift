@@ -37,6 +37,7 @@ import Testing
                 assertion: { match: webauthn_assertion, options: "{{request}}", origin: "https://example.com", authenticator: a, user_verified: false }
                 basic: { match: basic_auth, username: client, password: { match: string, min_length: 8 } }
                 pkce: { match: pkce_s256, verifier: dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk }
+                at_hash: { match: at_hash, example: Ro0ayxtUo87-ieV6NK0VMA }
             response: { status: 204 }
         """
 

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import JOSE
 
@@ -9,7 +8,7 @@ import JOSE
 ///
 /// ```swift
 /// let claims = IDTokenClaims(grant: code, issuer: issuer, sessionID: sid, accessToken: token, algorithm: "RS256", now: now)
-/// claims.atHash   // the left half of SHA-256 of the access token, base64url
+/// claims.atHash   // TokenHash.of(token, algorithm: "RS256")
 /// ```
 public struct IDTokenClaims: Codable, Sendable, Equatable {
     public var iss: String
@@ -44,25 +43,11 @@ public struct IDTokenClaims: Codable, Sendable, Equatable {
         exp = Int(now.addingTimeInterval(Self.lifetime).timeIntervalSince1970)
         authTime = Int(grant.authTime.timeIntervalSince1970)
         nonce = grant.nonce
-        atHash = accessToken.map { Self.tokenHash(of: $0, algorithm: algorithm) }
+        atHash = accessToken.map { TokenHash.of($0, algorithm: algorithm) }
         sid = sessionID?.uuidString.lowercased()
         let methods = Set(grant.methods)
         amr = grant.methods + (methods.count > 1 && !methods.contains("mfa") ? ["mfa"] : [])
         acr = methods.subtracting(["mfa"]).count > 1 ? "2" : "1"
-    }
-
-    /// `at_hash` (OpenID Connect Core §3.1.3.6): the left half of the hash of the token's
-    /// ASCII, base64url; SHA-256 for the `*256` algorithms, SHA-384 and SHA-512 for theirs,
-    /// and SHA-512 for EdDSA with Ed25519.
-    public static func tokenHash(of token: String, algorithm: String) -> String {
-        let data = Data(token.utf8)
-        let digest: [UInt8] =
-            switch algorithm {
-            case "RS384", "ES384", "PS384": Array(SHA384.hash(data: data))
-            case "RS512", "ES512", "PS512", "EdDSA": Array(SHA512.hash(data: data))
-            default: Array(SHA256.hash(data: data))
-            }
-        return Base64URL.encode(Data(digest.prefix(digest.count / 2)))
     }
 
     private enum CodingKeys: String, CodingKey {

@@ -198,7 +198,8 @@ extension ResponseSpec {
                         path: "body", expected: "JSON", actual: response.body.isEmpty ? "an empty body" : "text \(JSONValue.string(text))"))
                 break
             }
-            found += matcher.mismatches(in: json, strict: strict)
+            // An ID token's at_hash is checked against the access token of the same answer.
+            found += matcher.bindingAccessTokenHashes(in: json).mismatches(in: json, strict: strict)
         case .text(let matcher):
             found += matcher.mismatches(in: .string(String(decoding: response.body, as: UTF8.self))).map {
                 Mismatch(path: "body", expected: $0.expected, actual: $0.actual)

@@ -16,4 +16,12 @@ package enum JWTShape {
         guard let jws = CompactJWS(text), case .object(let claims) = try? JSONValue(parsing: jws.payload) else { return nil }
         return .object(claims)
     }
+
+    /// The `alg` of a compact JWT's header, when `text` is one and says it.
+    package static func algorithm(of text: String) -> String? {
+        guard let jws = CompactJWS(text), case .object(let header) = try? JSONValue(parsing: jws.header),
+            case .string(let algorithm)? = header["alg"]
+        else { return nil }
+        return algorithm
+    }
 }

@@ -217,7 +217,7 @@ import Testing
             let idToken = try #require(tokens["id_token"] as? String)
             let claims = try await Self.verified(idToken, client: client, audience: "phone-app")
             #expect(claims.nonce == "n0nce" && claims.amr == ["pwd"])
-            #expect(claims.atHash == IDTokenClaims.tokenHash(of: access, algorithm: "RS256"))
+            #expect(claims.atHash == TokenHash.of(access, algorithm: "RS256"))
             #expect(String(buffer: try await client.execute(uri: "/.well-known/jwks.json", method: .get).body).contains(#""RS256""#))
 
             let info = try await client.execute(uri: "/userinfo", method: .get, headers: [.authorization: "Bearer \(access)"])
