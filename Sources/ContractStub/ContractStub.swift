@@ -195,6 +195,30 @@ public final class ContractStub: Sendable {
         deliveryHub.clear()
     }
 
+    /// Makes the file of the interaction named `name` go on from it, as if the interactions
+    /// before it had been answered: of the interactions a request fits equally, it answers
+    /// next (WireMock's scenario states, from the contract's order). A test of an app's
+    /// sign-in starts at the answer a signed-in browser gets, without a page:
+    ///
+    /// ```swift
+    /// try stub.resume(at: "the browser signed in, that allowed phone-app, gets its code at once, without a page")
+    /// ```
+    ///
+    /// What the interactions before it saved stays unsaved: the interaction saves what it
+    /// needs from its own request.
+    /// - Throws: ``BuildError`` when no interaction has that name.
+    public func resume(at name: String) throws {
+        guard let entry = entries.first(where: { $0.interaction.name == name }) else {
+            throw BuildError(description: "no interaction is named '\(name)'")
+        }
+        let time = now
+        state.withLock { state in
+            let file = entry.contract.file
+            state.lastAnswered[file] = entry.index > 0 ? entry.index - 1 : nil
+            state.lastAnsweredAt[file] = time
+        }
+    }
+
     /// The stub's time: its clock plus the steps of ``advanceClock(by:)``.
     public var now: Date {
         let base = clock()

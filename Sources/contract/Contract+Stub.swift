@@ -4,8 +4,9 @@ import ContractStubServer
 import Foundation
 
 extension ContractCommand {
-    /// `contract stub DIR --port P [--deliver-to URL]`: serve the stub over HTTP until SIGINT
-    /// or SIGTERM, posting the contracts' deliveries to `URL` + their path.
+    /// `contract stub DIR --port P [--deliver-to URL] [--resume-at INTERACTION]`: serve the
+    /// stub over HTTP until SIGINT or SIGTERM, posting the contracts' deliveries to `URL` +
+    /// their path.
     struct Stub: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Serve a stub built from the contracts, for manual use and non-Swift clients.")
@@ -21,6 +22,15 @@ extension ContractCommand {
 
         @Option(name: .customLong("state"), help: "A provider state to activate (repeatable); default: all.")
         var states: [String] = []
+
+        @Option(
+            name: .customLong("resume-at"),
+            help: ArgumentHelp(
+                "Start the file of this interaction at it, as if the ones before it had been answered (repeatable): an app's first authorization request gets a signed-in browser's answer.",
+                valueName: "interaction"
+            )
+        )
+        var resumeAt: [String] = []
 
         @Option(
             name: .customLong("deliver-to"),
@@ -63,6 +73,14 @@ extension ContractCommand {
             } catch {
                 FileHandle.standardError.write(Data("the stub cannot be built from these contracts:\n\(error)\n".utf8))
                 throw ContractCommand.Status.brokenContracts
+            }
+            for name in resumeAt {
+                do {
+                    try stub.resume(at: name)
+                } catch {
+                    FileHandle.standardError.write(Data("--resume-at: \(error)\n".utf8))
+                    throw ContractCommand.Status.brokenContracts
+                }
             }
             for text in faults {
                 do {

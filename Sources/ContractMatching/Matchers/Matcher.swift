@@ -83,7 +83,8 @@ public struct Matcher: Sendable, Equatable {
     /// This matcher with every literal string that is a template (`"{{sub}}"`) replaced by
     /// the saved value it names: a sole `{{name}}` takes the value with its JSON type, text
     /// around variables is rendered as a string. Templates naming unsaved variables stay,
-    /// and their names are added to `undefined`.
+    /// and their names are added to `undefined`. An `example` that is a template is rendered
+    /// as text when every variable it names is saved.
     ///
     /// ```swift
     /// let expected = Matcher.literal(.object(["user_id": .string("{{sub}}")]))
@@ -91,18 +92,19 @@ public struct Matcher: Sendable, Equatable {
     /// expected.resolved(with: ["sub": .string("8c0e…")], undefined: &undefined)   // user_id: "8c0e…"
     /// ```
     public func resolved(with variables: [String: JSONValue], undefined: inout [String]) -> Matcher {
+        let example = resolvedExample(with: variables)
         switch kind {
         case .literal(.string(let text)) where Template.mayHavePlaceholders(text):
             let template = Template(text)
             let missing = template.requiredVariables.filter { variables[$0] == nil }
             guard missing.isEmpty else {
                 undefined += missing
-                return self
+                return Matcher(kind, example: example, optional: optional)
             }
             if let name = template.soleVariable, let value = variables[name] {
                 return Matcher(.literal(value), example: example, optional: optional)
             }
-            guard let rendered = try? template.render(variables) else { return self }
+            guard let rendered = try? template.render(variables) else { return Matcher(kind, example: example, optional: optional) }
             return Matcher(.literal(.string(rendered)), example: example, optional: optional)
         case .object(let members):
             return Matcher(
@@ -113,8 +115,19 @@ public struct Matcher: Sendable, Equatable {
         case .typed(let kind):
             return Matcher(.typed(Self.resolving(kind, with: variables, undefined: &undefined)), example: example, optional: optional)
         default:
-            return self
+            return Matcher(kind, example: example, optional: optional)
         }
+    }
+
+    /// The example with its `{{name}}`s filled as text when every one is saved (a stub's
+    /// page whose form action carries the request's `state`); else as written.
+    private func resolvedExample(with variables: [String: JSONValue]) -> JSONValue? {
+        guard case .string(let text)? = example, Template.mayHavePlaceholders(text) else { return example }
+        let template = Template(text)
+        guard template.requiredVariables.allSatisfy({ variables[$0] != nil }), let rendered = try? template.render(variables) else {
+            return example
+        }
+        return .string(rendered)
     }
 
     /// `kind` with its children's and its own placeholders filled.
