@@ -81,6 +81,32 @@ import Testing
         }
     }
 
+    /// RFC 7009 §2: a client's own token it revokes is inactive at introspection from then
+    /// on, until it would have expired (then retention forgets the revocation); another
+    /// client's revocation of it changes nothing.
+    @Test func aClientsOwnTokenItRevokesIsInactive() async throws {
+        try await TestCluster.withStorage { storage in
+            let (_, parties) = try await services(storage)
+            let (client, _) = try OAuthClient.register(id: "orders-api", audiences: [], now: clock.now)
+            let (other, _) = try OAuthClient.register(id: "billing-api", audiences: [], now: clock.now)
+            #expect(try await storage.clients.add(client))
+            #expect(try await storage.clients.add(other))
+            let token = try await parties.clientToken(for: client, origin: RequestOrigin())
+            let kept = try await parties.clientToken(for: client, origin: RequestOrigin())
+            try await parties.revoke(token.value, by: other, origin: RequestOrigin())
+            #expect(try await parties.introspect(token.value, by: client).active, "another client's revocation")
+            try await parties.revoke(token.value, by: client, origin: RequestOrigin())
+            try await parties.revoke(token.value, by: client, origin: RequestOrigin())
+            #expect(try await parties.introspect(token.value, by: client) == .inactive)
+            #expect(try await parties.introspect(kept.value, by: client).active, "only the revoked token")
+            #expect(try await storage.auditEvents().map(\.kind).filter { $0 == .clientTokenRevoked }.count == 2)
+            let retention = RetentionService(storage: storage, policy: RetentionPolicy(), clock: clock)
+            #expect(try await retention.run().sessionRows == 0, "kept while the token lives")
+            clock.advance(by: 901)
+            #expect(try await retention.run().sessionRows == 1)
+        }
+    }
+
     @Test(arguments: [
         ("", "1 to 64"), (String(repeating: "a", count: 65), "1 to 64"), ("has space", "letters, digits"), ("é", "letters, digits"),
         ("authd", "authd's own login routes"), ("8C0E3F1A-9B2D-4E5F-8A7B-6C5D4E3F2A1B", "the form of a user id"),

@@ -75,6 +75,8 @@ public struct SecurityEvent: Sendable, Equatable {
         case clientRemoved = "client_removed"
         /// A relying party got a token of its own with `client_credentials` (`detail`: its client id).
         case clientTokenIssued = "client_token_issued"
+        /// A relying party revoked a token of its own (`detail`: its client id).
+        case clientTokenRevoked = "client_token_revoked"
         /// An identity at a provider was linked to the account (`detail`: the provider's
         /// name and how: `created` with a new account, `confirmed` after the account was
         /// proved, `signed_in` from a signed-in session).

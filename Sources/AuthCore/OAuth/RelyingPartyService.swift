@@ -6,9 +6,9 @@ import Foundation
 ///
 /// Rules: introspection vouches only for a token that verifies now *and* whose account is
 /// enabled and whose session is live (an access token is cut off by logout, revocation or
-/// disabling, for servers that introspect), or whose client is still registered. Revocation
-/// ends the session of a refresh token, or of an access token that names one; an unknown token
-/// is not an error.
+/// disabling, for servers that introspect), or whose client is still registered and did not
+/// revoke it. Revocation ends the session of a refresh token, or of an access token that names
+/// one, and marks a client's own token revoked; an unknown token is not an error.
 ///
 /// ```swift
 /// let parties = RelyingPartyService(sessions: sessions)
@@ -95,8 +95,10 @@ public struct RelyingPartyService<Storage: AuthStorage>: Sendable {
             answer.username = user.username
             return answer
         }
-        // A relying party's own token: live while the client is registered.
-        guard let clientID = claims.clientID, clientID == claims.sub, try await storage.clients.client(id: clientID) != nil else {
+        // A relying party's own token: live while the client is registered and until it revokes it.
+        guard let clientID = claims.clientID, clientID == claims.sub, try await storage.clients.client(id: clientID) != nil,
+            !(try await storage.clients.isTokenRevoked(jti: claims.jti))
+        else {
             return .inactive
         }
         return answer
@@ -122,15 +124,24 @@ public struct RelyingPartyService<Storage: AuthStorage>: Sendable {
     /// ``introspect(_:by:)``: a refresh token only for a trusted introspector). Unknown,
     /// expired, foreign and other clients' tokens change nothing and are not an error
     /// (RFC 7009 §2.2: the answer tells no one which tokens exist); a relying party's own
-    /// `client_credentials` token runs out within its lifetime.
+    /// `client_credentials` token is answered inactive by introspection from then on (it
+    /// still verifies at a server that checks only its signature, until it expires).
     public func revoke(_ token: String, by client: OAuthClient, origin: RequestOrigin) async throws {
         guard let presented = Presented(token) else { return }
         let now = sessions.clock.now
         let owner: UUID?
         switch presented {
         case .accessToken:
-            guard let claims = try? issuer.verify(token, anyAudience: true), client.isMeant(for: claims),
-                let userID = claims.userID, let session = claims.sid.flatMap(UUID.init(uuidString:)),
+            guard let claims = try? issuer.verify(token, anyAudience: true), client.isMeant(for: claims) else { return }
+            if claims.userID == nil, let clientID = claims.clientID, clientID == claims.sub {
+                // A relying party's own token (client_credentials): introspection answers it inactive from now on.
+                try await storage.clients.revokeToken(
+                    jti: claims.jti, of: clientID, expiresAt: Date(timeIntervalSince1970: TimeInterval(claims.exp)))
+                try await storage.audit.record(
+                    SecurityEvent(kind: .clientTokenRevoked, at: now, origin: origin, detail: client.id))
+                return
+            }
+            guard let userID = claims.userID, let session = claims.sid.flatMap(UUID.init(uuidString:)),
                 try await storage.refreshTokens.revokeSession(session, ofUser: userID, now: now)
             else { return }
             owner = userID

@@ -85,6 +85,10 @@ public struct RetentionService<Storage: AuthStorage>: Sendable {
         deleted.sessionRows += try await batches(counted: "used_id_tokens") { limit in
             try await storage.identities.deleteExpired(before: now, limit: limit)
         }
+        // A client's revoked token is remembered until it expires.
+        deleted.sessionRows += try await batches(counted: "revoked_client_tokens") { limit in
+            try await storage.clients.deleteExpiredRevocations(before: now, limit: limit)
+        }
         return deleted
     }
 

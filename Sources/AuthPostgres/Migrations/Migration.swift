@@ -51,6 +51,7 @@ extension Migration {
         Migration(version: "0028_email_sign_in", bytes: PackageResources._028_email_sign_in_sql),
         Migration(version: "0029_provider_revocations", bytes: PackageResources._029_provider_revocations_sql),
         Migration(version: "0030_provider_names", bytes: PackageResources._030_provider_names_sql),
+        Migration(version: "0031_revoked_client_tokens", bytes: PackageResources._031_revoked_client_tokens_sql),
     ]
 
     private init(version: String, bytes: [UInt8]) {

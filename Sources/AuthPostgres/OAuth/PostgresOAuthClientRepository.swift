@@ -2,7 +2,8 @@ import AuthCore
 import Foundation
 import PostgresNIO
 
-/// Relying parties in `oauth_clients` (migrations 0016, 0020, 0023): secrets as SHA-256 only.
+/// Relying parties in `oauth_clients` (migrations 0016, 0020, 0023): secrets as SHA-256 only;
+/// the revoked `jti`s of their own tokens in `revoked_client_tokens` (0031).
 ///
 /// ```swift
 /// let clients = PostgresOAuthClientRepository(database: database)
@@ -50,6 +51,32 @@ public struct PostgresOAuthClientRepository: OAuthClientRepository {
 
     public func remove(id: String) async throws -> Bool {
         try await database.countingChanges("DELETE FROM oauth_clients WHERE id = \(id)") == 1
+    }
+
+    public func revokeToken(jti: String, of clientID: String, expiresAt: Date) async throws {
+        _ = try await database.countingChanges(
+            """
+            INSERT INTO revoked_client_tokens (jti, client_id, expires_at) VALUES (\(jti), \(clientID), \(expiresAt))
+            ON CONFLICT (jti) DO NOTHING
+            """
+        )
+    }
+
+    public func isTokenRevoked(jti: String) async throws -> Bool {
+        try await database.query("SELECT 1 FROM revoked_client_tokens WHERE jti = \(jti)") { rows in
+            for try await _ in rows { return true }
+            return false
+        }
+    }
+
+    public func deleteExpiredRevocations(before date: Date, limit: Int) async throws -> Int {
+        try await database.countingChanges(
+            """
+            DELETE FROM revoked_client_tokens WHERE jti = ANY(ARRAY(
+                SELECT jti FROM revoked_client_tokens WHERE expires_at < \(date) LIMIT \(limit) FOR UPDATE SKIP LOCKED
+            ))
+            """
+        )
     }
 
     private static let columns: SQL = """
