@@ -102,7 +102,8 @@ public struct ContractProber: Sendable {
         let replayDeadline = deadline * Self.replayDeadlineFactor
         for interaction in interactions {
             do {
-                try await ProviderStates.setUp(interaction.given, with: states)
+                let given = interaction.given.map { $0.resolved(with: variables) }
+                variables.merge(try await ProviderStates.setUp(given, with: states)) { _, new in new }
                 if let after = interaction.after { try await ProviderStates.advanceClock(by: after, with: states, codes: codes) }
                 var rendered = try await interaction.request.render(
                     with: variables, waitingFor: codes, authenticators: authenticators, identityProvider: identityProvider)

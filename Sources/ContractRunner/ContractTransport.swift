@@ -44,7 +44,9 @@ public struct HTTPTransport: ContractTransport {
     }
 
     public func send(_ request: ContractRequest) async throws -> ContractResponse {
-        var outgoing = HTTPClientRequest(url: baseURL + request.target)
+        // A target that is a whole URL (an endpoint a discovery document named) goes there.
+        let absolute = request.target.hasPrefix("http://") || request.target.hasPrefix("https://")
+        var outgoing = HTTPClientRequest(url: absolute ? request.target : baseURL + request.target)
         outgoing.method = HTTPMethod(rawValue: request.method)
         for header in request.headers {
             outgoing.headers.add(name: header.name, value: header.value)

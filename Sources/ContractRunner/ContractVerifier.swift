@@ -242,9 +242,13 @@ public struct ContractVerifier: Sendable {
         authenticators: WebAuthnAuthenticators, jar: inout CookieJar
     ) async -> SideResult {
         var side = SideResult()
+        // What a state's set-up saved: this interaction's values, and the later ones'.
+        var stateValues: [String: JSONValue] = [:]
+        var variables = variables
         if setUpStates {
             do {
-                try await ProviderStates.setUp(interaction.given, with: states)
+                stateValues = try await ProviderStates.setUp(interaction.given.map { $0.resolved(with: variables) }, with: states)
+                variables.merge(stateValues) { _, new in new }
             } catch {
                 side.check = .error(VerificationError(.stateSetup, "\(error)"))
                 return side
@@ -282,7 +286,7 @@ public struct ContractVerifier: Sendable {
         }
         side.response = response
         let captured = interaction.captures(request: side.request, response: response)
-        side.saved = captured.values
+        side.saved = stateValues.merging(captured.values) { _, new in new }
         // The response may repeat what the request sent (`save: { id: request.path.id }`).
         let sent = captured.values.filter { interaction.save[$0.key]?.isFromRequest == true }
         let (spec, undefined) = interaction.response.resolved(with: variables.merging(sent) { _, new in new })

@@ -76,13 +76,16 @@ public struct ProviderStates: Sendable {
 
     /// Sets up each of `uses` in order with `states`.
     /// - Throws: ``SetupError``, also when a state is needed and `states` is nil (contract.yaml defines none).
-    public static func setUp(_ uses: [ProviderStateUse], with states: ProviderStates?) async throws {
+    @discardableResult
+    public static func setUp(_ uses: [ProviderStateUse], with states: ProviderStates?) async throws -> [String: JSONValue] {
+        var saved: [String: JSONValue] = [:]
         for use in uses {
             guard let states else {
                 throw SetupError(description: "provider state '\(use.state)' is needed but contract.yaml defines no states")
             }
-            try await states.setUp(use)
+            saved.merge(try await states.setUp(use)) { _, new in new }
         }
+        return saved
     }
 
     /// Moves the provider's clock `seconds` forward with `states`' hook, and the run's TOTP
@@ -99,40 +102,58 @@ public struct ProviderStates: Sendable {
         try await states.advanceClock(by: seconds)
     }
 
-    /// Sets up `use`.
-    public func setUp(_ use: ProviderStateUse) async throws {
+    /// Sets up `use`; returns the values of its `saves`, from the set-up's answer.
+    @discardableResult
+    public func setUp(_ use: ProviderStateUse) async throws -> [String: JSONValue] {
         guard let setup = setups[use.state] else {
             throw SetupError(description: "no set-up for provider state '\(use.state)' in contract.yaml")
         }
         let plain = variables.merging(use.params) { _, param in param }
         let failure = "setting up '\(use.state)' failed"
+        let answer: String
         switch setup {
         case .command(let command, let stdin):
             let script = try render(command, Self.shellQuoted(plain), use)
-            try await runShell(script, input: try stdin.map { try render($0, plain, use) }, failure: failure)
+            answer = try await runShell(
+                script, input: try stdin.map { try render($0, plain, use) }, failure: failure, keepOutput: !use.saves.isEmpty)
         case .url(let url):
-            try await post(
+            answer = try await post(
                 ["state": .string(use.state), "params": .object(use.params)], to: try render(url, plain, use), naming: "the state URL",
                 failure: failure)
         }
+        guard !use.saves.isEmpty else { return [:] }
+        guard case .object(let values)? = try? JSONValue(parsing: Data(answer.utf8)) else {
+            throw SetupError(
+                description: "\(failure): its answer is not a JSON object of \(use.saves.joined(separator: ", ")): \(answer.prefix(200))")
+        }
+        var saved: [String: JSONValue] = [:]
+        for name in use.saves {
+            guard let value = values[name] else { throw SetupError(description: "\(failure): its answer has no '\(name)'") }
+            saved[name] = value
+        }
+        return saved
     }
 
-    /// Runs `script` with `sh -c`, `input` on its standard input.
+    /// Runs `script` with `sh -c`, `input` on its standard input; returns its standard output
+    /// when it is kept apart (`keepOutput`), else "".
     /// - Throws: ``SetupError`` `failure (exit N): the end of its output` when it fails.
-    private func runShell(_ script: String, input: String?, failure: String) async throws {
-        let child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", script], input: input, mergeErrors: true)
+    @discardableResult
+    private func runShell(_ script: String, input: String?, failure: String, keepOutput: Bool = false) async throws -> String {
+        let child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", script], input: input, mergeErrors: !keepOutput)
         let status = await child.waitForExit()
         guard status == 0 else {
+            let output = keepOutput ? child.standardError : child.standardOutput
             throw SetupError(
-                description:
-                    "\(failure) (exit \(status)): \(String(child.standardOutput.suffix(500)).trimmingCharacters(in: .whitespacesAndNewlines))"
+                description: "\(failure) (exit \(status)): \(String(output.suffix(500)).trimmingCharacters(in: .whitespacesAndNewlines))"
             )
         }
+        return keepOutput ? child.standardOutput : ""
     }
 
-    /// POSTs `body` as JSON to `url`.
+    /// POSTs `body` as JSON to `url`; returns the answer's body.
     /// - Throws: ``SetupError`` `failure: NAME answered N` for a status outside 2xx.
-    private func post(_ body: JSONValue, to url: String, naming name: String, failure: String) async throws {
+    @discardableResult
+    private func post(_ body: JSONValue, to url: String, naming name: String, failure: String) async throws -> String {
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
@@ -141,6 +162,7 @@ public struct ProviderStates: Sendable {
         guard (200..<300).contains(Int(response.status.code)) else {
             throw SetupError(description: "\(failure): \(name) answered \(response.status.code)")
         }
+        return String(buffer: try await response.body.collect(upTo: 1024 * 1024))
     }
 
     /// `values` as single-quoted shell words (a value that is not a string as its JSON text).

@@ -62,4 +62,37 @@ import Testing
         #expect(signIn?["Location"]?["schema"]?["format"] == "uri-reference")
         #expect(signIn?["Set-Cookie"]?["description"] == "Sets __Host-toy (HttpOnly, Secure, SameSite=Lax).")
     }
+
+    /// A request to a URL a discovery document named (`path: "{{token_endpoint}}"`) has no
+    /// path either format can hold: both leave it out, and Pact says so.
+    @Test func aRequestToASavedURLIsLeftOutOfBoth() throws {
+        let contract = try loadContract(
+            """
+            name: Discovered
+            interactions:
+              - name: discovery
+                request: { method: GET, path: /.well-known/openid-configuration }
+                response: { status: 200, json: { token_endpoint: { match: string } } }
+                save: { token_endpoint: $.token_endpoint }
+              - name: a token
+                request: { method: POST, path: "{{token_endpoint}}", form: { grant_type: client_credentials } }
+                response: { status: [200, 201] }
+            """)
+        let export = PactExporter(consumer: "app", provider: "any").export([contract])
+        guard case .array(let interactions)? = export.document["interactions"] else {
+            Issue.record("no interactions")
+            return
+        }
+        #expect(interactions.count == 1)
+        #expect(
+            export.notes.map(\.message) == [
+                "left out: its request goes to the URL saved as 'token_endpoint', which Pact's path cannot hold"
+            ])
+        let document = OpenAPIExporter(title: "Any", version: "1").document(for: [contract])
+        guard case .object(let paths)? = document["paths"] else {
+            Issue.record("no paths")
+            return
+        }
+        #expect(paths.keys.sorted() == ["/.well-known/openid-configuration"])
+    }
 }

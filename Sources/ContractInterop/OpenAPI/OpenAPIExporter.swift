@@ -51,7 +51,8 @@ public struct OpenAPIExporter: Sendable {
         var order: [OperationKey] = []
         for contract in contracts {
             let variables = contract.savedMatchers
-            for (position, interaction) in contract.interactions.enumerated() {
+            // A URL known only when the run saves it (a discovery document's endpoint) has no path here.
+            for (position, interaction) in contract.interactions.enumerated() where interaction.request.path.savedURL == nil {
                 let key = OperationKey(interaction.request)
                 if operations[key] == nil { order.append(key) }
                 let carried = CarriedInteractions.entry(interaction, of: contract, position: position)

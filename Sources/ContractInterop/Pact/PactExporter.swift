@@ -61,6 +61,14 @@ public struct PactExporter: Sendable {
         for contract in contracts {
             let saved = contract.savedMatchers
             for interaction in contract.interactions {
+                // A URL known only when the run saves it (a discovery document's endpoint) is no Pact path.
+                if let name = interaction.request.path.savedURL {
+                    notes.append(
+                        PactNote(
+                            file: contract.file, interaction: interaction.name,
+                            message: "left out: its request goes to the URL saved as '\(name)', which Pact's path cannot hold"))
+                    continue
+                }
                 var description = interaction.name
                 if descriptions.contains(description) { description = "\(interaction.name) (\(contract.name))" }
                 description = Contract.freeName(description, separator: " ") { descriptions.contains($0) }

@@ -83,7 +83,11 @@ package enum ContractYAML {
         var pairs: [(String, Node)] = [("name", text(interaction.name))]
         if !interaction.given.isEmpty {
             let uses = interaction.given.map { use -> Node in
-                use.params.isEmpty ? text(use.state) : mapping([("state", text(use.state)), ("params", value(.object(use.params)))])
+                use.params.isEmpty && use.saves.isEmpty
+                    ? text(use.state)
+                    : mapping(
+                        [("state", text(use.state))] + (use.params.isEmpty ? [] : [("params", value(.object(use.params)))])
+                            + (use.saves.isEmpty ? [] : [("saves", .sequence(Node.Sequence(use.saves.map(text), .implicit, .flow)))]))
             }
             pairs.append(("given", .sequence(Node.Sequence(uses, .implicit, .block))))
         }
@@ -111,7 +115,14 @@ package enum ContractYAML {
         if request.followRedirects { requestPairs.append(("follow_redirects", value(.bool(true)))) }
         pairs.append(("request", mapping(requestPairs)))
         let response = interaction.response
-        var responsePairs: [(String, Node)] = [("status", value(.integer(response.status)))]
+        var responsePairs: [(String, Node)] = [
+            (
+                "status",
+                response.otherStatuses.isEmpty
+                    ? value(.integer(response.status))
+                    : .sequence(Node.Sequence(response.statuses.map { value(.integer($0)) }, .implicit, .flow))
+            )
+        ]
         if !response.headers.isEmpty {
             responsePairs.append(
                 (

@@ -18,6 +18,8 @@ extension YAMLReader {
 
         let name = values["name"].flatMap { string($0, "name") }
         let given = values["given"].map { providerStates($0) } ?? []
+        // What a state's set-up answers is known from this interaction on.
+        defined.formUnion(given.flatMap(\.saves))
         let after = values["after"].flatMap { duration($0, "after") }
         let request = values["request"].flatMap { self.request($0, defined: defined) }
         let response = values["response"].flatMap { self.response($0) }
@@ -130,19 +132,26 @@ extension YAMLReader {
                 if let state = string(element, "a state") { uses.append(ProviderStateUse(state: state, params: [:])) }
                 continue
             }
-            guard let pairs = mapping(element, "a state", allowed: ["state", "params"], required: ["state"]) else { continue }
+            guard let pairs = mapping(element, "a state", allowed: ["state", "params", "saves"], required: ["state"]) else { continue }
             var state: String?
             var params: [String: JSONValue] = [:]
+            var saves: [String] = []
             for (key, value) in pairs {
                 if key == "state" {
                     state = string(value, "state")
+                } else if key == "saves" {
+                    guard case .sequence(let names) = value else {
+                        error(value, "saves must be a list of the names the state's set-up answers")
+                        continue
+                    }
+                    saves = names.compactMap { string($0, "a name in saves") }
                 } else if case .object(let members)? = json(value, "params") {
                     params = members
                 } else {
                     error(value, "params must be a mapping")
                 }
             }
-            if let state { uses.append(ProviderStateUse(state: state, params: params)) }
+            if let state { uses.append(ProviderStateUse(state: state, params: params, saves: saves)) }
         }
         return uses
     }
@@ -178,7 +187,11 @@ extension YAMLReader {
             case "path":
                 pathNode = value
                 if let text = string(value, "path") {
-                    if text.hasPrefix("/") { pathText = text } else { error(value, "path must start with '/'") }
+                    if text.hasPrefix("/") || Template(text).soleVariable != nil {
+                        pathText = text
+                    } else {
+                        error(value, "path must start with '/', or be one saved URL ('{{token_endpoint}}')")
+                    }
                     checkVariables(Template(text).requiredVariables, at: value, defined: defined)
                 }
             case "path_params", "query", "headers":
@@ -279,6 +292,7 @@ extension YAMLReader {
         var html: [HTMLAssertion] = []
         var htmlNode: Node?
         var status: Int?
+        var otherStatuses: [Int] = []
         var headers: [String: Matcher] = [:]
         var body = ResponseBodySpec.unspecified
         var hasBody = false
@@ -286,8 +300,18 @@ extension YAMLReader {
         for (key, value) in pairs {
             switch key {
             case "status":
-                if let code = integer(value, "status") {
-                    if (100...599).contains(code) { status = code } else { error(value, "status must be from 100 to 599") }
+                // One code, or the codes a standard leaves the choice of (`[303, 302]`: the first is the stub's).
+                let nodes: [Node]
+                if case .sequence(let list) = value { nodes = Array(list) } else { nodes = [value] }
+                if nodes.isEmpty { error(value, "status must be a code from 100 to 599, or a list of them") }
+                var codes: [Int] = []
+                for node in nodes {
+                    guard let code = integer(node, "status") else { continue }
+                    if (100...599).contains(code) { codes.append(code) } else { error(node, "status must be from 100 to 599") }
+                }
+                if codes.count == nodes.count, let first = codes.first {
+                    status = first
+                    otherStatuses = Array(codes.dropFirst())
                 }
             case "headers":
                 for (name, valueNode) in mapping(value, "headers") ?? [] {
@@ -332,6 +356,8 @@ extension YAMLReader {
                 error(htmlNode, "the body's example, the stub's page, does not hold it: \(problem)")
             }
         }
-        return ResponseSpec(status: status, headers: headers, body: body, strict: strict, location: location, cookies: cookies, html: html)
+        return ResponseSpec(
+            status: status, headers: headers, body: body, strict: strict, location: location, cookies: cookies, html: html,
+            otherStatuses: otherStatuses)
     }
 }

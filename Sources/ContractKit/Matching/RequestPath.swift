@@ -1,7 +1,8 @@
 import Foundation
 
 /// A request path as written in a contract: literal text, `{{var}}` placeholders for saved
-/// values, and whole segments `{name}` whose values the matchers of `path_params` describe.
+/// values, and whole segments `{name}` whose values the matchers of `path_params` describe;
+/// or one saved URL, `{{token_endpoint}}`, sent as it is.
 ///
 /// ```swift
 /// let path = try RequestPath("/notes/{id}", params: ["id": Matcher(.uuid)])
@@ -25,6 +26,9 @@ public struct RequestPath: Sendable, Equatable, CustomStringConvertible {
     public let segments: [Segment]
     /// Whether the path is plain text: no placeholders, no parameters.
     public let isLiteral: Bool
+    /// The variable of a path written as one saved URL (`{{token_endpoint}}`, an endpoint a
+    /// discovery document named), sent as it is; nil for a path that starts with `/`.
+    public let savedURL: String?
 
     /// A `{name}` segment without a matcher, or a matcher without a segment.
     public struct Invalid: Error, Sendable, CustomStringConvertible {
@@ -38,6 +42,12 @@ public struct RequestPath: Sendable, Equatable, CustomStringConvertible {
         self.text = text
         self.params = params
         self.isLiteral = params.isEmpty && !Template.mayHavePlaceholders(text)
+        if !text.hasPrefix("/"), params.isEmpty, let name = Template(text).soleVariable {
+            savedURL = name
+            segments = []
+            return
+        }
+        savedURL = nil
         let pieces = text.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         var segments: [Segment] = []
         var seen = Set<String>()
@@ -70,7 +80,8 @@ public struct RequestPath: Sendable, Equatable, CustomStringConvertible {
 
     /// Every `{{var}}` used, in the text and in the parameters' matchers.
     public var variables: [String] {
-        segments.flatMap { segment -> [String] in
+        if let savedURL { return [savedURL] }
+        return segments.flatMap { segment -> [String] in
             switch segment {
             case .text(let template): template.variables
             case .parameter(let name): params[name]?.templateVariables ?? []
@@ -82,6 +93,7 @@ public struct RequestPath: Sendable, Equatable, CustomStringConvertible {
     /// a generated value; a `totp` code from `codes`), percent-encoded.
     /// - Throws: `Template/UndefinedVariable`, `MatcherSampleError`, what `codes` throws.
     public func render(with variables: [String: JSONValue], codes: (any TOTPCodeSource)? = nil) throws -> String {
+        if savedURL != nil { return try Template(text).render(variables) }
         var result = ""
         for segment in segments {
             result += "/"
@@ -101,6 +113,11 @@ public struct RequestPath: Sendable, Equatable, CustomStringConvertible {
     /// equal, placeholders equal to the `known` value they name or anything when unknown, a
     /// parameter any one non-empty segment — else nil. Parameter matchers are not applied.
     public func match(_ path: String, known: [String: JSONValue]) -> [String: String]? {
+        if let savedURL {
+            // The saved URL's path; any path while it is not saved.
+            guard let url = known[savedURL] else { return [:] }
+            return URLComponents(string: url.text)?.path == path ? [:] : nil
+        }
         if isLiteral, text.hasPrefix("/") { return path == text ? [:] : nil }
         let templated = segments.contains { if case .text(let template) = $0 { !template.variables.isEmpty } else { false } }
         if !templated {

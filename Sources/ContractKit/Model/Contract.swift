@@ -84,11 +84,28 @@ public struct ProviderStateUse: Sendable, Equatable {
     public let state: String
     /// Parameters substituted into its set-up.
     public let params: [String: JSONValue]
+    /// The values its set-up answers (`saves: [code]`), which this interaction and the later
+    /// ones of its file use as `{{code}}`: a command prints them as a JSON object, a state
+    /// URL answers one (Pact's provider-state values). Empty: the set-up answers nothing used.
+    public let saves: [String]
 
     /// Creates a use of a state.
-    public init(state: String, params: [String: JSONValue]) {
+    public init(state: String, params: [String: JSONValue], saves: [String] = []) {
         self.state = state
         self.params = params
+        self.saves = saves
+    }
+
+    /// This use with the `{{name}}`s in its parameters' text filled from `variables`, where
+    /// every one is known: a set-up may take what an earlier interaction of the file saved
+    /// (the authorization endpoint a discovery document named).
+    public func resolved(with variables: [String: JSONValue]) -> ProviderStateUse {
+        let filled = params.mapValues { value -> JSONValue in
+            guard case .string(let text) = value, Template.mayHavePlaceholders(text), let rendered = try? Template(text).render(variables)
+            else { return value }
+            return .string(rendered)
+        }
+        return ProviderStateUse(state: state, params: filled, saves: saves)
     }
 }
 
@@ -286,8 +303,11 @@ public enum ResponseBodySpec: Sendable, Equatable {
 
 /// The response an interaction must get.
 public struct ResponseSpec: Sendable, Equatable {
-    /// The status code.
+    /// The status code (the stub's answer).
     public let status: Int
+    /// Other status codes the answer may have, where a standard leaves the choice (`status:
+    /// [303, 302]`: a redirect of either kind).
+    public let otherStatuses: [Int]
     /// Header matchers by lower-cased name (names match case-insensitively).
     public let headers: [String: Matcher]
     /// The body.
@@ -305,9 +325,10 @@ public struct ResponseSpec: Sendable, Equatable {
     /// Creates a response expectation.
     public init(
         status: Int, headers: [String: Matcher] = [:], body: ResponseBodySpec = .unspecified, strict: Bool = false,
-        location: LocationSpec? = nil, cookies: [String: CookieSpec] = [:], html: [HTMLAssertion] = []
+        location: LocationSpec? = nil, cookies: [String: CookieSpec] = [:], html: [HTMLAssertion] = [], otherStatuses: [Int] = []
     ) {
         self.status = status
+        self.otherStatuses = otherStatuses
         self.headers = headers
         self.body = body
         self.strict = strict
@@ -315,6 +336,9 @@ public struct ResponseSpec: Sendable, Equatable {
         self.cookies = cookies
         self.html = html
     }
+
+    /// Every status the answer may have: ``status``, then ``otherStatuses``.
+    public var statuses: [Int] { [status] + otherStatuses }
 }
 
 /// Named values (query parameters) in name order, those of one name as written: how two

@@ -174,7 +174,7 @@ extension ResponseSpec {
         return (
             ResponseSpec(
                 status: status, headers: resolvedHeaders, body: resolvedBody, strict: strict, location: resolvedLocation,
-                cookies: resolvedCookies, html: resolvedHTML),
+                cookies: resolvedCookies, html: resolvedHTML, otherStatuses: otherStatuses),
             undefined
         )
     }
@@ -183,8 +183,9 @@ extension ResponseSpec {
     /// body path. Empty when it holds.
     public func mismatches(in response: ContractResponse) -> [Mismatch] {
         var found: [Mismatch] = []
-        if response.status != status {
-            found.append(Mismatch(path: "status", expected: String(status), actual: String(response.status)))
+        if !statuses.contains(response.status) {
+            found.append(
+                Mismatch(path: "status", expected: statuses.map(String.init).joined(separator: " or "), actual: String(response.status)))
         }
         found += Matcher.headerMismatches(headers, in: response.header)
         switch body {
