@@ -266,6 +266,15 @@ CREATE TABLE refresh_tokens (
 CREATE INDEX refresh_tokens_expires_at ON public.refresh_tokens USING btree (expires_at);
 CREATE INDEX refresh_tokens_family_id ON public.refresh_tokens USING btree (family_id);
 
+CREATE TABLE revoked_client_tokens (
+    jti text NOT NULL,
+    client_id text NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    CONSTRAINT revoked_client_tokens_client_id_fkey FOREIGN KEY (client_id) REFERENCES oauth_clients(id) ON DELETE CASCADE,
+    CONSTRAINT revoked_client_tokens_pkey PRIMARY KEY (jti)
+);
+CREATE INDEX revoked_client_tokens_expiry ON public.revoked_client_tokens USING btree (expires_at);
+
 CREATE TABLE schema_migrations (
     version text NOT NULL,
     applied_at timestamp with time zone NOT NULL DEFAULT now(),
