@@ -205,11 +205,16 @@ public final class ContractStub: Sendable {
     /// ```
     ///
     /// What the interactions before it saved stays unsaved: the interaction saves what it
-    /// needs from its own request.
-    /// - Throws: ``BuildError`` when no interaction has that name.
-    public func resume(at name: String) throws {
-        guard let entry = entries.first(where: { $0.interaction.name == name }) else {
-            throw BuildError(description: "no interaction is named '\(name)'")
+    /// needs from its own request. `file` (its path, or the end of it) picks among files
+    /// with an interaction of that name.
+    /// - Throws: ``BuildError`` when no interaction has that name, or several files have one.
+    public func resume(at name: String, in file: String? = nil) throws {
+        let named = entries.filter { $0.interaction.name == name && (file.map($0.contract.file.hasSuffix) ?? true) }
+        guard let entry = named.first else { throw BuildError(description: "no interaction is named '\(name)'") }
+        guard named.allSatisfy({ $0.contract.file == entry.contract.file }) else {
+            throw BuildError(
+                description:
+                    "interactions of \(named.map(\.contract.file).joined(separator: " and ")) are named '\(name)': name the file too")
         }
         let time = now
         state.withLock { state in

@@ -26,7 +26,7 @@ extension ContractCommand {
         @Option(
             name: .customLong("resume-at"),
             help: ArgumentHelp(
-                "Start the file of this interaction at it, as if the ones before it had been answered (repeatable): an app's first authorization request gets a signed-in browser's answer.",
+                "Start the file of this interaction at it, as if the ones before it had been answered (repeatable; FILE.yaml:INTERACTION for a name several files share): an app's first authorization request gets a signed-in browser's answer.",
                 valueName: "interaction"
             )
         )
@@ -74,9 +74,11 @@ extension ContractCommand {
                 FileHandle.standardError.write(Data("the stub cannot be built from these contracts:\n\(error)\n".utf8))
                 throw ContractCommand.Status.brokenContracts
             }
-            for name in resumeAt {
+            for text in resumeAt {
+                // FILE.yaml:INTERACTION names the file too, for a name several files share.
+                let split = text.range(of: ".yaml:").map { (String(text[..<$0.lowerBound]) + ".yaml", String(text[$0.upperBound...])) }
                 do {
-                    try stub.resume(at: name)
+                    try stub.resume(at: split?.1 ?? text, in: split?.0)
                 } catch {
                     FileHandle.standardError.write(Data("--resume-at: \(error)\n".utf8))
                     throw ContractCommand.Status.brokenContracts

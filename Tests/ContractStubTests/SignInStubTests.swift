@@ -77,5 +77,11 @@ import Testing
         #expect(answer.status == 303)
         #expect(answer.header("Location")?.hasSuffix("state=mine") == true, "\(answer.header("Location") ?? "")")
         #expect(throws: ContractStub.BuildError.self) { try stub.resume(at: "no such interaction") }
+        // A name two files share needs its file.
+        let twice = try ContractStub(contracts: [
+            try loadContract(Self.contract, file: "a.yaml"), try loadContract(Self.contract, file: "b.yaml"),
+        ])
+        #expect(throws: ContractStub.BuildError.self) { try twice.resume(at: "a signed-in browser gets its code at once") }
+        try twice.resume(at: "a signed-in browser gets its code at once", in: "b.yaml")
     }
 }
