@@ -104,7 +104,7 @@ import Testing
             "2: unknown key 'colour' in a contract file (allowed: name, interactions)",
             "7: path must start with '/', or be one saved URL ('{{token_endpoint}}')",
             "8: undefined variable 'nope' (no variable is saved before this interaction)",
-            "12: unknown matcher 'strng' (expected one of: string, integer, number, boolean, null, any, regex, uuid, datetime, jwt, jwks, each, one_of, totp, webauthn_registration, webauthn_assertion, basic_auth, pkce_s256, at_hash)",
+            "12: unknown matcher 'strng' (expected one of: string, integer, number, boolean, null, any, regex, uuid, datetime, jwt, jwks, each, one_of, totp, webauthn_registration, webauthn_assertion, basic_auth, pkce_s256, at_hash, form_post)",
             "14: unknown key 'minimum' in matcher 'integer' (allowed: match, example, min, max, optional)",
             "15: example does not match its matcher: $: expected an integer, got string \"x\"",
             "16: matcher 'each' needs 'of' (the matcher for every element)",

@@ -38,6 +38,7 @@ import Testing
                 basic: { match: basic_auth, username: client, password: { match: string, min_length: 8 } }
                 pkce: { match: pkce_s256, verifier: dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk }
                 at_hash: { match: at_hash, example: Ro0ayxtUo87-ieV6NK0VMA }
+                form_post: { match: form_post, action: "https://app.example/cb", fields: { code: { match: string, min_length: 2 }, iss: authd } }
             response: { status: 204 }
         """
 

@@ -5,7 +5,7 @@ public enum MatcherKinds {
         StringMatcher.self, IntegerMatcher.self, NumberMatcher.self, BooleanMatcher.self, NullMatcher.self, AnyMatcher.self,
         RegexMatcher.self, UUIDMatcher.self, DateTimeMatcher.self, JWTMatcher.self, JWKSMatcher.self, EachMatcher.self,
         OneOfMatcher.self, TOTPSpec.self, WebAuthnSpec.self, BasicAuthMatcher.self, PKCEMatcher.self,
-        AtHashMatcher.self,
+        AtHashMatcher.self, FormPostMatcher.self,
     ]
 
     /// Each name accepted after `match:`, in order.
