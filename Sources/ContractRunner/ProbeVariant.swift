@@ -32,7 +32,9 @@ public struct ProbeVariant: Sendable {
     /// inside arrays) missing, `null`, of another type, empty and too long where it is a
     /// string, and an unknown extra field; for any body, one that is not JSON, a wrong
     /// `Content-Type` and one that is too large; for a form body, each field missing,
-    /// duplicated and empty, an unknown extra field, and the form sent as `application/json`.
+    /// duplicated and empty, an unknown extra field, and the form sent as `application/json`;
+    /// for a token request of a one-time grant (`authorization_code`, `refresh_token`), the
+    /// request sent again as it was, which the sequence's own exchange spent.
     /// A request without a body has none. The top-level fields in `optional`
     /// (``optionalFields(in:)``) get no "missing" variant.
     public static func derive(from request: ContractRequest, limits: Limits = Limits(), optional: Set<String> = []) -> [ProbeVariant] {
@@ -75,6 +77,11 @@ public struct ProbeVariant: Sendable {
             with("an unknown extra field", body: Data(JSONValue.object(extra).description.utf8))
         }
         if FormEncoding.isForm(contentType: request.header("Content-Type")), let fields = FormEncoding.decode(body) {
+            // A one-time grant sent again, after the sequence spent it, first: the variants
+            // after it find the grant spent whatever they change.
+            if let replay = replayedGrant(fields.first { $0.name == "grant_type" }?.value) {
+                variants.append(ProbeVariant(name: replay, request: request))
+            }
             for variant in formVariants(of: fields, optional: optional) { with(variant.name, body: variant.body) }
             with("Content-Type application/json", body: body, contentType: "application/json")
         }
@@ -82,6 +89,16 @@ public struct ProbeVariant: Sendable {
         with("Content-Type text/plain", body: body, contentType: "text/plain")
         with("a body of \(limits.oversizedBody) bytes", body: oversized(json, size: limits.oversizedBody))
         return variants
+    }
+
+    /// The name of the replay of a token request whose grant is used once (RFC 6749 §4.1.2: a
+    /// code; RFC 9700 §4.14.2: a rotated refresh token), nil for another grant.
+    private static func replayedGrant(_ grantType: String?) -> String? {
+        switch grantType {
+        case "authorization_code": "the code sent again (RFC 6749 §4.1.2: a code is used once)"
+        case "refresh_token": "the refresh token sent again (RFC 9700 §4.14.2: a rotated refresh token is used once)"
+        default: nil
+        }
     }
 
     /// Every field of `object` with its path, depth first, keys in order.

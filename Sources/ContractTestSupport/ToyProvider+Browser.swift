@@ -66,6 +66,7 @@ extension ToyProvider {
               method: POST
               path: /toy/token
               form:
+                grant_type: authorization_code
                 code: "{{code}}"
                 code_verifier: { match: pkce_s256, challenge: "{{challenge}}", example: dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk }
             response:

@@ -69,7 +69,7 @@ import Testing
             stub.respond(
                 to: ContractRequest(
                     method: "POST", target: "/toy/token", headers: [("Content-Type", FormBody.contentType)],
-                    body: Data("code=stub-code-1&code_verifier=\(verifier)".utf8))
+                    body: Data("grant_type=authorization_code&code=stub-code-1&code_verifier=\(verifier)".utf8))
             ).status
         }
         #expect(token("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa") == 501)

@@ -83,4 +83,21 @@ import WebForms
             names.contains("form field grant_type duplicated") && names.contains("Content-Type application/json")
                 && !names.contains("form field scope missing"))
     }
+
+    /// The code the sequence spent, sent again: the toy refuses it, as RFC 6749 §4.1.2 says;
+    /// a client_credentials request has no such variant.
+    @Test func aSpentCodeSentAgainIsProbedAndRefused() async throws {
+        let request = ContractRequest(
+            method: "POST", target: "/toy/token", headers: [("Content-Type", FormBody.contentType)],
+            body: Data("grant_type=authorization_code&code=c".utf8))
+        let variants = ProbeVariant.derive(from: request, limits: .init(longString: 20, oversizedBody: 300))
+        #expect(variants.first?.name == "the code sent again (RFC 6749 §4.1.2: a code is used once)")
+        #expect(variants.first?.request == request)
+        let contract = try loadContract(ToyProvider.browserContract)
+        let report = try await ToyProvider.withRunning { url in
+            await ContractProber(live: HTTPTransport(baseURL: url), contracts: [contract], states: nil, deadline: .seconds(30)).probe()
+        }
+        let replay = report.interactions.flatMap(\.variants).first { $0.name.hasPrefix("the code sent again") }
+        #expect(replay?.status == 400 && replay?.errorCode == "invalid_grant", "\(ProbeTextReport.render(report, color: false))")
+    }
 }
