@@ -148,13 +148,11 @@ import Testing
         let configuration = stub.urlSessionConfiguration
         configuration.timeoutIntervalForRequest = 0.1
         let session = URLSession(configuration: configuration)
-        let clock = ContinuousClock()
-        let start = clock.now
+        // The timeout, not the 60 s delay: had the delay run out, the answer would be the
+        // login's 200 and no error. (How soon the 0.1 s timeout fires depends on the machine's
+        // load, 33 s in one fresh-clone CI run, so no time is asserted.)
         let code = await urlError { _ = try await session.data(for: try loginRequest(url, timeout: 0.1)) }
         #expect(code == .timedOut)
-        // Half the delay: under the whole suite's load (every test's tasks on two threads) the
-        // 0.1 s timeout has taken 16 s to fire.
-        #expect(clock.now - start < .seconds(30), "the timeout, not the 60 s delay")
     }
 
     // MARK: Through the local server
