@@ -6,21 +6,14 @@ the parameters of the redirect back to the client as JSON ({"code": …, "state"
 Python's standard library only."""
 
 import html
-import json
 import os
 import re
 import sys
-import urllib.error
 import urllib.parse
 import urllib.request
 
+from redirect import print_redirect_back, send
 
-class NoRedirects(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):
-        return None
-
-
-opener = urllib.request.build_opener(NoRedirects)
 cookie = None
 
 
@@ -34,11 +27,7 @@ def open_page(url, fields=None):
     if fields is not None:
         data = urllib.parse.urlencode(fields).encode()
         headers.update({"Origin": origin, "Sec-Fetch-Site": "same-origin", "Content-Type": "application/x-www-form-urlencoded"})
-    request = urllib.request.Request(url, data=data, headers=headers)
-    try:
-        response = opener.open(request, timeout=30)
-    except urllib.error.HTTPError as answer:
-        response = answer
+    response = send(urllib.request.Request(url, data=data, headers=headers))
     for value in response.headers.get_all("Set-Cookie") or []:
         if value.startswith("__Host-authd_browser="):
             cookie = value.split(";")[0]
@@ -59,10 +48,7 @@ def main():
         status, headers, page = submit(url, page, username=os.environ["CONFORMANCE_USERNAME"], password=os.environ["CONFORMANCE_PASSWORD"])
     if status == 200 and 'name="decision"' in page:
         status, headers, page = submit(url, page, decision="allow")
-    if status not in (302, 303):
-        sys.exit(f"authd did not send the browser back to the client: {status} {page[:300]}")
-    query = urllib.parse.parse_qs(urllib.parse.urlsplit(headers["Location"]).query)
-    print(json.dumps({name: values[0] for name, values in query.items()}))
+    print_redirect_back(status, headers, page, "authd")
 
 
 main()
