@@ -40,8 +40,8 @@ public struct PactStateChange: Sendable {
             if state == PactExporter.savedValuesState {
                 return Self.answer(200, try await savedValues(params))
             }
-            // What a set-up saves is the state change's answer, which Pact's fromProviderState expressions read.
-            return Self.answer(200, try await ProviderStates.setUp([ProviderStateUse(state: state, params: params)], with: verifier.states))
+            try await ProviderStates.setUp([ProviderStateUse(state: state, params: params)], with: verifier.states)
+            return Self.answer(200, [:])
         } catch {
             return Self.answer(500, ["error": .string("\(error)")])
         }
