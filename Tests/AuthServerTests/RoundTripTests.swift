@@ -14,6 +14,7 @@ import Testing
         fixture.configuration.keyReloadInterval = .seconds(3600)
         // No periodic work of its own between the requests counted.
         fixture.configuration.providerRevocationInterval = .seconds(3600)
+        fixture.configuration.retentionInterval = .seconds(3600)
         try await fixture.addUser("alice", password: "correct horse battery staple")
         let storage = PostgresStorage(
             configuration: fixture.testDatabase.configuration, timeout: TestCluster.operationTimeout, logger: TestCluster.logger)

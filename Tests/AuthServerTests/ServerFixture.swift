@@ -12,6 +12,10 @@ import Testing
 /// A fresh database, a configuration for it, and helpers to seed users and send JSON.
 struct ServerFixture {
     static let lightHash = Argon2idHasher.Parameters.testLight
+    /// The deadline of a call to the tests' upstream providers: the application's, and
+    /// registering one (``addProvider``), which fetches its discovery document and under the
+    /// suite's load took longer than the default 10 s too (IdentityLinkingTests).
+    static let providerTimeout = Duration.seconds(120)
 
     let testDatabase: TestCluster.TestDatabase
     var configuration: AppConfiguration
@@ -32,7 +36,7 @@ struct ServerFixture {
         configuration.requestHeadTimeout = .seconds(300)
         // The tests' providers answer in process: under the suite's load one took longer
         // than the default 10 s (AppleCodeSignInTests' sign-in got 503, provider unavailable).
-        configuration.providerTimeout = .seconds(120)
+        configuration.providerTimeout = Self.providerTimeout
         configuration.logger = TestCluster.logger
     }
 

@@ -23,29 +23,43 @@ import Testing
 
         var trusting = TLSConfiguration.makeClientConfiguration()
         trusting.trustRoots = .file(cert)
+        // Shut down whatever the checks do: a client left to its deinit ends the test process.
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: trusting))
+        let strict = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: .makeClientConfiguration()))
+        do {
+            try await Self.checkHTTPS(at: base, trusting: client, strict: strict)
+        } catch {
+            try? await client.shutdown()
+            try? await strict.shutdown()
+            _ = try? await AuthdBinary.stop(server)
+            throw error
+        }
+        try await client.shutdown()
+        try await strict.shutdown()
+        #expect(try await AuthdBinary.stop(server) == 0)
+    }
+
+    /// `base` answers HTTPS with the HSTS header to a `client` that trusts its certificate; a
+    /// `strict` client (system roots) refuses it, and plain HTTP on its port gets no answer.
+    /// The answers' deadlines bound a hang only: under the suite's load 5 s were not enough.
+    static func checkHTTPS(at base: URL, trusting client: HTTPClient, strict: HTTPClient) async throws {
         let request = HTTPClientRequest(url: base.absoluteString + "/health/live")
-        let response = try await client.execute(request, timeout: .seconds(5))
+        let response = try await client.execute(request, timeout: .seconds(60))
         #expect(response.status == .ok)
         let body = try await response.body.collect(upTo: 1024)
         #expect(String(buffer: body) == #"{"status":"ok"}"#)
         #expect(response.headers["Strict-Transport-Security"] == ["max-age=31536000"])
-        let unknown = try await client.execute(HTTPClientRequest(url: base.absoluteString + "/nowhere"), timeout: .seconds(5))
+        let unknown = try await client.execute(HTTPClientRequest(url: base.absoluteString + "/nowhere"), timeout: .seconds(60))
         #expect(unknown.status == .notFound)
         #expect(unknown.headers["Strict-Transport-Security"] == ["max-age=31536000"])
 
         // Without the certificate among its roots a client refuses the server.
-        let strict = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: .makeClientConfiguration()))
         await #expect(throws: (any Error).self) { _ = try await strict.execute(request, timeout: .seconds(2)) }
         // Plain HTTP on the TLS port gets no HTTP answer.
         var plain = URLComponents(url: base, resolvingAgainstBaseURL: false)
         plain?.scheme = "http"
         let plainURL = try #require(plain?.url).absoluteString + "/health/live"
         await #expect(throws: (any Error).self) { _ = try await client.execute(HTTPClientRequest(url: plainURL), timeout: .seconds(2)) }
-
-        try await client.shutdown()
-        try await strict.shutdown()
-        #expect(try await AuthdBinary.stop(server) == 0)
     }
 
     /// What sslscan (Debian's) sees of `--tls-cert` HTTPS: no TLS 1.0 or 1.1, and over TLS

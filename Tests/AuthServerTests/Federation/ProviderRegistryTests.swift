@@ -21,7 +21,11 @@ import Testing
             let result = try await PostgresStorage(
                 configuration: fixture.testDatabase.configuration, timeout: TestCluster.operationTimeout, logger: TestCluster.logger
             ).withRunning { storage in
-                try await body(ProviderRegistry(storage: storage, transport: HTTPProviderTransport(client: client), keyEncryptionKey: kek))
+                try await body(
+                    ProviderRegistry(
+                        storage: storage,
+                        transport: HTTPProviderTransport(
+                            client: client, timeout: .seconds(ServerFixture.providerTimeout.components.seconds)), keyEncryptionKey: kek))
             }
             try await client.shutdown()
             return result

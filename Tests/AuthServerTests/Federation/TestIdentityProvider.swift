@@ -203,12 +203,16 @@ extension ServerFixture {
             let provider = try await PostgresStorage(
                 configuration: testDatabase.configuration, timeout: TestCluster.operationTimeout, logger: TestCluster.logger
             ).withRunning { storage in
-                try await ProviderRegistry(storage: storage, transport: HTTPProviderTransport(client: client), keyEncryptionKey: kek)
-                    .add(
-                        ProviderRegistration(
-                            name: name, kind: kind, issuer: issuer, clientIDs: clientIDs, createsAccounts: createsAccounts,
-                            appleTeamID: apple?.teamID, appleKeyID: apple?.keyID, applePrivateKeyPEM: apple?.key.pemRepresentation)
-                    )
+                try await ProviderRegistry(
+                    storage: storage,
+                    transport: HTTPProviderTransport(client: client, timeout: .seconds(ServerFixture.providerTimeout.components.seconds)),
+                    keyEncryptionKey: kek
+                )
+                .add(
+                    ProviderRegistration(
+                        name: name, kind: kind, issuer: issuer, clientIDs: clientIDs, createsAccounts: createsAccounts,
+                        appleTeamID: apple?.teamID, appleKeyID: apple?.keyID, applePrivateKeyPEM: apple?.key.pemRepresentation)
+                )
             }
             try await client.shutdown()
             return provider
