@@ -63,7 +63,7 @@ public struct ContractProber: Sendable {
             guard !selected.isEmpty else { continue }
             // The file's own sequence first, so that saved values are what the provider gave.
             let requests = await replay(selected, codes: codes, authenticators: authenticators)
-            for (interaction, rendered) in zip(selected, requests) {
+            for (index, (interaction, rendered)) in zip(selected, requests).enumerated() {
                 var probe = ProbeReport.InteractionProbe(contract: contract.name, interaction: interaction)
                 guard case .success(let request) = rendered else {
                     if case .failure(let reason) = rendered { probe.note = reason.description }
@@ -78,7 +78,25 @@ public struct ContractProber: Sendable {
                         probe.repeats += 1
                         continue
                     }
-                    probe.variants.append(await check(variant, shapes: shapes, stub: stub))
+                    guard variant.onFreshGrant else {
+                        probe.variants.append(await check(variant, shapes: shapes, stub: stub))
+                        continue
+                    }
+                    // The interactions before it again, for a code the variant finds unspent.
+                    let fresh = await replay(Array(selected[...index]), codes: codes, authenticators: authenticators, sendingLast: false)
+                    let optional = optional[ProbeVariant.route(of: interaction)] ?? []
+                    guard case .success(let request)? = fresh.last,
+                        let again = ProbeVariant.derive(from: request, limits: limits, optional: optional).first(where: {
+                            $0.name == variant.name
+                        })
+                    else {
+                        var result = ProbeReport.VariantResult(name: variant.name, request: variant.request)
+                        let reason = if case .failure(let reason)? = fresh.last { ": \(reason)" } else { "" }
+                        result.failure = "the interactions before it could not be replayed for a fresh code" + reason
+                        probe.variants.append(result)
+                        continue
+                    }
+                    probe.variants.append(await check(again, shapes: shapes, stub: stub))
                 }
                 results.append(probe)
             }
@@ -89,9 +107,10 @@ public struct ContractProber: Sendable {
     /// Sends the interactions in order, as verify's live side does, and returns each one's
     /// request, or why it could not be made. The sequence is not what is probed, so its
     /// answers may take ``replayDeadlineFactor`` times `deadline`; an interaction that got no
-    /// answer is named in the note of those that needed a value it would have saved.
+    /// answer is named in the note of those that needed a value it would have saved. Without
+    /// `sendingLast`, the last request is made but not sent (a variant takes its place).
     private func replay(
-        _ interactions: [Interaction], codes: TOTPCodeGenerator, authenticators: WebAuthnAuthenticators
+        _ interactions: [Interaction], codes: TOTPCodeGenerator, authenticators: WebAuthnAuthenticators, sendingLast: Bool = true
     ) async -> [Result<ContractRequest, ProbeReport.NotProbed>] {
         var variables = environment
         var requests: [Result<ContractRequest, ProbeReport.NotProbed>] = []
@@ -113,6 +132,7 @@ public struct ContractProber: Sendable {
                 }
                 let request = rendered
                 requests.append(.success(request))
+                if !sendingLast && requests.count == interactions.count { break }
                 let outcome: Result<ContractResponse?, any Error>
                 do {
                     outcome = .success(try await withDeadline(replayDeadline, { try await live.send(request) }))
@@ -203,7 +223,9 @@ public struct ContractProber: Sendable {
 
     private static func key(_ request: ContractRequest) -> String {
         var hasher = Hasher()
-        hasher.combine(request.body)
+        // Every byte: Data's own hash reads only the first 80, so two variants that differ
+        // after them (a verifier changed at the end of a form) were taken for one.
+        request.body?.withUnsafeBytes { hasher.combine(bytes: $0) }
         let headers = request.headers.map { "\($0.name.lowercased()): \($0.value)" }.joined(separator: "\n")
         return "\(request.method) \(request.target)\n\(headers)\n\(hasher.finalize())\n\(request.body?.count ?? -1)"
     }

@@ -13,6 +13,17 @@ public struct ProbeVariant: Sendable {
     public let name: String
     /// The request to send.
     public let request: ContractRequest
+    /// Whether it must meet an unspent grant: a code exchange whose PKCE verifier it changes
+    /// (RFC 7636 §4.6), sent in place of the sequence's own exchange after the interactions
+    /// before it are replayed for a fresh code, so that the verifier is what is refused.
+    public var onFreshGrant = false
+
+    /// Creates a variant.
+    public init(name: String, request: ContractRequest, onFreshGrant: Bool = false) {
+        self.name = name
+        self.request = request
+        self.onFreshGrant = onFreshGrant
+    }
 
     /// Sizes of the variants that are too big.
     public struct Limits: Sendable {
@@ -34,7 +45,9 @@ public struct ProbeVariant: Sendable {
     /// `Content-Type` and one that is too large; for a form body, each field missing,
     /// duplicated and empty, an unknown extra field, and the form sent as `application/json`;
     /// for a token request of a one-time grant (`authorization_code`, `refresh_token`), the
-    /// request sent again as it was, which the sequence's own exchange spent.
+    /// request sent again as it was, which the sequence's own exchange spent; for a code
+    /// exchange with a PKCE verifier, a verifier of another challenge, and the verifier's
+    /// variants marked ``onFreshGrant``.
     /// A request without a body has none. The top-level fields in `optional`
     /// (``optionalFields(in:)``) get no "missing" variant.
     public static func derive(from request: ContractRequest, limits: Limits = Limits(), optional: Set<String> = []) -> [ProbeVariant] {
@@ -83,6 +96,26 @@ public struct ProbeVariant: Sendable {
                 variants.append(ProbeVariant(name: replay, request: request))
             }
             for variant in formVariants(of: fields, optional: optional) { with(variant.name, body: variant.body) }
+            if fields.contains(where: { $0.name == "grant_type" && $0.value == "authorization_code" }),
+                let index = fields.firstIndex(where: { $0.name == "code_verifier" })
+            {
+                // A code issued for a challenge needs its verifier (RFC 7636 §4.6), even where the
+                // route's other grants go without one; any other verifier of the right form (§4.1)
+                // is refused too.
+                var without = fields
+                without.remove(at: index)
+                var empty = fields
+                empty[index].value = ""
+                var other = fields
+                other[index].value = String(repeating: "p", count: 43)
+                for (name, changed) in zip(Self.pkceVariants, [without, empty, other]) where !variants.contains(where: { $0.name == name })
+                {
+                    with(name, body: Data(FormEncoding.encode(changed).utf8))
+                }
+                for (offset, variant) in variants.enumerated() where Self.pkceVariants.contains(variant.name) {
+                    variants[offset].onFreshGrant = true
+                }
+            }
             with("Content-Type application/json", body: body, contentType: "application/json")
         }
         if json != nil { with("a body that is not JSON", body: Data("this is not JSON".utf8)) }
@@ -90,6 +123,11 @@ public struct ProbeVariant: Sendable {
         with("a body of \(limits.oversizedBody) bytes", body: oversized(json, size: limits.oversizedBody))
         return variants
     }
+
+    /// The variants of a code exchange sent on a fresh code: the verifier changed.
+    static let pkceVariants = [
+        "form field code_verifier missing", "form field code_verifier empty", "a code_verifier of another challenge",
+    ]
 
     /// The name of the replay of a token request whose grant is used once (RFC 6749 §4.1.2: a
     /// code; RFC 9700 §4.14.2: a rotated refresh token), nil for another grant.

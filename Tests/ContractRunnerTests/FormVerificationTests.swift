@@ -100,4 +100,30 @@ import WebForms
         let replay = report.interactions.flatMap(\.variants).first { $0.name.hasPrefix("the code sent again") }
         #expect(replay?.status == 400 && replay?.errorCode == "invalid_grant", "\(ProbeTextReport.render(report, color: false))")
     }
+
+    /// A code exchange's verifier changed is sent on a code of its own, from the interactions
+    /// before it replayed, so the refusal is the PKCE check's (RFC 7636 §4.6), not the spent
+    /// code's: each variant's code is new, and the toy, which checks the verifier, refuses it.
+    @Test func theVerifiersVariantsMeetAFreshCode() async throws {
+        let contract = try loadContract(ToyProvider.browserContract)
+        let report = try await ToyProvider.withRunning { url in
+            await ContractProber(live: HTTPTransport(baseURL: url), contracts: [contract], states: nil, deadline: .seconds(30)).probe()
+        }
+        let rendered = ProbeTextReport.render(report, color: false)
+        let variants = report.interactions.flatMap(\.variants)
+        func code(_ variant: ProbeReport.VariantResult?) -> String? {
+            variant?.request.body.flatMap(FormEncoding.decode)?.first { $0.name == "code" }?.value
+        }
+        let spent = try #require(code(variants.first { $0.name.hasPrefix("the code sent again") }))
+        let fresh = variants.filter {
+            ["form field code_verifier missing", "form field code_verifier empty", "a code_verifier of another challenge"].contains($0.name)
+        }
+        #expect(fresh.count == 3, "\(rendered)")
+        #expect(Set(fresh.compactMap(code)).count == 3 && !fresh.contains { code($0) == spent }, "\(rendered)")
+        // (The toy's contract declares no error shape: only the status and code are its.)
+        #expect(fresh.allSatisfy { $0.status == 400 && $0.errorCode == "invalid_grant" }, "\(rendered)")
+        // The variant of another challenge keeps the verifier's form.
+        let other = try #require(fresh.last?.request.body.flatMap(FormEncoding.decode))
+        #expect(other.first { $0.name == "code_verifier" }?.value == String(repeating: "p", count: 43))
+    }
 }

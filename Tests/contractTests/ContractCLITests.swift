@@ -198,6 +198,8 @@ import Testing
         #expect(passed > 100)
         #expect(lines.last == "\(passed) passed, 0 failed")
         #expect(lines.contains("    ✓ an unknown extra field → 400 invalid_request  [no contract describes it]"))
+        // Sent on a fresh code, so the PKCE check is what refuses it (RFC 7636 §4.6).
+        #expect(lines.contains { $0.hasPrefix("    ✓ a code_verifier of another challenge → 400 invalid_grant") })
     }
 
     @Test func authdKeepsItsContracts() async throws {
