@@ -102,7 +102,8 @@ public struct ProviderStates: Sendable {
         try await states.advanceClock(by: seconds)
     }
 
-    /// Sets up `use`; returns the values of its `saves`, from the set-up's answer.
+    /// Sets up `use`; returns the values of its `saves`, from the set-up's answer, each checked
+    /// against what `use` expects of it.
     @discardableResult
     public func setUp(_ use: ProviderStateUse) async throws -> [String: JSONValue] {
         guard let setup = setups[use.state] else {
@@ -129,6 +130,9 @@ public struct ProviderStates: Sendable {
         var saved: [String: JSONValue] = [:]
         for name in use.saves {
             guard let value = values[name] else { throw SetupError(description: "\(failure): its answer has no '\(name)'") }
+            if let mismatch = use.expected[name]?.mismatches(in: value, at: name).first {
+                throw SetupError(description: "\(failure): its answer's \(mismatch)")
+            }
             saved[name] = value
         }
         return saved

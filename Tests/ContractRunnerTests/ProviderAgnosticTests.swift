@@ -75,6 +75,37 @@ import Testing
         } throws: { "\($0)".contains("not a JSON object of login") }
     }
 
+    @Test func aSavedValueWrittenWithAMatcherIsChecked() async throws {
+        let yaml = """
+            name: T
+            interactions:
+              - name: a redirect back carries the issuer
+                given:
+                  - state: the provider is found
+                    saves: { login: { match: regex, pattern: "https?://.+" }, username: "{{env.WHO}}" }
+                request: { method: GET, path: "{{login}}" }
+                response: { status: 200 }
+            """
+        let contract = try loadContract(yaml)
+        let use = try #require(contract.interactions[0].given.first)
+        #expect(use.saves == ["login", "username"])
+        // Written back as a mapping, read again the same.
+        let written = try ContractYAML.contract(name: contract.name, interactions: contract.interactions)
+        #expect(try loadContract(written).interactions[0].given == [use])
+        let states = ProviderStates(
+            setups: ["the provider is found": .command(Template(#"echo '{"login": "http://a/login", "username": "alice"}'"#), stdin: nil)],
+            variables: [:])
+        let saved = try await states.setUp(use.resolved(with: ["env.WHO": "alice"]))
+        #expect(saved == ["login": "http://a/login", "username": "alice"])
+        await #expect {
+            try await states.setUp(use.resolved(with: ["env.WHO": "bob"]))
+        } throws: { "\($0)".contains(#"its answer's username: expected "bob", got string "alice""#) }
+        // A name it checks is still one the interaction may use, and a variable it uses must be known.
+        let (_, diagnostics) = ContractLoader.parse(
+            yaml: yaml.replacingOccurrences(of: "{{env.WHO}}", with: "{{nobody}}"), file: "t.yaml")
+        #expect(diagnostics.map(\.message) == ["undefined variable 'nobody' (no variable is saved before this interaction)"])
+    }
+
     @Test func theFormatReadsAndWritesThemBack() throws {
         let contract = try loadContract(Self.contract)
         #expect(contract.interactions[0].given.first?.saves == ["login", "me", "username"])

@@ -78,6 +78,12 @@ package enum ContractYAML {
         return header + yaml + (yaml.hasSuffix("\n") ? "" : "\n")
     }
 
+    /// A state's `saves`: its names, or each name with what its value must be.
+    private static func saves(_ use: ProviderStateUse) -> Node {
+        guard !use.expected.isEmpty else { return .sequence(Node.Sequence(use.saves.map(text), .implicit, .flow)) }
+        return mapping(use.saves.map { name in (name, use.expected[name].map(matcher) ?? mapping([("match", text("any"))])) })
+    }
+
     /// One interaction, keys in the order a person writes them.
     package static func interaction(_ interaction: Interaction) -> Node {
         var pairs: [(String, Node)] = [("name", text(interaction.name))]
@@ -87,7 +93,7 @@ package enum ContractYAML {
                     ? text(use.state)
                     : mapping(
                         [("state", text(use.state))] + (use.params.isEmpty ? [] : [("params", value(.object(use.params)))])
-                            + (use.saves.isEmpty ? [] : [("saves", .sequence(Node.Sequence(use.saves.map(text), .implicit, .flow)))]))
+                            + (use.saves.isEmpty ? [] : [("saves", saves(use))]))
             }
             pairs.append(("given", .sequence(Node.Sequence(uses, .implicit, .block))))
         }

@@ -17,7 +17,7 @@ extension YAMLReader {
         let before = diagnostics.count
 
         let name = values["name"].flatMap { string($0, "name") }
-        let given = values["given"].map { providerStates($0) } ?? []
+        let given = values["given"].map { providerStates($0, defined: defined) } ?? []
         // What a state's set-up answers is known from this interaction on.
         defined.formUnion(given.flatMap(\.saves))
         let after = values["after"].flatMap { duration($0, "after") }
@@ -121,7 +121,7 @@ extension YAMLReader {
         return seconds
     }
 
-    private mutating func providerStates(_ node: Node) -> [ProviderStateUse] {
+    private mutating func providerStates(_ node: Node, defined: Set<String>) -> [ProviderStateUse] {
         guard case .sequence(let sequence) = node else {
             error(node, "given must be a list of states")
             return []
@@ -136,22 +136,31 @@ extension YAMLReader {
             var state: String?
             var params: [String: JSONValue] = [:]
             var saves: [String] = []
+            var expected: [String: Matcher] = [:]
             for (key, value) in pairs {
                 if key == "state" {
                     state = string(value, "state")
-                } else if key == "saves" {
-                    guard case .sequence(let names) = value else {
-                        error(value, "saves must be a list of the names the state's set-up answers")
-                        continue
-                    }
+                } else if key == "saves", case .sequence(let names) = value {
                     saves = names.compactMap { string($0, "a name in saves") }
+                } else if key == "saves", case .mapping = value {
+                    // Each name with what its value must be, checked as a response's values are.
+                    for (name, valueNode) in mapping(value, "saves") ?? [] {
+                        saves.append(name)
+                        guard let matcher = matcher(valueNode, "saves '\(name)'") else { continue }
+                        checkVariables(matcher.templateVariables, at: valueNode, defined: defined)
+                        expected[name] = matcher
+                    }
+                } else if key == "saves" {
+                    error(
+                        value,
+                        "saves must be a list of the names the state's set-up answers, or a mapping of each name to its value or matcher")
                 } else if case .object(let members)? = json(value, "params") {
                     params = members
                 } else {
                     error(value, "params must be a mapping")
                 }
             }
-            if let state { uses.append(ProviderStateUse(state: state, params: params, saves: saves)) }
+            if let state { uses.append(ProviderStateUse(state: state, params: params, saves: saves, expected: expected)) }
         }
         return uses
     }

@@ -88,24 +88,31 @@ public struct ProviderStateUse: Sendable, Equatable {
     /// ones of its file use as `{{code}}`: a command prints them as a JSON object, a state
     /// URL answers one (Pact's provider-state values). Empty: the set-up answers nothing used.
     public let saves: [String]
+    /// What some of those values must be, where `saves` was written as a mapping
+    /// (`saves: { code: { match: string }, iss: "{{env.ISSUER}}" }`): a provider's redirect
+    /// back to the client, checked as a response is.
+    public let expected: [String: Matcher]
 
     /// Creates a use of a state.
-    public init(state: String, params: [String: JSONValue], saves: [String] = []) {
+    public init(state: String, params: [String: JSONValue], saves: [String] = [], expected: [String: Matcher] = [:]) {
         self.state = state
         self.params = params
         self.saves = saves
+        self.expected = expected
     }
 
-    /// This use with the `{{name}}`s in its parameters' text filled from `variables`, where
-    /// every one is known: a set-up may take what an earlier interaction of the file saved
-    /// (the authorization endpoint a discovery document named).
+    /// This use with the `{{name}}`s in its parameters' text and its expected values filled
+    /// from `variables`, where every one is known: a set-up may take what an earlier
+    /// interaction of the file saved (the authorization endpoint a discovery document named).
     public func resolved(with variables: [String: JSONValue]) -> ProviderStateUse {
         let filled = params.mapValues { value -> JSONValue in
             guard case .string(let text) = value, Template.mayHavePlaceholders(text), let rendered = try? Template(text).render(variables)
             else { return value }
             return .string(rendered)
         }
-        return ProviderStateUse(state: state, params: filled, saves: saves)
+        var undefined: [String] = []
+        let checks = expected.mapValues { $0.resolved(with: variables, undefined: &undefined) }
+        return ProviderStateUse(state: state, params: filled, saves: saves, expected: checks)
     }
 }
 
