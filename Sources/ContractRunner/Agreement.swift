@@ -176,6 +176,9 @@ public struct StubTransport: ContractTransport {
     }
 
     public func send(_ request: ContractRequest) async throws -> ContractResponse {
+        var request = request
+        // Its answers' `{{request.base_url}}`: the origin its cookies are kept for.
+        request.baseURL = request.baseURL ?? baseURL
         let exchange = stub.exchange(request)
         for delivery in exchange.deliveries { deliveries?.record(delivery.request) }
         return exchange.response

@@ -51,7 +51,8 @@ public class ContractStubURLProtocol: URLProtocol {
             target += "?" + query
         }
         let contractRequest = ContractRequest(
-            method: request.httpMethod ?? "GET", target: target, headers: headers, body: Self.body(of: request)
+            method: request.httpMethod ?? "GET", target: target, headers: headers, body: Self.body(of: request),
+            baseURL: Self.baseURL(of: url)
         )
         let exchange = stub.exchange(contractRequest)
         guard case .delay(let seconds)? = exchange.fault else {
@@ -113,6 +114,12 @@ public class ContractStubURLProtocol: URLProtocol {
 
     /// A delayed answer's timer, and the loader it answers unless ``stopLoading()`` came first.
     private let pending = Mutex<(handle: LoadingHandle, task: Task<Void, Never>)?>(nil)
+
+    /// `scheme://host[:port]` of `url`: what the app's session asked for, whichever host.
+    static func baseURL(of url: URL) -> String? {
+        guard let scheme = url.scheme, let host = url.host(percentEncoded: true) else { return nil }
+        return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
+    }
 
     /// Linux delivers the body in `httpBody`, Apple platforms only as a stream.
     static func body(of request: URLRequest) -> Data? {

@@ -345,7 +345,9 @@ public final class ContractStub: Sendable {
             state.variables[file, default: [:]].merge(sent) { _, new in new }
             state.lastAnswered[file] = best.entry.index
             state.lastAnsweredAt[file] = time
-            let spec = best.entry.interaction.response.resolved(with: state.variables[file] ?? [:]).spec
+            var saved = state.variables[file] ?? [:]
+            if let base = request.baseURL { saved[Template.requestBaseURL] = .string(base) }
+            let spec = best.entry.interaction.response.resolved(with: saved).spec
             return .build(entry: best.entry, spec: spec, time: time, fault: fault)
         }
         switch decision {

@@ -108,7 +108,8 @@ struct ClosureResponder: HTTPResponder {
     }
 
     /// The request as the stub takes it (bodies up to 16 MiB), with its `Host` as sent (HTTP
-    /// types keep it apart, as the authority), so that a contract can match and save it.
+    /// types keep it apart, as the authority), so that a contract can match and save it, and
+    /// as the base URL its answers name (plain HTTP: the server has no TLS).
     static func contractRequest(_ request: Request) async throws -> ContractRequest {
         let body = try await request.body.collect(upTo: 16 * 1024 * 1024)
         let host = request.head.authority.map { [(name: "Host", value: $0)] } ?? []
@@ -116,7 +117,8 @@ struct ClosureResponder: HTTPResponder {
             method: request.method.rawValue,
             target: request.uri.description,
             headers: host + request.headers.map { (name: $0.name.rawName, value: $0.value) },
-            body: body.readableBytes == 0 ? nil : Data(body.readableBytesView)
+            body: body.readableBytes == 0 ? nil : Data(body.readableBytesView),
+            baseURL: request.head.authority.map { "http://\($0)" }
         )
     }
 

@@ -41,6 +41,35 @@ import Testing
         #expect(stub.requests[0].body.flatMap { try? JSONValue(parsing: $0) }?["password"] == .string("secret"))
     }
 
+    @Test func anExampleNamesTheBaseURLTheRequestWasSentTo() async throws {
+        let contract = try loadContract(
+            """
+            name: Discovery
+            interactions:
+              - name: the endpoints are the issuer's
+                request: { method: GET, path: /.well-known/openid-configuration }
+                response:
+                  status: 200
+                  json:
+                    token_endpoint: { match: regex, pattern: "https?://.+/oauth/token", example: "{{request.base_url}}/oauth/token" }
+            """)
+        let stub = try ContractStub(contracts: [contract])
+        for base in ["https://auth.example", "http://127.0.0.1:8765"] {
+            let (data, _) = try await stub.urlSession.data(from: try #require(URL(string: "\(base)/.well-known/openid-configuration")))
+            #expect(try JSONValue(parsing: data)["token_endpoint"] == .string("\(base)/oauth/token"))
+        }
+        // The example is checked with a base URL in its place.
+        let (_, diagnostics) = ContractLoader.parse(
+            yaml: """
+                name: T
+                interactions:
+                  - name: a
+                    request: { method: GET, path: / }
+                    response: { status: 200, json: { url: { match: regex, pattern: "https://.+", example: "{{request.base_url}}/x" } } }
+                """, file: "t.yaml")
+        #expect(diagnostics.first?.message.hasPrefix("example does not match its matcher") == true, "\(diagnostics)")
+    }
+
     @Test func unmatchedRequestsReach501AndAreRecorded() async throws {
         let stub = try ContractStub(contracts: [try loadContract(ContractStubTests.toy)])
         let (data, response) = try await stub.urlSession.data(for: try loginRequest(password: "nope"))

@@ -6,8 +6,9 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// `contract stub --resume-at`: an app's first authorization request gets the answer of a
-/// signed-in browser, a redirect back with a code, without a page.
+/// `contract stub --resume-at`: an app's first authorization request, at the endpoint the
+/// stub's discovery document names, gets the answer of a signed-in browser, a redirect back
+/// with a code, without a page.
 @Suite struct StubResumeCLITests {
     /// Keeps a redirect as the answer, as a test of the app's redirect handling needs.
     final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
@@ -33,7 +34,12 @@ import Testing
             "response_type=code&client_id=phone-app&redirect_uri=http%3A%2F%2F127.0.0.1%3A7777%2Fcallback&scope=openid%20profile"
             + "&state=the-apps-state&nonce=n&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256"
         let session = URLSession(configuration: .ephemeral, delegate: NoRedirects(), delegateQueue: nil)
-        let (_, response) = try await session.data(from: try #require(URL(string: "\(base)/authorize?\(query)")))
+        // As an app finds it: the discovery document names the stub's own endpoints.
+        let (discovery, _) = try await session.data(from: try #require(URL(string: "\(base)/.well-known/openid-configuration")))
+        let endpoints = try JSONSerialization.jsonObject(with: discovery) as? [String: Any]
+        let authorize = try #require(endpoints?["authorization_endpoint"] as? String)
+        #expect(authorize == "\(base)/authorize")
+        let (_, response) = try await session.data(from: try #require(URL(string: "\(authorize)?\(query)")))
         let http = try #require(response as? HTTPURLResponse)
         #expect(http.statusCode == 303)
         let location = try #require(http.value(forHTTPHeaderField: "Location").flatMap { URLComponents(string: $0) })

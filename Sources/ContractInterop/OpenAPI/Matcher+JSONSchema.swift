@@ -69,7 +69,7 @@ extension Matcher {
         case .typed(let kind):
             schema = kind.jsonSchema { $0.jsonSchema(role: role, strict: strict, variables: variables) }
         }
-        if let example, !example.description.contains("{{") { schema["examples"] = [example] }
+        if let example = sampleExample, !example.description.contains("{{") { schema["examples"] = [example] }
         return schema
     }
 }
@@ -101,7 +101,7 @@ extension Matcher {
                 array.append(example)
             }
             value = .array(array)
-        default: value = example
+        default: value = sampleExample
         }
         guard let value, !value.description.contains("{{") else { return nil }
         return value

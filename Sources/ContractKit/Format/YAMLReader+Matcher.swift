@@ -57,7 +57,9 @@ extension YAMLReader {
         if let exampleNode = values["example"] {
             example = json(exampleNode, "example")
             if let example {
-                let problems = Matcher(.typed(read)).mismatches(in: example)
+                // `{{request.base_url}}` is the stub's own origin, one like the examples'.
+                let sample = Matcher(.typed(read), example: example).sampleExample ?? example
+                let problems = Matcher(.typed(read)).mismatches(in: sample)
                 if let problem = problems.first {
                     error(exampleNode, "example does not match its matcher: \(problem)")
                 }

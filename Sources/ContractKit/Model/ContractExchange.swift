@@ -15,13 +15,20 @@ public struct ContractRequest: Sendable, Equatable {
     public var headers: [(name: String, value: String)]
     /// The body, if any.
     public var body: Data?
+    /// Where it was sent, when known (`https://auth.example`, `http://127.0.0.1:8765`): a
+    /// stub's examples name it as `{{request.base_url}}`, so the URLs its answers hold (a
+    /// discovery document's endpoints) lead back to it. Not part of what was sent.
+    public var baseURL: String?
 
     /// Creates a request.
-    public init(method: String, target: String, headers: [(name: String, value: String)] = [], body: Data? = nil) {
+    public init(
+        method: String, target: String, headers: [(name: String, value: String)] = [], body: Data? = nil, baseURL: String? = nil
+    ) {
         self.method = method
         self.target = target
         self.headers = headers
         self.body = body
+        self.baseURL = baseURL
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {

@@ -119,6 +119,13 @@ public struct Matcher: Sendable, Equatable {
         }
     }
 
+    /// The example, with `{{request.base_url}}` as ``Template/sampleBaseURL`` where no stub
+    /// filled it with where a request was sent: the value a check of the example, an export
+    /// or a stub asked without a base URL shows.
+    public var sampleExample: JSONValue? {
+        resolvedExample(with: [Template.requestBaseURL: .string(Template.sampleBaseURL)])
+    }
+
     /// The example with its `{{name}}`s filled as text when every one is saved (a stub's
     /// page whose form action carries the request's `state`); else as written.
     private func resolvedExample(with variables: [String: JSONValue]) -> JSONValue? {

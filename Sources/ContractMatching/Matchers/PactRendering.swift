@@ -81,11 +81,11 @@ extension Matcher {
         return scratch.value(self, at: "$", cascaded: false) ?? .null
     }
 
-    /// The `example` written; a text whose `{{name}}`s the stub fills (a page's form action
-    /// carrying the request's `state`) with each name in its place, which Pact cannot fill;
-    /// nil for another value that holds one.
+    /// The `example` written (``sampleExample``: `{{request.base_url}}` a base URL); a text
+    /// whose `{{name}}`s the stub fills (a page's form action carrying the request's `state`)
+    /// with each name in its place, which Pact cannot fill; nil for another value that holds one.
     public var pactUsableExample: JSONValue? {
-        guard let example, example.description.contains("{{") else { return example }
+        guard let example = sampleExample, example.description.contains("{{") else { return sampleExample }
         guard case .string(let text) = example else { return nil }
         let template = Template(text)
         return try? .string(template.render(Dictionary(template.variables.map { ($0, JSONValue.string($0)) }) { first, _ in first }))

@@ -38,7 +38,7 @@ public struct SampleContext: Sendable {
         case .array(let elements):
             return .array(try elements.enumerated().map { try sample($1, at: "\(path)[\($0)]") })
         case .typed(let kind):
-            return try kind.sample(at: path, example: matcher.example, with: self)
+            return try kind.sample(at: path, example: matcher.sampleExample, with: self)
         }
     }
 }

@@ -155,6 +155,14 @@ extension Template {
     public static func environmentVariables(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> [String: JSONValue] {
         Dictionary(uniqueKeysWithValues: environment.map { ("env.\($0.key)", JSONValue.string($0.value)) })
     }
+
+    /// `request.base_url`: in a response's example, where the request was sent
+    /// (`http://127.0.0.1:8765`), which a stub fills, as WireMock's `{{request.baseUrl}}`.
+    public static let requestBaseURL = "request.base_url"
+
+    /// What `{{request.base_url}}` stands for where nothing says where a request was sent:
+    /// an example checked against its matcher, or exported (``Matcher/sampleExample``).
+    public static let sampleBaseURL = "http://127.0.0.1:8080"
 }
 
 extension JSONValue {
