@@ -391,9 +391,12 @@ import Testing
             try await EphemeralServer.withRunning(mailbox.router()) { base in
                 try await Self.withDeliveryClient { client in
                     let transport = HTTPDeliveryTransport(url: try #require(URL(string: "\(base)/deliveries")), client: client)
+                    // A post may take long under the suite's load (the default 10 s did not do).
+                    var policy = DeliveryPolicy()
+                    policy.timeout = 120
                     let sender = DeliveryService(
                         storage: storage, transport: transport, secret: SymmetricKey(data: Data(PasswordResetTests.secret.utf8)),
-                        sealer: DeliverySealer(keyEncryptionKey: kek), clock: clock
+                        sealer: DeliverySealer(keyEncryptionKey: kek), policy: policy, clock: clock
                     )
                     #expect(try await sender.runOnce().claimed == 0)  // still leased
                     clock.advance(by: 31)
