@@ -46,8 +46,8 @@ public struct ProbeVariant: Sendable {
     /// duplicated and empty, an unknown extra field, and the form sent as `application/json`;
     /// for a token request of a one-time grant (`authorization_code`, `refresh_token`), the
     /// request sent again as it was, which the sequence's own exchange spent; for a code
-    /// exchange with a PKCE verifier, a verifier of another challenge, and the verifier's
-    /// variants marked ``onFreshGrant``.
+    /// exchange with a PKCE verifier, the verifier missing and empty (even where `optional`
+    /// has it) and one of another challenge, marked ``onFreshGrant``.
     /// A request without a body has none. The top-level fields in `optional`
     /// (``optionalFields(in:)``) get no "missing" variant.
     public static func derive(from request: ContractRequest, limits: Limits = Limits(), optional: Set<String> = []) -> [ProbeVariant] {

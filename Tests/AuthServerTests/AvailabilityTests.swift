@@ -54,6 +54,10 @@ import Testing
     /// connection fails once an operation waits 250 ms), every later request is refused at
     /// once with Retry-After, and logins work again soon after PostgreSQL is back, with
     /// no restart.
+    /// The operations' deadline: far above what a loaded machine takes to find the outage
+    /// (the test once allowed 15 s of a 20 s one), so that only waiting for it fails.
+    static let deadline = Duration.seconds(120)
+
     @Test func aStoppedDatabaseGivesFast503sAndServiceRecovers() async throws {
         let temporary = try TemporaryFolder.forCluster("authd-outage")
         defer { temporary.remove() }
@@ -67,7 +71,7 @@ import Testing
         configuration.hashParameters = ServerFixture.lightHash
         configuration.logger = TestCluster.logger
         let storage = PostgresStorage(
-            configuration: cluster.configuration(database: "authd"), timeout: .seconds(20), logger: TestCluster.logger,
+            configuration: cluster.configuration(database: "authd"), timeout: Self.deadline, logger: TestCluster.logger,
             metrics: configuration.metrics
         )
         let app = try await buildApplication(configuration: configuration, storage: storage, keyEncryptionKey: .generate())
@@ -87,9 +91,9 @@ import Testing
             let detection = clock.now
             let down = try await client.login("alice", "correct horse battery staple")
             #expect(down.status == .serviceUnavailable)
-            // Before the 20 s deadline, which every answer would wait for without the probe; how
+            // Long before the deadline, which every answer would wait for without the probe; how
             // much before is a timing, and Benchmarks/outage.py measures it.
-            #expect(clock.now - detection < .seconds(15), "the outage must be found before the deadline")
+            #expect(clock.now - detection < Self.deadline / 2, "the outage must be found before the deadline")
             #expect(try down.error().code == "service_unavailable")
             #expect(try !down.error().description.contains("PSQL"))
             #expect(down.headers[.retryAfter] == "1")
@@ -103,7 +107,7 @@ import Testing
                 #expect(response.status == .serviceUnavailable)
                 #expect(response.headers[.retryAfter] == "1")
             }
-            #expect(latencies.allSatisfy { $0 < .seconds(15) }, "\(latencies)")
+            #expect(latencies.allSatisfy { $0 < Self.deadline / 2 }, "\(latencies)")
             let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
             #expect(metrics.contains(#"authd_database_errors_total{kind="unavailable"} "#))
             #expect(metrics.contains(#"authd_logins_total{result="service_unavailable"} 21"#))
