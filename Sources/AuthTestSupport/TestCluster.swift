@@ -112,6 +112,10 @@ public enum TestCluster {
         }
         var configuration = cluster.configuration(database: name)
         configuration.options.maximumConnections = 8
+        // A connection waits for a backend behind the whole suite's: far past the default 10 s
+        // before it is taken for an outage (which the availability tests make on clusters of
+        // their own).
+        configuration.options.connectTimeout = .seconds(60)
         return TestDatabase(name: name, configuration: configuration, url: cluster.url(database: name))
     }
 

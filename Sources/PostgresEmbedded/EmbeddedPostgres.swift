@@ -164,8 +164,11 @@ public final class EmbeddedPostgres: Sendable {
     /// try await cluster.createDatabase("authd", logger: logger)
     /// ```
     public func createDatabase(_ name: String, template: String? = nil, logger: Logger) async throws {
-        let configuration = PostgresConnection.Configuration(
+        var configuration = PostgresConnection.Configuration(
             unixSocketPath: socketPath, username: user, password: nil, database: "postgres")
+        // The cluster is on this machine and running: a slow answer is a busy machine (a
+        // test suite's), not an outage.
+        configuration.options.connectTimeout = .seconds(60)
         let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
         do {
             var exists = false
