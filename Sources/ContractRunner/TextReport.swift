@@ -74,17 +74,17 @@ public enum JUnitReport {
         xml +=
             #"<testsuites name="contract verify" tests="\#(report.results.count)" failures="\#(report.failedCount)" time="\#(format(report.duration))">"#
             + "\n"
-        xml += #"  <properties><property name="checks" value="\#(escape(report.checkSummary))"/></properties>"# + "\n"
+        xml += #"  <properties><property name="checks" value="\#(report.checkSummary.markupEscaped)"/></properties>"# + "\n"
         if !report.unseenVariants.isEmpty {
             let failure = report.unseenVariantsAllowed ? "" : #" failures="\#(report.unseenVariants.count)""#
             xml += #"  <testsuite name="variants never seen live" tests="\#(report.unseenVariants.count)"\#(failure)>"# + "\n"
             for variant in report.unseenVariants {
                 let location = variant.locations.first
                 xml +=
-                    #"    <testcase name="\#(escape("\(variant.place): \(variant.variant)"))" classname="variants" file="\#(escape(location?.file ?? ""))" line="\#(location?.line ?? 0)">"#
+                    #"    <testcase name="\#("\(variant.place): \(variant.variant)".markupEscaped)" classname="variants" file="\#((location?.file ?? "").markupEscaped)" line="\#(location?.line ?? 0)">"#
                 xml +=
                     report.unseenVariantsAllowed
-                    ? "</testcase>\n" : #"<failure message="\#(escape(variant.description))"/></testcase>"# + "\n"
+                    ? "</testcase>\n" : #"<failure message="\#(variant.description.markupEscaped)"/></testcase>"# + "\n"
             }
             xml += "  </testsuite>\n"
         }
@@ -92,10 +92,10 @@ public enum JUnitReport {
         for contract in report.results.map(\.contract).uniqued() {
             let results = byContract[contract] ?? []
             let failures = results.filter { !$0.passed }.count
-            xml += #"  <testsuite name="\#(escape(contract))" tests="\#(results.count)" failures="\#(failures)">"# + "\n"
+            xml += #"  <testsuite name="\#(contract.markupEscaped)" tests="\#(results.count)" failures="\#(failures)">"# + "\n"
             for result in results {
                 let attributes =
-                    #"name="\#(escape(result.interaction.name))" classname="\#(escape(contract))" file="\#(escape(result.interaction.location.file))" line="\#(result.interaction.location.line)" time="\#(format(result.duration))""#
+                    #"name="\#(result.interaction.name.markupEscaped)" classname="\#(contract.markupEscaped)" file="\#(result.interaction.location.file.markupEscaped)" line="\#(result.interaction.location.line)" time="\#(format(result.duration))""#
                 let properties = result.checks.map { #"<property name="\#($0.name)" value="\#(CheckResult.label($0.result))"/>"# }.joined()
                 xml += "    <testcase \(attributes)>\n      <properties>\(properties)</properties>\n"
                 switch result.outcome {
@@ -103,20 +103,16 @@ public enum JUnitReport {
                     break
                 case .failed(let mismatches):
                     let text = mismatches.map(\.description).joined(separator: "\n")
-                    xml += "      <failure message=\"\(escape(mismatches.first?.description ?? "failed"))\">\(escape(text))</failure>\n"
+                    xml +=
+                        "      <failure message=\"\((mismatches.first?.description ?? "failed").markupEscaped)\">\(text.markupEscaped)</failure>\n"
                 case .error(let message):
-                    xml += "      <error message=\"\(escape(message))\"/>\n"
+                    xml += "      <error message=\"\(message.markupEscaped)\"/>\n"
                 }
                 xml += "    </testcase>\n"
             }
             xml += "  </testsuite>\n"
         }
         return xml + "</testsuites>\n"
-    }
-
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 
     static func format(_ seconds: Double) -> String {

@@ -85,22 +85,16 @@ public struct FormPostMatcher: MatcherKind {
         for name in fields.keys.sorted() {
             guard let field = fields[name] else { continue }
             let value = try context.sample(field, at: "\(path) field \(name)").text
-            inputs += "<input type=\"hidden\" name=\"\(Self.escaped(name))\" value=\"\(Self.escaped(value))\">\n"
+            inputs += "<input type=\"hidden\" name=\"\(name.markupEscaped)\" value=\"\(value.markupEscaped)\">\n"
         }
         let target = try context.sample(action, at: "\(path) action").text
         return .string(
             """
             <!DOCTYPE html>
-            <html lang="en"><title>Continue</title><main><form method="post" action="\(Self.escaped(target))" id="response">
+            <html lang="en"><title>Continue</title><main><form method="post" action="\(target.markupEscaped)" id="response">
             \(inputs)</form><script>document.getElementById("response").submit();</script></main></html>
 
             """)
-    }
-
-    /// `text` for an attribute's value.
-    private static func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
-            .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
     }
 
     public func jsonSchema(child: (Matcher) -> [String: JSONValue]) -> [String: JSONValue] {
@@ -119,8 +113,9 @@ public struct FormPostMatcher: MatcherKind {
         let fields = self.fields.mapValues { scratch.value($0, at: "$", cascaded: false)?.text ?? "" }
         let target = scratch.value(action, at: "$", cascaded: false)?.text ?? ""
         return .string(
-            "<form method=\"post\" action=\"\(Self.escaped(target))\">"
-                + fields.keys.sorted().map { "<input type=\"hidden\" name=\"\($0)\" value=\"\(Self.escaped(fields[$0] ?? ""))\">" }.joined()
+            "<form method=\"post\" action=\"\(target.markupEscaped)\">"
+                + fields.keys.sorted().map { "<input type=\"hidden\" name=\"\($0)\" value=\"\((fields[$0] ?? "").markupEscaped)\">" }
+                .joined()
                 + "</form><script>document.forms[0].submit();</script>")
     }
 }

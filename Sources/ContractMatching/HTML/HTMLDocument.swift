@@ -264,3 +264,12 @@ public struct HTMLDocument: Sendable {
         return String(decoding: output, as: UTF8.self)
     }
 }
+
+extension String {
+    /// This text with `&`, `<`, `>` and `"` as references, for an element's text or an
+    /// attribute's value (XML's as well as HTML's): what ``HTMLDocument`` reads back.
+    package var markupEscaped: String {
+        replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
+            .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+    }
+}
