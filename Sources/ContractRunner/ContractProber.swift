@@ -84,11 +84,8 @@ public struct ContractProber: Sendable {
                     }
                     // The interactions before it again, for a code the variant finds unspent.
                     let fresh = await replay(Array(selected[...index]), codes: codes, authenticators: authenticators, sendingLast: false)
-                    let optional = optional[ProbeVariant.route(of: interaction)] ?? []
                     guard case .success(let request)? = fresh.last,
-                        let again = ProbeVariant.derive(from: request, limits: limits, optional: optional).first(where: {
-                            $0.name == variant.name
-                        })
+                        let again = ProbeVariant.pkceVariants(of: request).first(where: { $0.name == variant.name })
                     else {
                         var result = ProbeReport.VariantResult(name: variant.name, request: variant.request)
                         let reason = if case .failure(let reason)? = fresh.last { ": \(reason)" } else { "" }

@@ -96,24 +96,12 @@ public struct ProbeVariant: Sendable {
                 variants.append(ProbeVariant(name: replay, request: request))
             }
             for variant in formVariants(of: fields, optional: optional) { with(variant.name, body: variant.body) }
-            if fields.contains(where: { $0.name == "grant_type" && $0.value == "authorization_code" }),
-                let index = fields.firstIndex(where: { $0.name == "code_verifier" })
-            {
-                // A code issued for a challenge needs its verifier (RFC 7636 §4.6), even where the
-                // route's other grants go without one; any other verifier of the right form (§4.1)
-                // is refused too.
-                var without = fields
-                without.remove(at: index)
-                var empty = fields
-                empty[index].value = ""
-                var other = fields
-                other[index].value = String(repeating: "p", count: 43)
-                for (name, changed) in zip(Self.pkceVariants, [without, empty, other]) where !variants.contains(where: { $0.name == name })
-                {
-                    with(name, body: Data(FormEncoding.encode(changed).utf8))
-                }
-                for (offset, variant) in variants.enumerated() where Self.pkceVariants.contains(variant.name) {
-                    variants[offset].onFreshGrant = true
+            // The verifier's own variants are sent on a fresh code; those formVariants made too.
+            for pkce in pkceVariants(of: request) {
+                if let made = variants.firstIndex(where: { $0.name == pkce.name }) {
+                    variants[made].onFreshGrant = true
+                } else {
+                    variants.append(pkce)
                 }
             }
             with("Content-Type application/json", body: body, contentType: "application/json")
@@ -124,10 +112,32 @@ public struct ProbeVariant: Sendable {
         return variants
     }
 
-    /// The variants of a code exchange sent on a fresh code: the verifier changed.
-    static let pkceVariants = [
-        "form field code_verifier missing", "form field code_verifier empty", "a code_verifier of another challenge",
-    ]
+    /// The variants of a code exchange with a PKCE verifier, each sent on a fresh code
+    /// (``onFreshGrant``): the verifier missing and empty, which a code issued for a challenge
+    /// needs (RFC 7636 §4.6) even where the route's other grants go without one, and a
+    /// verifier of the right form (§4.1) but another challenge. None for another request.
+    public static func pkceVariants(of request: ContractRequest) -> [ProbeVariant] {
+        guard let body = request.body, FormEncoding.isForm(contentType: request.header("Content-Type")),
+            let fields = FormEncoding.decode(body),
+            fields.contains(where: { $0.name == "grant_type" && $0.value == "authorization_code" }),
+            let index = fields.firstIndex(where: { $0.name == "code_verifier" })
+        else { return [] }
+        var without = fields
+        without.remove(at: index)
+        var empty = fields
+        empty[index].value = ""
+        var other = fields
+        other[index].value = String(repeating: "p", count: 43)
+        let changes = [
+            ("form field code_verifier missing", without), ("form field code_verifier empty", empty),
+            ("a code_verifier of another challenge", other),
+        ]
+        return changes.map { name, changed in
+            var variant = request
+            variant.body = Data(FormEncoding.encode(changed).utf8)
+            return ProbeVariant(name: name, request: variant, onFreshGrant: true)
+        }
+    }
 
     /// The name of the replay of a token request whose grant is used once (RFC 6749 §4.1.2: a
     /// code; RFC 9700 §4.14.2: a rotated refresh token), nil for another grant.
