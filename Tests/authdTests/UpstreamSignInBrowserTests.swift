@@ -10,8 +10,9 @@ import Testing
 /// downstream's on `127.0.0.1`), added to the downstream with `authd provider add`. Chromium
 /// clicks the provider's button on the downstream's sign-in page, signs in on the
 /// upstream's page, comes back to the downstream's callback, and lands in the app with a
-/// code whose tokens say `fed`. (In `SignInBrowserTests`, whose browsers run one at a time.)
-extension SignInBrowserTests {
+/// code whose tokens say `fed`. Its browsers run one at a time, beside `SignInBrowserTests`'
+/// (the two chains one after the other had been the suite's longest).
+@Suite(.serialized) struct UpstreamSignInBrowserTests {
     @Test func theProviderButtonSignsInThroughAnotherAuthd() async throws {
         let upstreamDatabase = try await TestCluster.newMigratedDatabase()
         let upstreamURL = ["--database-url", upstreamDatabase.url]
@@ -19,7 +20,7 @@ extension SignInBrowserTests {
         let issuer = "http://localhost:\(upstreamPort)"
         #expect(
             try await AuthdBinary.run(
-                ["user", "add", "robin", "--password-stdin"] + upstreamURL + BrowserPageTests.light, input: Self.password
+                ["user", "add", "robin", "--password-stdin"] + upstreamURL + BrowserPageTests.light, input: SignInBrowserTests.password
             )
             .status == 0)
         let downstreamPort = try ProviderProcess.freePort()
@@ -43,11 +44,11 @@ extension SignInBrowserTests {
             let serve =
                 url + BrowserPageTests.light + ["--port", String(downstreamPort), "--public-url", "http://127.0.0.1:\(downstreamPort)"]
             _ = try await AuthdBinary.withServer(serve) { base in
-                let first = Self.authorize(base, appPort: appPort, state: "fed")
-                let seen = try await Self.browse(
+                let first = SignInBrowserTests.authorize(base, appPort: appPort, state: "fed")
+                let seen = try await SignInBrowserTests.browse(
                     [
                         "authorize": first.url,
-                        "provider": ["button": "provider-upstream", "username": "robin", "password": Self.password],
+                        "provider": ["button": "provider-upstream", "username": "robin", "password": SignInBrowserTests.password],
                         "token_endpoint": "\(base.absoluteString.trimmingSuffix("/"))/oauth/token", "client_id": "notes",
                         "code_verifier": first.verifier,
                     ], appPort: appPort, name: "provider", language: "en")
@@ -56,9 +57,9 @@ extension SignInBrowserTests {
                 #expect(seen["button"] as? String == "Continue with upstream")
                 #expect((seen["provider_page"] as? String)?.hasPrefix(issuer + "/authorize?") == true)
                 let landed = try #require((seen["landed"] as? [String])?.first)
-                #expect(Self.query(landed)["state"] == "fed")
+                #expect(SignInBrowserTests.query(landed)["state"] == "fed")
                 let tokens = try #require(seen["tokens"] as? [String: Any])
-                let claims = try Self.claims(of: try #require(tokens["id_token"] as? String))
+                let claims = try SignInBrowserTests.claims(of: try #require(tokens["id_token"] as? String))
                 #expect(claims["amr"] as? [String] == ["fed"])
                 let console = seen["console"] as? [String] ?? ["no console"]
                 #expect(console == [], "the pages broke their Content Security Policy, or failed otherwise")
@@ -76,7 +77,7 @@ extension SignInBrowserTests {
 /// (`Tests/authdTests/Providers`): the stub is reached as `localhost` and authd as
 /// `127.0.0.1`, so Apple's `form_post` is the cross-site POST it is in production, which only
 /// the `SameSite=None` attempt cookie comes with.
-extension SignInBrowserTests {
+extension UpstreamSignInBrowserTests {
     static let providerContracts = BrowserPageTests.root.appendingPathComponent("Tests/authdTests/Providers")
 
     /// `contract stub` serving the contracts in `folder` on a free port, for `body`.
@@ -119,15 +120,15 @@ extension SignInBrowserTests {
         let appPort = try ProviderProcess.freePort()
         let serve = url + BrowserPageTests.light + ["--port", String(port), "--public-url", "http://127.0.0.1:\(port)"]
         return try await AuthdBinary.withServer(serve) { base in
-            let first = Self.authorize(base, appPort: appPort, state: provider)
-            let seen = try await Self.browse(
+            let first = SignInBrowserTests.authorize(base, appPort: appPort, state: provider)
+            let seen = try await SignInBrowserTests.browse(
                 [
                     "authorize": first.url, "provider": ["button": "provider-\(provider)"],
                     "token_endpoint": "\(base.absoluteString.trimmingSuffix("/"))/oauth/token", "client_id": "notes",
                     "code_verifier": first.verifier,
                 ], appPort: appPort, name: name, language: "en")
             let landed = try #require((seen["landed"] as? [String])?.first)
-            #expect(Self.query(landed)["state"] == provider)
+            #expect(SignInBrowserTests.query(landed)["state"] == provider)
             let console = seen["console"] as? [String] ?? ["no console"]
             #expect(console == [], "the pages broke their Content Security Policy, or failed otherwise")
             let tokens = try #require(seen["tokens"] as? [String: Any])
@@ -159,7 +160,7 @@ extension SignInBrowserTests {
                 }
                 #expect(audit.contains("provider_token_revoked"), "\(audit)")
             }
-            let claims = try Self.claims(of: idToken)
+            let claims = try SignInBrowserTests.claims(of: idToken)
             #expect(claims["amr"] as? [String] == ["fed"])
         }
     }
@@ -172,7 +173,7 @@ extension SignInBrowserTests {
                     "--kind", "google", "--issuer", "http://localhost:\(port)", "--client-id", "1234-web.apps.googleusercontent.com",
                     "--client-secret-stdin",
                 ], input: "GOCSPX-test-secret", name: "google")
-            let claims = try Self.claims(of: idToken)
+            let claims = try SignInBrowserTests.claims(of: idToken)
             #expect(claims["amr"] as? [String] == ["fed"])
         }
     }
