@@ -97,7 +97,7 @@ public struct ProbeVariant: Sendable {
             }
             for variant in formVariants(of: fields, optional: optional) { with(variant.name, body: variant.body) }
             // The verifier's own variants are sent on a fresh code; those formVariants made too.
-            for pkce in pkceVariants(of: request) {
+            for pkce in pkceVariants(of: request, fields: fields) {
                 if let made = variants.firstIndex(where: { $0.name == pkce.name }) {
                     variants[made].onFreshGrant = true
                 } else {
@@ -118,8 +118,14 @@ public struct ProbeVariant: Sendable {
     /// verifier of the right form (§4.1) but another challenge. None for another request.
     public static func pkceVariants(of request: ContractRequest) -> [ProbeVariant] {
         guard let body = request.body, FormEncoding.isForm(contentType: request.header("Content-Type")),
-            let fields = FormEncoding.decode(body),
-            fields.contains(where: { $0.name == "grant_type" && $0.value == "authorization_code" }),
+            let fields = FormEncoding.decode(body)
+        else { return [] }
+        return pkceVariants(of: request, fields: fields)
+    }
+
+    /// ``pkceVariants(of:)`` of a form request whose `fields` are already read.
+    private static func pkceVariants(of request: ContractRequest, fields: [(name: String, value: String)]) -> [ProbeVariant] {
+        guard fields.contains(where: { $0.name == "grant_type" && $0.value == "authorization_code" }),
             let index = fields.firstIndex(where: { $0.name == "code_verifier" })
         else { return [] }
         var without = fields
