@@ -38,6 +38,13 @@ public enum TestCluster {
         public let configuration: PostgresClient.Configuration
         /// A `postgresql://` URL for it (for the CLI's `--database-url`).
         public let url: String
+
+        /// A database of another cluster (``ReplicatedCluster``'s).
+        public init(name: String, configuration: PostgresClient.Configuration, url: String) {
+            self.name = name
+            self.configuration = configuration
+            self.url = url
+        }
     }
 
     private static let cluster: Result<EmbeddedPostgres, any Error> = Result {

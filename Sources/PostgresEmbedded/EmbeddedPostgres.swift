@@ -42,6 +42,7 @@ public final class EmbeddedPostgres: Sendable {
     private let runAs: RunAs?
     private let startedHere = Mutex(false)
     private let extraSettings: [String]
+    private let settings: [String: String]
 
     /// Prepares (without starting) a cluster in `directory`.
     /// - Parameters:
@@ -50,6 +51,7 @@ public final class EmbeddedPostgres: Sendable {
     public init(directory requested: URL, durable: Bool = true, settings: [String: String] = [:]) throws {
         self.binaries = try PostgresBinaries.locate()
         self.durable = durable
+        self.settings = settings
         self.extraSettings = settings.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         let runAs = geteuid() == 0 ? try RunAs.unprivileged() : nil
         self.runAs = runAs
@@ -131,6 +133,39 @@ public final class EmbeddedPostgres: Sendable {
         }
     }
 
+    /// A streaming replica of this running cluster, in `directory`: its data copied with
+    /// `pg_basebackup -R` (which points the copy's `primary_conninfo` at this cluster's
+    /// socket), with the same durability and settings. ``start()`` starts it as a hot
+    /// standby; ``promote()`` makes it a primary. For tests of replicas and failover.
+    ///
+    /// ```swift
+    /// let replica = try primary.standby(in: folder.appending("replica"))
+    /// try replica.start()
+    /// ```
+    public func standby(in directory: URL) throws -> EmbeddedPostgres {
+        let replica = try EmbeddedPostgres(directory: directory, durable: durable, settings: settings)
+        try replica.withFolderLock {
+            try replica.prepareFolder()
+            var arguments = [
+                "-D", replica.dataDirectory, "-R", "-X", "stream", "-c", "fast", "-h", socketDirectory, "-p", "5432", "-U", user,
+            ]
+            if !durable { arguments.append("--no-sync") }
+            let result = try replica.run(binaries.pgBasebackup, arguments)
+            guard result.status == 0 else {
+                throw EmbeddedPostgresError.commandFailed(step: "pg_basebackup", output: result.output)
+            }
+        }
+        return replica
+    }
+
+    /// Makes this standby a primary (`pg_ctl promote`), returning once it takes writes.
+    public func promote() throws {
+        let result = try run(binaries.pgCtl, ["-D", dataDirectory, "-w", "-t", "60", "promote"])
+        guard result.status == 0 else {
+            throw EmbeddedPostgresError.commandFailed(step: "pg_ctl promote", output: result.output)
+        }
+    }
+
     /// Stops the server whoever started it (for tests of an outage).
     public func forceStop() throws {
         startedHere.withLock { $0 = true }
@@ -193,6 +228,18 @@ public final class EmbeddedPostgres: Sendable {
     }
 
     private func initialize() throws {
+        try prepareFolder()
+        var arguments = ["-D", dataDirectory, "-U", user, "--auth-local=trust", "--auth-host=reject", "-E", "UTF8", "--locale=C"]
+        if !durable { arguments.append("--no-sync") }
+        let result = try run(binaries.initdb, arguments)
+        guard result.status == 0 else {
+            throw EmbeddedPostgresError.commandFailed(step: "initdb", output: result.output)
+        }
+    }
+
+    /// The cluster's folder, made or taken over, without `data/`, and the unprivileged
+    /// account's when we are root.
+    private func prepareFolder() throws {
         let fileManager = FileManager.default
         if fileManager.fileExists(atPath: directory) {
             // Only an empty folder, or the leftovers of a set-up that failed, is taken over
@@ -211,12 +258,6 @@ public final class EmbeddedPostgres: Sendable {
             }
         }
         chmod(directory, 0o700)
-        var arguments = ["-D", dataDirectory, "-U", user, "--auth-local=trust", "--auth-host=reject", "-E", "UTF8", "--locale=C"]
-        if !durable { arguments.append("--no-sync") }
-        let result = try run(binaries.initdb, arguments)
-        guard result.status == 0 else {
-            throw EmbeddedPostgresError.commandFailed(step: "initdb", output: result.output)
-        }
     }
 
     /// Runs a PostgreSQL program, as the unprivileged account when we are root.

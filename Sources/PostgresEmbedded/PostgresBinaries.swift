@@ -18,6 +18,8 @@ public struct PostgresBinaries: Sendable, Equatable {
     public var initdb: String { directory + "/initdb" }
     /// Path of `pg_ctl`.
     public var pgCtl: String { directory + "/pg_ctl" }
+    /// Path of `pg_basebackup`.
+    public var pgBasebackup: String { directory + "/pg_basebackup" }
 
     /// Finds the programs, or throws ``EmbeddedPostgresError`` saying how to install them.
     /// A set `AUTHD_POSTGRES_BIN` is the only place looked at.

@@ -129,6 +129,7 @@ extension Authd {
         var loginLimitPerAddress = Serve.defaults.throttle.addressLimit
 
         @OptionGroup var database: DatabaseOptions
+        @OptionGroup var readReplicas: ReadReplicaOptions
         @OptionGroup var keyEncryption: KeyEncryptionKeyOptions
         @OptionGroup var hashing: HashOptions
         @OptionGroup var passwords: PasswordOptions
@@ -250,7 +251,9 @@ extension Authd {
                 configuration.onMetricsListening = { host, port in
                     FileHandle.standardOutput.write(Data("authd metrics on http://\(ListenAddress(host: host, port: port))/metrics\n".utf8))
                 }
-                let storage = PostgresStorage(target: databaseConfiguration.withFixedPool, logger: logger, metrics: configuration.metrics)
+                let storage = PostgresStorage(
+                    target: databaseConfiguration.withFixedPool, readReplicas: try readReplicas.targets(), maximumLag: readReplicas.lag,
+                    logger: logger, metrics: configuration.metrics)
                 let app = try await buildApplication(configuration: configuration, storage: storage, keyEncryptionKey: keyEncryptionKey)
                 try await app.runService()
             }

@@ -9,7 +9,8 @@ import PostgresNIO
 struct DatabaseOptions: ParsableArguments {
     @Option(
         name: .customLong("database-url"),
-        help: "PostgreSQL URL (postgres://user:password@host:port/database). Default: $DATABASE_URL, else a private cluster in --data-dir."
+        help:
+            "PostgreSQL URL (postgres://user:password@host:port/database; several servers as host1:port1,host2:port2, the one taking writes used). Default: $DATABASE_URL, else a private cluster in --data-dir."
     )
     var databaseURL: String?
 
@@ -38,7 +39,8 @@ struct DatabaseOptions: ParsableArguments {
     ) async throws -> T {
         if let url {
             do {
-                return try await body(try DatabaseURL.parse(url), nil)
+                // authd writes: of several servers, the one that takes writes.
+                return try await body(try DatabaseURL.parse(url, multiHostDefault: .readWrite), nil)
             } catch let error as DatabaseURL.Invalid {
                 throw CLIError(error.description)
             }

@@ -214,6 +214,44 @@ import Testing
         #expect(throws: DatabaseURL.Invalid.self) { try DatabaseURL.parse(url) }
     }
 
+    /// Several servers, as libpq takes them, tried in order for the session they ask.
+    @Test func parsesServerListsAndTheirSessionAttributes() throws {
+        let tcp = try DatabaseURL.parse("postgres://app:secret@db1:5433,db2,[fd00::7]:5434/auth?target_session_attrs=primary")
+        #expect(tcp.hosts == [.tcp("db1", port: 5433), .tcp("db2", port: 5432), .tcp("fd00::7", port: 5434)])
+        #expect(tcp.sessionAttributes == .primary)
+        #expect(tcp.client.host == "db1" && tcp.client.password == "secret" && tcp.client.database == "auth")
+        #expect(try DatabaseURL.parse("postgres://app@[fd00::7]:5434/auth").client.host == "fd00::7")
+
+        let sockets = try DatabaseURL.parse("postgresql://authd@/authd?host=/run/a,/run/b")
+        #expect(sockets.hosts == [.socket("/run/a/.s.PGSQL.5432"), .socket("/run/b/.s.PGSQL.5432")])
+        #expect(sockets.client.unixSocketPath == "/run/a/.s.PGSQL.5432")
+        #expect(sockets.sessionAttributes == .any)
+        #expect(
+            try DatabaseURL.parse("postgresql://authd@/authd?host=/run/a,/run/b", multiHostDefault: .readWrite).sessionAttributes
+                == .readWrite)
+
+        let one = try DatabaseURL.parse("postgres://app@db1/auth", multiHostDefault: .readWrite)
+        #expect(one.hosts == [.tcp("db1", port: 5432)])
+        #expect(one.sessionAttributes == .any)
+        #expect(try DatabaseURL.parse("postgres://app@db1/auth?target_session_attrs=prefer-standby").sessionAttributes == .preferStandby)
+    }
+
+    @Test(arguments: [
+        ("postgres://u:topsecret@db1,/d", "the database URL's host list has an entry that is not host or host:port: ''"),
+        ("postgres://u:topsecret@/d?host=/a,b", "every host of ?host= must be a socket folder (starting with /), not 'b'"),
+        (
+            "postgres://u:topsecret@db1/d?target_session_attrs=writable",
+            "unsupported target_session_attrs 'writable' (use any, read-write, read-only, primary, standby, prefer-standby)"
+        ),
+    ])
+    func refusesUnusableServerLists(url: String, message: String) {
+        #expect {
+            try DatabaseURL.parse(url)
+        } throws: { error in
+            "\(error)" == message
+        }
+    }
+
     @Test func errorTextNeverContainsThePassword() {
         #expect {
             try DatabaseURL.parse("postgres://u:topsecret@/d")

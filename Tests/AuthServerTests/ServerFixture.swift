@@ -7,6 +7,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import PostgresNIO
 import Testing
 
 /// A fresh database, a configuration for it, and helpers to seed users and send JSON.
@@ -22,8 +23,17 @@ struct ServerFixture {
     /// What seals the fixture's signing keys, the same for every start of its application.
     let keyEncryptionKey = KeyEncryptionKey.generate()
 
+    /// Read replicas of ``testDatabase`` for the application's stale reads, and how far behind they may be.
+    var readReplicas: [PostgresClient.Configuration] = []
+    var maximumReadLag = Duration.seconds(1)
+
     init() async throws {
-        testDatabase = try await TestCluster.newMigratedDatabase()
+        try await self.init(database: try await TestCluster.newMigratedDatabase())
+    }
+
+    /// A fixture on `database`, migrated.
+    init(database: TestCluster.TestDatabase) async throws {
+        testDatabase = database
         configuration = AppConfiguration()
         configuration.hashParameters = Self.lightHash
         // At normal priority, not authd's nice 19: there, a test's hashes waited behind the
@@ -45,7 +55,9 @@ struct ServerFixture {
         try await buildApplication(
             configuration: configuration,
             storage: PostgresStorage(
-                configuration: testDatabase.configuration, timeout: TestCluster.operationTimeout, logger: TestCluster.logger),
+                target: DatabaseTarget(client: testDatabase.configuration), readReplicas: readReplicas.map(DatabaseTarget.init(client:)),
+                maximumLag: maximumReadLag, timeout: TestCluster.operationTimeout, logger: TestCluster.logger,
+                metrics: configuration.metrics),
             keyEncryptionKey: keyEncryptionKey
         )
     }

@@ -29,6 +29,12 @@ import Testing
         (["frobnicate"], "Unexpected argument 'frobnicate'"),
         (["user", "add", "alice"], "--password-stdin"),
         (["serve", "--database-url", "mysql://x@y/z"], "must start with postgres://"),
+        (
+            ["serve", "--database-read-url", "postgres://x@/z?host=/a,b"],
+            "--database-read-url: every host of ?host= must be a socket folder"
+        ),
+        (["serve", "--database-read-max-lag=-1"], "--database-read-max-lag must not be negative"),
+        (["serve", "--database-url", "postgres://x@y/z?target_session_attrs=writable"], "unsupported target_session_attrs 'writable'"),
         (["serve", "--breached-passwords", "no-such-breached-list.txt"], "no-such-breached-list.txt"),
     ])
     func badArgumentsFailWithAOneLineError(arguments: [String], message: String) async throws {

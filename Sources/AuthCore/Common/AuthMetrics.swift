@@ -89,6 +89,18 @@ public struct AuthMetrics: Sendable {
         Counter(label: "authd_database_errors_total", dimensions: [("kind", kind)], factory: factory).increment()
     }
 
+    /// A read that may be slightly stale was answered by a read replica (`replica`), or by
+    /// the primary (`primary`) because the replica was behind or away.
+    public func replicaRead(servedBy: String) {
+        Counter(label: "authd_database_replica_reads_total", dimensions: [("served_by", servedBy)], factory: factory).increment()
+    }
+
+    /// How far a read replica was behind its primary at its last measurement, in seconds
+    /// (-1 when it could not be measured: away, or not replaying).
+    public func replicaLag(seconds: Double, replica: String) {
+        Gauge(label: "authd_database_replica_lag_seconds", dimensions: [("replica", replica)], factory: factory).record(seconds)
+    }
+
     /// Connections open to the API, and those of them waiting for a request head.
     public func connections(open: Int, waitingForHead: Int) {
         Gauge(label: "authd_connections_open", factory: factory).record(open)

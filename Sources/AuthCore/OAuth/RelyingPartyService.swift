@@ -80,6 +80,15 @@ public struct RelyingPartyService<Storage: AuthStorage>: Sendable {
 
     private func introspectAccessToken(_ token: String, by client: OAuthClient) async throws -> TokenIntrospection {
         guard let claims = try? issuer.verify(token, anyAudience: true), client.isMeant(for: claims) else { return .inactive }
+        // Whether the token is live only shows: a read replica may confirm it.
+        return try await storage.readConfirming { storage in
+            let answer = try await introspect(claims, on: storage)
+            return answer.active ? answer : nil
+        } ?? .inactive
+    }
+
+    /// What `storage` says of the access token whose verified claims are `claims`.
+    private func introspect(_ claims: AccessTokenClaims, on storage: Storage) async throws -> TokenIntrospection {
         var answer = TokenIntrospection(
             active: true, sub: claims.sub, exp: claims.exp, iat: claims.iat, iss: claims.iss, aud: claims.aud, tokenType: "Bearer",
             clientID: claims.clientID, jti: claims.jti, sid: claims.sid

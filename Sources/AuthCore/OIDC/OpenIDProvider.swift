@@ -151,10 +151,17 @@ public struct OpenIDProvider<Storage: AuthStorage>: Sendable {
     public func userInfo(accessToken: String) async throws -> UserInfo {
         let claims = try issuer.verify(accessToken, anyAudience: true)
         let scopes = Set((claims.scope ?? "").split(separator: " ").map(String.init))
-        guard scopes.contains("openid"), let sid = claims.sid.flatMap(UUID.init(uuidString:)), let userID = UUID(uuidString: claims.sub),
-            try await storage.refreshTokens.isSessionLive(sid, now: clock.now),
-            let user = try await storage.users.user(withID: userID), !user.isDisabled
+        guard scopes.contains("openid"), let sid = claims.sid.flatMap(UUID.init(uuidString:)), let userID = UUID(uuidString: claims.sub)
         else { throw AuthError.invalidToken }
+        // The claims only show: a read replica may confirm the session and the account.
+        let now = clock.now
+        let user = try await storage.readConfirming { storage -> User? in
+            guard try await storage.refreshTokens.isSessionLive(sid, now: now), let user = try await storage.users.user(withID: userID),
+                !user.isDisabled
+            else { return nil }
+            return user
+        }
+        guard let user else { throw AuthError.invalidToken }
         return UserInfo(
             sub: claims.sub, preferredUsername: scopes.contains("profile") ? user.username : nil,
             email: scopes.contains("email") ? user.email : nil,

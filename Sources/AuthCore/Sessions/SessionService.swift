@@ -140,7 +140,7 @@ public struct SessionService<Storage: AuthStorage>: Sendable {
     /// a deletion) read it afresh.
     /// - Throws: ``AuthError/invalidToken``, `service_unavailable`.
     public func recentProfile(accessToken: String) async throws -> User {
-        try await bearer(accessToken, recent: true).user
+        try await bearer(accessToken, recent: true, stale: true).user
     }
 
     /// The live sessions of the access token's account, newest first, and which of them
@@ -151,8 +151,8 @@ public struct SessionService<Storage: AuthStorage>: Sendable {
     /// let (sessions, current) = try await service.sessions(accessToken: token)
     /// ```
     public func sessions(accessToken: String) async throws -> (sessions: [Session], current: UUID?) {
-        let (user, current, _) = try await bearer(accessToken)
-        return (try await storage.refreshTokens.sessions(ofUser: user.id, now: clock.now), current)
+        let (user, current, _) = try await bearer(accessToken, stale: true)
+        return (try await (storage.staleReads ?? storage).refreshTokens.sessions(ofUser: user.id, now: clock.now), current)
     }
 
     /// Ends the session `id` of the access token's account: its refresh token stops working
@@ -188,13 +188,22 @@ public struct SessionService<Storage: AuthStorage>: Sendable {
     /// The session is checked too: a token issued in a session that has ended (a logout, a
     /// session ended by its owner or an operator, a password set) is refused, here at once
     /// and on another instance within ``accounts``' lifetime.
-    private func bearer(_ accessToken: String, recent: Bool = false) async throws -> (user: User, session: UUID?, authTime: Int?) {
+    /// With `stale`, for routes that only show, a read replica may confirm the account and
+    /// session (``AuthStorage/readConfirming(_:)``).
+    private func bearer(_ accessToken: String, recent: Bool = false, stale: Bool = false) async throws -> (
+        user: User, session: UUID?, authTime: Int?
+    ) {
         let claims = try issuer.verify(accessToken)
         guard let id = claims.userID else { throw AuthError.invalidToken }
         let session = claims.sid.flatMap(UUID.init(uuidString:))
-        let read = { () async throws -> User? in
+        let now = clock.now
+        let readOn = { (storage: Storage) async throws -> User? in
             guard let session else { return try await storage.users.user(withID: id) }
-            return try await storage.user(withID: id, inSession: session, now: clock.now)
+            return try await storage.user(withID: id, inSession: session, now: now)
+        }
+        let read = { () async throws -> User? in
+            guard stale else { return try await readOn(storage) }
+            return try await storage.readConfirming { try await readOn($0).flatMap { $0.isDisabled ? nil : $0 } }
         }
         guard let user = try await (recent ? accounts.user(id, session: session, read: read) : read()), !user.isDisabled else {
             throw AuthError.invalidToken

@@ -75,6 +75,13 @@ public protocol AuthStorage: Sendable {
     /// Identities at providers, links waiting for confirmation, ID tokens used.
     var identities: Identities { get }
 
+    /// This storage for reads that may be a moment old (a read replica's, within its
+    /// maximum lag), or nil when there is none to go to: what routes that only show
+    /// something use (`GET /me`, the session list, `/userinfo`, access-token introspection),
+    /// through ``readConfirming(_:)``. Every write, and every read that decides one, uses the
+    /// storage itself. The default is nil.
+    var staleReads: Self? { get }
+
     /// Brings the schema up to date; returns what it applied (empty when nothing was due).
     @discardableResult
     func migrate() async throws -> [String]
@@ -112,6 +119,20 @@ public protocol AuthStorage: Sendable {
 }
 
 extension AuthStorage {
+    public var staleReads: Self? { nil }
+
+    /// What `read` finds on a read replica (``staleReads``), or on this storage when there is
+    /// none or the replica finds nothing: a replica may confirm what a route shows, never
+    /// deny it, so a session that began a moment ago (not yet replayed there) is not refused.
+    ///
+    /// ```swift
+    /// let user = try await storage.readConfirming { try await $0.user(withID: id, inSession: sid, now: now) }
+    /// ```
+    public func readConfirming<T>(_ read: (Self) async throws -> T?) async throws -> T? {
+        if let replica = staleReads, let found = try await read(replica) { return found }
+        return try await read(self)
+    }
+
     public func loginLookup(usernameKey: String, throttle keys: [ThrottleKey], now: Date) async throws -> LoginLookup {
         let refusal = try await loginAttempts.reserve(keys, now: now)
         let user = try await users.user(withKey: usernameKey)

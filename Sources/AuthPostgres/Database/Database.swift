@@ -16,6 +16,16 @@ import _ConnectionPoolModule
 /// the pool is replaced by a fresh one (the old pool may be waiting out a long reconnect
 /// back-off) and the breaker closes.
 ///
+/// A target with several servers (``DatabaseTarget/hosts``) is a failover set: the pool
+/// connects to the first that fits ``DatabaseTarget/sessionAttributes``, and when it stops
+/// answering (or, for `read-write`, refuses a write) the probe looks through them again,
+/// in order, and the fresh pool goes to the one that fits now: a promoted replica.
+///
+/// A read replica (``init(replicaOf:target:maximumLag:)``) answers only while it is
+/// usable: reachable, replaying, and behind the primary by at most its maximum lag, which
+/// a watch measures every ``probeInterval``. Otherwise, and whenever an operation finds it
+/// unreachable, the primary answers instead.
+///
 /// Run ``runPool()`` (``PostgresStorage`` does, as a service of the application) before
 /// using the database.
 ///
@@ -37,7 +47,12 @@ public final class Database: Sendable {
     /// How long an operation may wait before the probe is asked whether the database is there.
     static let suspectAfter: Duration = .milliseconds(250)
 
-    private let configuration: PostgresClient.Configuration
+    private let target: DatabaseTarget
+    /// For a read replica: the database that answers when it cannot, and how far behind it
+    /// may be.
+    private let replicaOf: (primary: Database, maximumLag: Duration)?
+    /// Whether the replica's last lag measurement was within its maximum (false until one is).
+    private let lagWithinBound = Atomic<Bool>(false)
     /// The outage probe's TLS, made once; a failure to set it up makes every probe fail.
     private let probeTLS: Result<PostgresConnection.Configuration.TLS, any Error>
     private let state: Mutex<State>
@@ -48,6 +63,8 @@ public final class Database: Sendable {
 
     private struct State {
         var client: PostgresClient
+        /// Which of the target's hosts `client` connects to.
+        var host = 0
         var running: Task<Void, Never>?
         var started = false
         var down = false
@@ -64,17 +81,32 @@ public final class Database: Sendable {
 
     /// A database reached through `target`: the pool, and the outage probe with the same
     /// TLS; nothing connects until ``runPool()`` runs.
-    public init(
+    public convenience init(
         target: DatabaseTarget, timeout: Duration = .seconds(5),
         logger: Logger = Logger(label: "authd.database"), metrics: AuthMetrics = AuthMetrics()
     ) {
-        let configuration = target.client
-        self.configuration = configuration
+        self.init(target: target, replicaOf: nil, timeout: timeout, logger: logger, metrics: metrics)
+    }
+
+    /// A read replica of `primary` reached through `target`, used while its lag is at most
+    /// `maximumLag` (the primary answers otherwise); it shares the primary's deadline,
+    /// logger and metrics. Nothing connects until ``runPool()`` runs.
+    public convenience init(replicaOf primary: Database, target: DatabaseTarget, maximumLag: Duration) {
+        self.init(
+            target: target, replicaOf: (primary, maximumLag), timeout: primary.timeout, logger: primary.logger, metrics: primary.metrics)
+    }
+
+    private init(
+        target: DatabaseTarget, replicaOf: (primary: Database, maximumLag: Duration)?, timeout: Duration, logger: Logger,
+        metrics: AuthMetrics
+    ) {
+        self.target = target
+        self.replicaOf = replicaOf
         self.probeTLS = Result { try target.connectionConfigurationTLS() }
         self.timeout = timeout
         self.logger = logger
         self.metrics = metrics
-        self.state = Mutex(State(client: PostgresClient(configuration: configuration, backgroundLogger: logger)))
+        self.state = Mutex(State(client: PostgresClient(configuration: target.client(at: target.hosts[0]), backgroundLogger: logger)))
         (probeRequests, requestProbe) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
@@ -91,6 +123,13 @@ public final class Database: Sendable {
     /// Runs the connection pool and the outage probe until the task is cancelled: the
     /// database is usable only while this runs.
     public func runPool() async {
+        if target.choosesHost, case .reachable(let host) = await reachability(), host != 0 {
+            let fresh = PostgresClient(configuration: target.client(at: target.hosts[host]), backgroundLogger: logger)
+            state.withLock { state in
+                state.client = fresh
+                state.host = host
+            }
+        }
         state.withLock { state in
             let client = state.client
             state.running = Task { [self] in
@@ -98,12 +137,14 @@ public final class Database: Sendable {
                 await client.run()
             }
         }
+        let lagWatch = replicaOf.map { replica in Task { [self] in await watchLag(maximum: replica.maximumLag) } }
         await withTaskCancellationHandler {
             for await _ in probeRequests {
                 await probeUntilReachable()
             }
         } onCancel: {
             requestProbe.finish()
+            lagWatch?.cancel()
         }
         let running = state.withLock { state -> Task<Void, Never>? in
             state.running?.cancel()
@@ -122,7 +163,8 @@ public final class Database: Sendable {
     /// Returns once ``runPool()`` has started the pool (within a second), so that a first
     /// operation does not find it not yet running (PostgresNIO warns about that).
     public func waitUntilPoolStarts() async {
-        let deadline = ContinuousClock.now + .seconds(1)
+        // Choosing among servers first takes up to a 1 s connection attempt per server.
+        let deadline = ContinuousClock.now + .seconds(target.choosesHost ? 1 + target.hosts.count : 1)
         while !state.withLock({ $0.started }), ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(1))
         }
@@ -136,6 +178,36 @@ public final class Database: Sendable {
     public func run<T: Sendable>(
         deadline: Duration? = nil, _ operation: @escaping @Sendable (PostgresClient) async throws -> T
     ) async throws -> T {
+        guard let (primary, _) = replicaOf else { return try await runHere(deadline: deadline, operation) }
+        guard isUsableForReads else {
+            metrics.replicaRead(servedBy: "primary")
+            return try await primary.run(deadline: deadline, operation)
+        }
+        do {
+            let result = try await runHere(deadline: deadline, operation)
+            metrics.replicaRead(servedBy: "replica")
+            return result
+        } catch let error as AuthError where error.code == .serviceUnavailable {
+            // A read may be asked twice: the replica went away under it.
+            metrics.replicaRead(servedBy: "primary")
+            return try await primary.run(deadline: deadline, operation)
+        }
+    }
+
+    /// Whether this read replica answers reads now: reachable, and its last lag measurement
+    /// within the maximum. Always true of a primary.
+    public var isUsableForReads: Bool {
+        replicaOf == nil || (isAvailable && lagWithinBound.load(ordering: .relaxed))
+    }
+
+    /// ``run(deadline:_:)`` on this database's own pool.
+    private func runHere<T: Sendable>(
+        deadline: Duration?, _ operation: @escaping @Sendable (PostgresClient) async throws -> T
+    ) async throws -> T {
+        if target.choosesHost, !state.withLock({ $0.started }) {
+            // The pool's server is being chosen: the first client may not be the one that runs.
+            await waitUntilPoolStarts()
+        }
         let (client, down) = state.withLock { ($0.client, $0.down) }
         guard !down else {
             metrics.databaseError(kind: "unavailable")
@@ -152,6 +224,11 @@ public final class Database: Sendable {
             throw Self.unavailable
         } catch let error where Self.isUnstorableText(error) {
             throw Self.unstorableText
+        } catch let error where target.sessionAttributes.needsWrites && Self.sqlState(of: error) == "25006" {
+            // The server took no write: it is a standby now (a switchover), so another is looked for.
+            markDown(reason: "the server is read-only (sqlstate 25006)")
+            metrics.databaseError(kind: "unavailable")
+            throw Self.unavailable
         } catch {
             if !(error is AuthError) { metrics.databaseError(kind: "error") }
             throw error
@@ -293,8 +370,8 @@ public final class Database: Sendable {
         var failed = false
         while !Task.isCancelled {
             switch await reachability() {
-            case .reachable:
-                if failed || !isAvailable { replacePool() }
+            case .reachable(let host):
+                if failed || !isAvailable || host != state.withLock({ $0.host }) { replacePool(host: host) }
                 return
             case .unknown:
                 if isAvailable { return }
@@ -307,14 +384,38 @@ public final class Database: Sendable {
     }
 
     private enum Reachability {
-        case reachable, unknown
+        /// The server at this index of the target's hosts answers, and fits.
+        case reachable(Int)
+        case unknown
         case unreachable(String)
     }
 
-    /// Whether PostgreSQL answers a new connection (any answer from the server but "shutting
-    /// down", "starting up" or "too many connections" counts); `unknown` when the attempt
-    /// timed out or was cancelled.
+    /// The first of the target's servers that answers a new connection and whose session
+    /// fits its ``DatabaseTarget/sessionAttributes`` (``prefer-standby``: a standby on a
+    /// first pass, any on a second), in order, as libpq tries them; `unknown` when none fits
+    /// and an attempt timed out or was cancelled.
     private func reachability() async -> Reachability {
+        let attributes = target.sessionAttributes
+        var reasons: [String] = []
+        var unknown = false
+        for standbyPass in attributes == .preferStandby ? [true, false] : [false] {
+            reasons = []
+            for (index, host) in target.hosts.enumerated() {
+                switch await reachability(of: host, attributes: attributes, standbyPass: standbyPass) {
+                case .reachable: return .reachable(index)
+                case .unknown: unknown = true
+                case .unreachable(let why): reasons.append(target.hosts.count > 1 ? "\(host): \(why)" : why)
+                }
+            }
+        }
+        return unknown ? .unknown : .unreachable(reasons.joined(separator: "; "))
+    }
+
+    /// Whether PostgreSQL at `host` answers a new connection (any answer from the server but
+    /// "shutting down", "starting up" or "too many connections" counts) and, when the target
+    /// chooses among servers, whether its session fits `attributes`; `unknown` when the
+    /// attempt timed out or was cancelled.
+    private func reachability(of host: DatabaseHost, attributes: TargetSessionAttributes, standbyPass: Bool) async -> Reachability {
         var probe: PostgresConnection.Configuration
         let tls: PostgresConnection.Configuration.TLS
         do {
@@ -322,23 +423,32 @@ public final class Database: Sendable {
         } catch {
             return .unreachable("cannot set up TLS: \(error)")
         }
-        if let socket = configuration.unixSocketPath {
+        let configuration = target.client
+        switch host {
+        case .socket(let socket):
             probe = .init(
                 unixSocketPath: socket, username: configuration.username, password: configuration.password, database: configuration.database
             )
-        } else {
+        case .tcp(let name, let port):
             probe = .init(
-                host: configuration.host ?? "localhost", port: configuration.port ?? 5432, username: configuration.username,
-                password: configuration.password, database: configuration.database, tls: tls
+                host: name, port: port, username: configuration.username, password: configuration.password,
+                database: configuration.database, tls: tls
             )
         }
         probe.options.connectTimeout = .seconds(1)
         do {
             let connection = try await PostgresConnection.connect(configuration: probe, id: 0, logger: logger)
+            let fits: Bool
+            do {
+                fits = target.choosesHost ? try await session(of: connection, fits: attributes, standbyPass: standbyPass) : true
+            } catch {
+                try? await connection.close()
+                throw error
+            }
             try? await connection.close()
-            return .reachable
+            return fits ? .reachable(0) : .unreachable("its session is not \(standbyPass ? "a standby's" : attributes.rawValue)")
         } catch let error as PSQLError where error.code == .server {
-            return Self.isConnectionFailure(error) ? .unreachable(Self.reason(error)) : .reachable
+            return Self.isConnectionFailure(error) ? .unreachable(Self.reason(error)) : .reachable(0)
         } catch let error as PSQLError where error.code == .clientClosedConnection {
             return .unknown
         } catch let error as PSQLError where error.code == .connectionError && Self.isConnectTimeout(error.underlying) {
@@ -350,6 +460,53 @@ public final class Database: Sendable {
             return .unreachable(Self.reason(error))
         }
     }
+
+    /// Whether the session on `connection` fits `attributes`.
+    private func session(of connection: PostgresConnection, fits attributes: TargetSessionAttributes, standbyPass: Bool) async throws
+        -> Bool
+    {
+        let rows = try await connection.query(
+            "SELECT pg_is_in_recovery(), current_setting('transaction_read_only') = 'on'", logger: logger)
+        for try await (inRecovery, readOnly) in rows.decode((Bool, Bool).self) {
+            return attributes.accepts(inRecovery: inRecovery, readOnly: readOnly, standbyPass: standbyPass)
+        }
+        return false
+    }
+
+    /// Every ``probeInterval`` while the pool runs: how far this replica is behind its
+    /// primary, and whether that is within `maximum`. A replica that cannot say (away, not
+    /// receiving from a primary, nothing replayed yet) is not within it.
+    private func watchLag(maximum: Duration) async {
+        let bound = Double(maximum.components.seconds) + Double(maximum.components.attoseconds) / 1e18
+        let replica = target.hosts.map(\.description).joined(separator: ",")
+        while !Task.isCancelled {
+            var lag: Double?
+            if isAvailable {
+                lag = try? await runHere(deadline: .seconds(1)) { client in
+                    var seconds: Double?
+                    for try await value in try await client.query(Self.lagQuery).decode(Double?.self) { seconds = value }
+                    return seconds
+                }
+            }
+            lagWithinBound.store(lag.map { $0 <= bound } ?? false, ordering: .relaxed)
+            metrics.replicaLag(seconds: lag ?? -1, replica: replica)
+            try? await Task.sleep(for: Self.probeInterval)
+        }
+    }
+
+    /// A replica's lag in seconds: none on a server not in recovery (promoted), or one that
+    /// has replayed all it received; else the time since the last transaction it replayed
+    /// was committed, which overstates the lag after a quiet spell on the primary and so
+    /// errs towards the primary. NULL while no WAL receiver runs (not streaming) or nothing
+    /// has been received or replayed yet.
+    private static let lagQuery: PostgresQuery = """
+        SELECT CASE
+            WHEN NOT pg_is_in_recovery() THEN 0
+            WHEN NOT EXISTS (SELECT 1 FROM pg_stat_wal_receiver) THEN NULL
+            WHEN pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() THEN 0
+            ELSE extract(epoch FROM now() - pg_last_xact_replay_timestamp())
+        END::float8
+        """
 
     private static func isConnectTimeout(_ error: (any Error)?) -> Bool {
         if case .connectTimeout? = error as? ChannelError { return true }
@@ -367,18 +524,20 @@ public final class Database: Sendable {
         }
     }
 
-    /// A fresh pool in place of the old one, whose reconnect back-off may be long, and the breaker closed.
-    private func replacePool() {
-        let fresh = PostgresClient(configuration: configuration, backgroundLogger: logger)
+    /// A fresh pool in place of the old one, whose reconnect back-off may be long, connecting
+    /// to the target's server `host`, and the breaker closed.
+    private func replacePool(host: Int) {
+        let fresh = PostgresClient(configuration: target.client(at: target.hosts[host]), backgroundLogger: logger)
         let old = state.withLock { state -> Task<Void, Never>? in
             let old = state.running
             state.client = fresh
+            state.host = host
             state.running = Task { await fresh.run() }
             state.down = false
             return old
         }
         old?.cancel()
-        logger.notice("database reachable again")
+        logger.notice("database reachable again", metadata: target.hosts.count > 1 ? ["server": "\(target.hosts[host])"] : [:])
     }
 
     private static let unavailable = AuthError.serviceUnavailable("The database is unavailable. Try again shortly.", retryAfter: 1)

@@ -33,10 +33,18 @@ public struct DatabaseTarget: Sendable {
     /// ``withFixedPool`` then keeps.
     public var minimumConnectionsGiven = false
 
+    /// The servers to try, in order (libpq's host list): the first whose session has
+    /// ``sessionAttributes`` is used, and another is looked for when it stops answering.
+    /// One server, `client`'s, unless the URL names several.
+    public var hosts: [DatabaseHost]
+    /// Which server of ``hosts`` will do (libpq's `target_session_attrs`).
+    public var sessionAttributes: TargetSessionAttributes = .any
+
     /// A target whose single connections use `connectionTLS`.
     public init(client: PostgresClient.Configuration, connectionTLS: ConnectionTLS) {
         self.client = client
         self.connectionTLS = connectionTLS
+        self.hosts = [DatabaseHost(of: client)]
     }
 
     /// A target for a configuration whose TLS is not known here: a Unix socket needs none;
@@ -59,6 +67,27 @@ public struct DatabaseTarget: Sendable {
         var target = self
         if !minimumConnectionsGiven { target.client.options.minimumConnections = target.client.options.maximumConnections }
         return target
+    }
+
+    /// Whether connecting means choosing among servers: several of them, or one whose
+    /// session must have something ``TargetSessionAttributes/any`` does not ask.
+    var choosesHost: Bool { hosts.count > 1 || sessionAttributes != .any }
+
+    /// The pool's configuration for `host`: `client`'s credentials, database, TLS and
+    /// options, at that address.
+    func client(at host: DatabaseHost) -> PostgresClient.Configuration {
+        if host == DatabaseHost(of: client) { return client }
+        var configuration: PostgresClient.Configuration
+        switch host {
+        case .tcp(let name, let port):
+            configuration = PostgresClient.Configuration(
+                host: name, port: port, username: client.username, password: client.password, database: client.database, tls: client.tls)
+        case .socket(let path):
+            configuration = PostgresClient.Configuration(
+                unixSocketPath: path, username: client.username, password: client.password, database: client.database)
+        }
+        configuration.options = client.options
+        return configuration
     }
 
     /// The TLS a `PostgresConnection` takes.

@@ -19,6 +19,14 @@ import PostgresNIO
 /// host and off over loopback and Unix sockets, where nothing lies between the two ends to
 /// drop a connection silently (and each ping's timer costs every query).
 ///
+/// Several servers, as libpq takes them: `postgres://app@db1:5432,db2:5432/auth`, or
+/// `?host=/run/a,/run/b` for sockets, with `target_session_attrs` (`any`, `read-write`,
+/// `read-only`, `primary`, `standby`, `prefer-standby`) saying which will do. They are
+/// tried in order, and tried again in order when the one in use stops answering (or, for
+/// `read-write` and `primary`, refuses a write): after a replica's promotion the pool
+/// moves to it without a restart (``Database``). With several servers and no
+/// `target_session_attrs`, `multiHostDefault` applies (libpq's is `any`).
+///
 /// ```swift
 /// let target = try DatabaseURL.parse("postgres://app:secret@db.internal:5432/auth?sslmode=verify-full&sslrootcert=/etc/ssl/db-ca.pem")
 /// let storage = PostgresStorage(target: target, logger: logger)
@@ -31,7 +39,54 @@ public enum DatabaseURL {
     }
 
     /// Parses `text`: the pool's configuration, and the same TLS for single connections.
-    public static func parse(_ text: String) throws -> DatabaseTarget {
+    public static func parse(_ text: String, multiHostDefault: TargetSessionAttributes = .any) throws -> DatabaseTarget {
+        let (single, servers) = try splitHosts(text)
+        var target = try parseOne(single)
+        let query = Dictionary(
+            (URLComponents(string: single)?.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { _, last in last })
+        if let sockets = query["host"], sockets.hasPrefix("/"), sockets.contains(",") {
+            let port = URLComponents(string: single)?.port ?? 5432
+            target.hosts = try sockets.split(separator: ",", omittingEmptySubsequences: false).map { folder in
+                guard folder.hasPrefix("/") else {
+                    throw Invalid(description: "every host of ?host= must be a socket folder (starting with /), not '\(folder)'")
+                }
+                return .socket("\(folder)/.s.PGSQL.\(port)")
+            }
+        } else if servers.count > 1 {
+            target.hosts = servers
+        }
+        if let text = query["target_session_attrs"] {
+            guard let attributes = TargetSessionAttributes(rawValue: text) else {
+                let names = TargetSessionAttributes.allCases.map(\.rawValue).joined(separator: ", ")
+                throw Invalid(description: "unsupported target_session_attrs '\(text)' (use \(names))")
+            }
+            target.sessionAttributes = attributes
+        } else if target.hosts.count > 1 {
+            target.sessionAttributes = multiHostDefault
+        }
+        return target
+    }
+
+    /// `text` with only the first of its authority's servers (what `URLComponents` reads),
+    /// and every server, each with its port or 5432.
+    private static func splitHosts(_ text: String) throws -> (String, [DatabaseHost]) {
+        guard let schemeEnd = text.range(of: "://") else { return (text, []) }
+        let rest = text[schemeEnd.upperBound...]
+        let authorityEnd = rest.firstIndex { "/?#".contains($0) } ?? rest.endIndex
+        let authority = rest[..<authorityEnd]
+        let hostsStart = authority.lastIndex(of: "@").map { authority.index(after: $0) } ?? authority.startIndex
+        let hostList = authority[hostsStart...]
+        guard let firstEnd = hostList.firstIndex(of: ",") else { return (text, []) }
+        let servers = try hostList.split(separator: ",", omittingEmptySubsequences: false).map { entry -> DatabaseHost in
+            guard let parsed = URLComponents(string: "postgres://\(entry)"), let host = parsed.host, !host.isEmpty else {
+                throw Invalid(description: "the database URL's host list has an entry that is not host or host:port: '\(entry)'")
+            }
+            return .tcp(unbracketed(host), port: parsed.port ?? 5432)
+        }
+        return (String(text[..<hostList.startIndex] + hostList[..<firstEnd] + text[authorityEnd...]), servers)
+    }
+
+    private static func parseOne(_ text: String) throws -> DatabaseTarget {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased() else {
             throw Invalid(description: "the database URL is not a valid URL (expected postgres://user:password@host:port/database)")
         }
@@ -49,7 +104,8 @@ public enum DatabaseURL {
         let database = path.isEmpty ? username : (path.removingPercentEncoding ?? path)
         let port = components.port ?? 5432
 
-        if let socketDirectory = query["host"], socketDirectory.hasPrefix("/") {
+        if let sockets = query["host"], sockets.hasPrefix("/") {
+            let socketDirectory = sockets.split(separator: ",").first.map(String.init) ?? sockets
             return try DatabaseTarget(
                 client: PostgresClient.Configuration(
                     unixSocketPath: "\(socketDirectory)/.s.PGSQL.\(port)", username: username, password: password, database: database
@@ -57,7 +113,7 @@ public enum DatabaseURL {
                 connectionTLS: .disable
             ).withPool(query, remote: false)
         }
-        guard let host = components.host, !host.isEmpty else {
+        guard let host = components.host.map(unbracketed), !host.isEmpty else {
             throw Invalid(description: "the database URL must name a host, or a socket folder with ?host=/path")
         }
         let tls: DatabaseTarget.ConnectionTLS
@@ -77,9 +133,14 @@ public enum DatabaseURL {
         ).withPool(query, remote: !isLoopback(host))
     }
 
+    /// An IPv6 address without the brackets a URL puts around it, as a socket address takes it.
+    static func unbracketed(_ host: String) -> String {
+        host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+    }
+
     /// `host` names this machine: `localhost`, an address in 127.0.0.0/8, or `::1`.
     static func isLoopback(_ host: String) -> Bool {
-        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        let bare = unbracketed(host)
         if bare.lowercased() == "localhost" || bare == "::1" { return true }
         let octets = bare.split(separator: ".", omittingEmptySubsequences: false)
         return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }

@@ -14,13 +14,21 @@ import PostgresNIO
 /// }
 /// ```
 public struct PostgresStorage: AuthStorage {
-    /// The database every repository uses.
-    public let database: Database
+    /// The database every repository uses: the primary, or in ``staleReads`` a read replica.
+    public private(set) var database: Database
+    private let replicas: ReadReplicas
 
     /// A storage on the database `target` reaches (``DatabaseURL/parse(_:)``); `timeout`
-    /// bounds each operation. Nothing connects until ``run()`` runs.
-    public init(target: DatabaseTarget, timeout: Duration = .seconds(5), logger: Logger, metrics: AuthMetrics = AuthMetrics()) {
-        self.database = Database(target: target, timeout: timeout, logger: logger, metrics: metrics)
+    /// bounds each operation. Reads that may be slightly stale (``staleReads``) go to the
+    /// `readReplicas` in turn while each is at most `maximumLag` behind, to the primary
+    /// otherwise. Nothing connects until ``run()`` runs.
+    public init(
+        target: DatabaseTarget, readReplicas: [DatabaseTarget] = [], maximumLag: Duration = .seconds(1), timeout: Duration = .seconds(5),
+        logger: Logger, metrics: AuthMetrics = AuthMetrics()
+    ) {
+        let primary = Database(target: target, timeout: timeout, logger: logger, metrics: metrics)
+        self.database = primary
+        self.replicas = ReadReplicas(readReplicas.map { Database(replicaOf: primary, target: $0, maximumLag: maximumLag) })
     }
 
     /// A storage on the database `configuration` reaches (a Unix socket, typically; see
@@ -54,9 +62,23 @@ public struct PostgresStorage: AuthStorage {
         try await MigrationRunner(database: database).migrate()
     }
 
-    /// Runs the connection pool (and the database's availability watch) until cancelled.
+    /// This storage with its reads on a read replica, the next usable one in turn; nil when
+    /// none is usable: for routes that only show what may be a moment old.
+    public var staleReads: PostgresStorage? {
+        guard let replica = replicas.pick() else { return nil }
+        var storage = self
+        storage.database = replica
+        return storage
+    }
+
+    /// Runs the connection pools (and the databases' availability watches) until cancelled.
     public func run() async {
-        await database.runPool()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await database.runPool() }
+            for replica in replicas.databases {
+                group.addTask { await replica.runPool() }
+            }
+        }
     }
 
     /// The attempt reserved and the account (with whether it has a second factor on) read
@@ -113,6 +135,7 @@ public struct PostgresStorage: AuthStorage {
             group.addTask { await self.run() }
             defer { group.cancelAll() }
             await database.waitUntilPoolStarts()
+            for replica in replicas.databases { await replica.waitUntilPoolStarts() }
             return try await body(self)
         }
     }
