@@ -327,6 +327,27 @@ CREATE TABLE users (
 );
 CREATE UNIQUE INDEX users_email_key_unique ON public.users USING btree (email_key) WHERE (email_key IS NOT NULL);
 
+CREATE OR REPLACE FUNCTION public.login_release(clear_scopes text[], clear_digests text[], give_scopes text[], give_digests text[])
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+    PERFORM 1 FROM login_failures f
+    JOIN (SELECT * FROM unnest(clear_scopes, clear_digests) UNION SELECT * FROM unnest(give_scopes, give_digests))
+        AS k(scope, digest) ON f.scope = k.scope AND f.subject_digest = k.digest
+    ORDER BY f.scope, f.subject_digest
+    FOR UPDATE OF f;
+
+    UPDATE login_failures f SET failures = 0, refusals = 0, lockouts = 0
+    FROM unnest(clear_scopes, clear_digests) AS k(scope, digest)
+    WHERE f.scope = k.scope AND f.subject_digest = k.digest;
+
+    UPDATE login_failures f SET failures = greatest(f.failures - 1, 0)
+    FROM unnest(give_scopes, give_digests) AS k(scope, digest)
+    WHERE f.scope = k.scope AND f.subject_digest = k.digest;
+END
+$function$;
+
 CREATE OR REPLACE FUNCTION public.login_reserve(scopes text[], digests text[], attempt_limits bigint[], window_seconds bigint[], max_window_seconds bigint[], at_time timestamp with time zone, OUT retry_after bigint, OUT first_refusal boolean)
  RETURNS record
  LANGUAGE plpgsql

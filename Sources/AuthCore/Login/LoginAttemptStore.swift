@@ -14,7 +14,7 @@ public protocol LoginAttemptStore: Sendable {
     /// Counts one attempt against every key, atomically, when none is at its limit; else
     /// counts nothing and returns the refusal.
     func reserve(_ keys: [ThrottleKey], now: Date) async throws -> ThrottleRefusal?
-    /// Gives back an attempt that was no failure: the counters of `cleared` are deleted,
+    /// Gives back an attempt that was no failure: the counters of `cleared` are reset to none,
     /// those of `released` lose one attempt.
     func release(_ released: [ThrottleKey], clearing cleared: [ThrottleKey]) async throws
     /// Deletes at most `limit` counters whose window started before `date`; returns how

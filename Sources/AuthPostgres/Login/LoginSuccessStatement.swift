@@ -4,7 +4,8 @@ import PostgresNIO
 
 /// The writes of a successful login (the address remembered among the username's known
 /// ones with the rest) in one statement, so one round trip and one
-/// transaction: data-modifying CTEs always run, whether or not the outer query reads them.
+/// transaction: data-modifying CTEs always run, whether or not the outer query reads them
+/// (the counters' release, a function called by a SELECT, is read so that it runs too).
 /// Each part is the statement its store runs alone. The session, its token and the event
 /// are written only if the account still has the hash the password was checked against and
 /// is not disabled; its row is share-locked, so a password set at the same moment either
@@ -25,13 +26,14 @@ struct LoginSuccessStatement: PreparedSQL {
         let unchanged: SQL = "EXISTS (SELECT 1 FROM account)"
         return """
             WITH account AS (\(PostgresUserRepository.lockUnchanged(id: success.refreshToken.userID, passwordHash: success.verifiedPasswordHash))),
-                 cleared AS (\(PostgresLoginAttemptStore.clear(success.throttle.clearedBySuccess))),
-                 released AS (\(PostgresLoginAttemptStore.giveBack(success.throttle.releasedBySuccess))),
+                 released AS (
+                     SELECT \(PostgresLoginAttemptStore.release(success.throttle.releasedBySuccess, clearing: success.throttle.clearedBySuccess))
+                 ),
                  family AS (\(PostgresRefreshTokenRepository.insertFamily(success.refreshToken, when: unchanged))),
                  token AS (\(PostgresRefreshTokenRepository.insert(success.refreshToken, when: unchanged))),
                  event AS (\(PostgresAuditLog.insert(success.event, when: unchanged))),
                  known AS (\(PostgresLoginAttemptStore.remember([success.throttle.pair].compactMap { $0 }, at: success.event.at, when: unchanged)))
-            SELECT count(*)::int8 FROM account
+            SELECT (SELECT count(*)::int8 FROM account) FROM released
             """
     }
 }

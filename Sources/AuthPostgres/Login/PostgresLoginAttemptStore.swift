@@ -79,16 +79,12 @@ public struct PostgresLoginAttemptStore: LoginAttemptStore {
         )
     }
 
-    /// Deletes the counters of `keys`.
-    static func clear(_ keys: [ThrottleKey]) -> SQL {
-        "DELETE FROM login_failures WHERE (scope, subject_digest) IN (SELECT * FROM unnest(\(keys.map(\.scope.rawValue)), \(keys.map(\.subjectDigest))))"
-    }
-
-    /// Gives one attempt back to each of `keys`.
-    static func giveBack(_ keys: [ThrottleKey]) -> SQL {
+    /// Resets the counters of `cleared` and gives one attempt back to each of `released`,
+    /// locking them in order first (`login_release`).
+    static func release(_ released: [ThrottleKey], clearing cleared: [ThrottleKey]) -> SQL {
         """
-        UPDATE login_failures SET failures = greatest(failures - 1, 0)
-        WHERE (scope, subject_digest) IN (SELECT * FROM unnest(\(keys.map(\.scope.rawValue)), \(keys.map(\.subjectDigest))))
+        login_release(\(cleared.map(\.scope.rawValue)), \(cleared.map(\.subjectDigest)), \(released.map(\.scope.rawValue)), \
+        \(released.map(\.subjectDigest)))
         """
     }
 
@@ -103,7 +99,7 @@ public struct PostgresLoginAttemptStore: LoginAttemptStore {
     }
 
     public func release(_ released: [ThrottleKey], clearing cleared: [ThrottleKey]) async throws {
-        try await database.execute("WITH cleared AS (\(Self.clear(cleared))) \(Self.giveBack(released))")
+        try await database.execute("SELECT \(Self.release(released, clearing: cleared))")
     }
 
     public func deleteCounters(startedBefore date: Date, limit: Int) async throws -> Int {

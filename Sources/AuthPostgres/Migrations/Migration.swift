@@ -52,6 +52,7 @@ extension Migration {
         Migration(version: "0029_provider_revocations", bytes: PackageResources._029_provider_revocations_sql),
         Migration(version: "0030_provider_names", bytes: PackageResources._030_provider_names_sql),
         Migration(version: "0031_revoked_client_tokens", bytes: PackageResources._031_revoked_client_tokens_sql),
+        Migration(version: "0032_login_release", bytes: PackageResources._032_login_release_sql),
     ]
 
     private init(version: String, bytes: [UInt8]) {

@@ -4,7 +4,7 @@
 /// a function stay as history; this file is the one place its rule is read and changed.
 ///
 /// ```swift
-/// SQLFunction.all.map(\.name)   // ["login_reserve", "rotate_refresh_token"]
+/// SQLFunction.all.map(\.name)   // ["login_release", "login_reserve", "rotate_refresh_token"]
 /// ```
 public struct SQLFunction: Sendable, Equatable {
     /// The function's name, and its file's without `.sql`.
@@ -26,6 +26,7 @@ public struct SQLFunction: Sendable, Equatable {
     /// Every function, by name. A test checks this matches the files in
     /// `migrations/functions/`, byte for byte.
     public static let all: [SQLFunction] = [
+        SQLFunction(name: "login_release", bytes: PackageResources.login_release_sql, since: "0032_login_release"),
         SQLFunction(name: "login_reserve", bytes: PackageResources.login_reserve_sql, since: "0009_login_attempt_reservations"),
         SQLFunction(name: "rotate_refresh_token", bytes: PackageResources.rotate_refresh_token_sql, since: "0026_oidc_sessions"),
     ]
