@@ -401,27 +401,33 @@ public final class Database: Sendable {
         for standbyPass in attributes == .preferStandby ? [true, false] : [false] {
             reasons = []
             for (index, host) in target.hosts.enumerated() {
-                switch await reachability(of: host, attributes: attributes, standbyPass: standbyPass) {
-                case .reachable: return .reachable(index)
+                switch await answer(of: host, attributes: attributes, standbyPass: standbyPass) {
+                case .fits: return .reachable(index)
                 case .unknown: unknown = true
-                case .unreachable(let why): reasons.append(target.hosts.count > 1 ? "\(host): \(why)" : why)
+                case .refused(let why): reasons.append(target.hosts.count > 1 ? "\(host): \(why)" : why)
                 }
             }
         }
         return unknown ? .unknown : .unreachable(reasons.joined(separator: "; "))
     }
 
+    /// What one server answers the probe.
+    private enum HostAnswer {
+        case fits, unknown
+        case refused(String)
+    }
+
     /// Whether PostgreSQL at `host` answers a new connection (any answer from the server but
     /// "shutting down", "starting up" or "too many connections" counts) and, when the target
     /// chooses among servers, whether its session fits `attributes`; `unknown` when the
     /// attempt timed out or was cancelled.
-    private func reachability(of host: DatabaseHost, attributes: TargetSessionAttributes, standbyPass: Bool) async -> Reachability {
+    private func answer(of host: DatabaseHost, attributes: TargetSessionAttributes, standbyPass: Bool) async -> HostAnswer {
         var probe: PostgresConnection.Configuration
         let tls: PostgresConnection.Configuration.TLS
         do {
             tls = try probeTLS.get()
         } catch {
-            return .unreachable("cannot set up TLS: \(error)")
+            return .refused("cannot set up TLS: \(error)")
         }
         let configuration = target.client
         switch host {
@@ -446,9 +452,9 @@ public final class Database: Sendable {
                 throw error
             }
             try? await connection.close()
-            return fits ? .reachable(0) : .unreachable("its session is not \(standbyPass ? "a standby's" : attributes.rawValue)")
+            return fits ? .fits : .refused("its session is not \(standbyPass ? "a standby's" : attributes.rawValue)")
         } catch let error as PSQLError where error.code == .server {
-            return Self.isConnectionFailure(error) ? .unreachable(Self.reason(error)) : .reachable(0)
+            return Self.isConnectionFailure(error) ? .refused(Self.reason(error)) : .fits
         } catch let error as PSQLError where error.code == .clientClosedConnection {
             return .unknown
         } catch let error as PSQLError where error.code == .connectionError && Self.isConnectTimeout(error.underlying) {
@@ -457,7 +463,7 @@ public final class Database: Sendable {
         } catch is CancellationError {
             return .unknown
         } catch {
-            return .unreachable(Self.reason(error))
+            return .refused(Self.reason(error))
         }
     }
 
