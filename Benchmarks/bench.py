@@ -6,12 +6,13 @@ Run it through scripts/bench, which installs the tools and builds release first.
 a throwaway PostgreSQL cluster (fsync off), authd on it, `contract stub` and WireMock, and
 drives them with wrk on loopback. Environment: DURATION (wrk run length, default 10s).
 Arguments name the sections to run (logins, fastapi, verify, stub, library, slow, instances,
-attack, scale, ci); default all but attack, which takes ATTACK_MINUTES (default 10) minutes on
+oauth, replicas, attack, scale, ci); default all but attack, which takes ATTACK_MINUTES (default 10) minutes on
 its own, scale, which loads 16 million rows first (SCALE, default 1.0, multiplies them), and
 ci, which times `.ci/run` on a fresh clone of HEAD (about 10 minutes).
 """
 import base64
 import collections
+import hashlib
 import json
 import os
 import pathlib
@@ -24,12 +25,14 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 import urllib.request
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 RELEASE = ROOT / ".build" / "release"
 DURATION = os.environ.get("DURATION", "10s")
 PASSWORD = "correct horse battery staple"
+CLIENT_SECRET = "s" * 40
 rows = []
 # authd refuses a database URL without a key-encryption key.
 os.environ.setdefault("AUTHD_KEY_ENCRYPTION_KEY", base64.b64encode(os.urandom(32)).decode())
@@ -132,6 +135,9 @@ class Cluster:
         subprocess.run(as_unprivileged([postgres_bin("initdb"), "-D", str(self.dir / "data"), "-U", "authd",
                                         "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"]),
                        check=True, capture_output=True)
+        self.start(settings)
+
+    def start(self, settings=()):
         options = (f"-k {self.dir} -p {self.port} -c listen_addresses=127.0.0.1 -c fsync=off "
                    "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
                    + "".join(f" -c {setting}" for setting in settings))
@@ -159,6 +165,21 @@ class Cluster:
     def stop(self):
         subprocess.run(as_unprivileged([postgres_bin("pg_ctl"), "-D", str(self.dir / "data"), "-m", "immediate", "stop"]),
                        capture_output=True)
+
+
+class Standby(Cluster):
+    """A streaming replica of `primary`, copied with `pg_basebackup -R`, on a loopback port of
+    its own."""
+
+    def __init__(self, work, primary, name="standby"):
+        self.dir = work / name
+        self.dir.mkdir()
+        os.chmod(self.dir, 0o777)
+        self.port = free_port()
+        subprocess.run(as_unprivileged([postgres_bin("pg_basebackup"), "-h", "127.0.0.1", "-p", str(primary.port), "-U", "authd",
+                                        "-D", str(self.dir / "data"), "-R", "-X", "stream", "-c", "fast", "--no-sync"]),
+                       check=True, capture_output=True)
+        self.start()
 
 
 class Service:
@@ -212,6 +233,13 @@ class Authd(Service):
 
     def login(self, name):
         return post_json(self.base + "/login", {"username": name, "password": PASSWORD})
+
+    def add_client(self, name, *options):
+        """Registers (or replaces) the relying party `name` with `options`; its secret, unless
+        it is public, is CLIENT_SECRET."""
+        subprocess.run([str(RELEASE / "authd"), "client", "add", name, "--replace", *options,
+                        *([] if "--public" in options else ["--secret-stdin"]), "--log-level", "warning", *self.database],
+                       input=CLIENT_SECRET, text=True, check=True, capture_output=True)
 
 
 # --- CPU from /proc --------------------------------------------------------------------
@@ -294,6 +322,17 @@ def lua(work, name, text):
     path = work / name
     path.write_text(text)
     return path
+
+
+def form_script(work, name, client, body):
+    """A wrk script that POSTs the form `body`, authenticated as `client` (HTTP Basic, CLIENT_SECRET)."""
+    basic = base64.b64encode(f"{client}:{CLIENT_SECRET}".encode()).decode()
+    return lua(work, name, f"""
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"
+wrk.headers["Authorization"] = "Basic {basic}"
+wrk.body = "{body}"
+""")
 
 
 def login_script(work, users):
@@ -879,6 +918,92 @@ def instances(work, cluster):
         "authd CPU per login ÷ PostgreSQL CPU per login")
 
 
+def oauth(work, cluster):
+    """POST /oauth/token with client_credentials and POST /oauth/introspect (a user's access
+    token, asked by a trusted introspector) on 16 connections, each beside /health/live on the
+    same server; Ory Hydra's published figures on 2 CPUs (513 grants/s, 5,109 introspections/s,
+    other hardware) are for orientation only."""
+    authd = Authd(work, cluster, "oauth")
+    try:
+        authd.add_user("bench")
+        authd.add_client("bench-service")
+        authd.add_client("bench-gateway", "--trusted-introspector")
+        access = authd.login("bench")["access_token"]
+        health = wrk(authd.base + "/health/live", 16)
+        for label, path, script, hydra in (
+                ("POST /oauth/token, client_credentials", "/oauth/token",
+                 form_script(work, "grant.lua", "bench-service", "grant_type=client_credentials"), "513 grants/s"),
+                ("POST /oauth/introspect, a user's access token", "/oauth/introspect",
+                 form_script(work, "introspect.lua", "bench-gateway", f"token={access}"), "5,109 introspections/s")):
+            result = wrk(authd.base + path, 16, script=script)
+            row(f"{label}, 16 connections", f"{result['rps']:,.0f} req/s (p99 {result['p99']:.1f} ms){note_errors(result)}",
+                f"/health/live, same server: {health['rps']:,.0f} req/s (Ory Hydra, published, 2 CPUs: {hydra})",
+                f"{result['rps'] / health['rps']:.2f}")
+    finally:
+        authd.stop()
+
+
+def replicas(work):
+    """GET /sessions, GET /userinfo and POST /oauth/introspect (an access token, by a trusted
+    introspector) on 16 connections: an authd whose reads of them go to a streaming replica
+    (--database-read-url) against one on the primary alone, the same pair of clusters, in turn;
+    and the primary's CPU per request (its postmaster and children, from /proc) in each. Both
+    clusters share this machine's cores, so the requests/s say what the replica costs here, and
+    the primary's CPU what it takes off the primary when the replica has cores of its own."""
+    sys.path.insert(0, str(ROOT / "Examples" / "PythonRelyingParty"))
+    from authd_pages import Browser
+    primary = Cluster(work, "replica-primary")
+    standby, services = None, []
+    try:
+        standby = Standby(work, primary)
+        alone = Authd(work, primary, "primary-alone")
+        services.append(alone)
+        alone.add_user("bench")
+        alone.add_client("bench-app", "--public", "--first-party", "--redirect-uri", "http://127.0.0.1/cb")
+        alone.add_client("bench-gateway", "--trusted-introspector")
+        replicated = Authd(work, primary, "with-replica", serve_options=["--database-read-url", standby.url_of("postgres")])
+        services.append(replicated)
+        access = alone.login("bench")["access_token"]
+        # An access token of the openid scope, through the authorization code flow with PKCE.
+        verifier = base64.urlsafe_b64encode(os.urandom(32)).rstrip(b"=").decode()
+        challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+        redirect = "http://127.0.0.1:9/cb"
+        query = urllib.parse.urlencode({"response_type": "code", "client_id": "bench-app", "scope": "openid profile",
+                                        "redirect_uri": redirect, "state": "s", "code_challenge": challenge,
+                                        "code_challenge_method": "S256"})
+        back = Browser(alone.base, "bench", PASSWORD, redirect).sign_in(f"{alone.base}/authorize?{query}")
+        code = urllib.parse.parse_qs(urllib.parse.urlsplit(back).query)["code"][0]
+        form = urllib.parse.urlencode({"grant_type": "authorization_code", "code": code, "client_id": "bench-app",
+                                       "redirect_uri": redirect, "code_verifier": verifier}).encode()
+        with urllib.request.urlopen(urllib.request.Request(alone.base + "/oauth/token", data=form), timeout=30) as answer:
+            oidc = json.loads(answer.read())["access_token"]
+        introspect = form_script(work, "introspect.lua", "bench-gateway", f"token={access}")
+        routes = [("GET /sessions", "/sessions", [f"Authorization: Bearer {access}"], None),
+                  ("GET /userinfo", "/userinfo", [f"Authorization: Bearer {oidc}"], None),
+                  ("POST /oauth/introspect", "/oauth/introspect", [], introspect)]
+        postmaster = primary.postmaster()
+        for label, path, headers, script in routes:
+            measured = {}
+            for name, authd in (("replica", replicated), ("alone", alone)):
+                measured[name] = cpu_used(lambda: wrk(authd.base + path, 16, script=script, headers=headers),
+                                          {"primary": lambda: tree_cpu(postmaster)})
+            (with_replica, with_cpu), (on_primary, alone_cpu) = measured["replica"], measured["alone"]
+            row(f"{label} req/s, 16 connections, reads on a streaming replica (same machine)",
+                f"{with_replica['rps']:,.0f} (p99 {with_replica['p99']:.1f} ms){note_errors(with_replica)}",
+                f"primary alone: {on_primary['rps']:,.0f} (p99 {on_primary['p99']:.1f} ms){note_errors(on_primary)}",
+                f"{with_replica['rps'] / on_primary['rps']:.2f}")
+            row(f"{label}: the primary's CPU per request, reads on a streaming replica",
+                f"{ms_per(with_cpu['primary'], with_replica):.3f} ms",
+                f"primary alone: {ms_per(alone_cpu['primary'], on_primary):.3f} ms",
+                f"{ms_per(with_cpu['primary'], with_replica) / ms_per(alone_cpu['primary'], on_primary):.2f}")
+    finally:
+        for service in reversed(services):
+            service.stop()
+        if standby:
+            standby.stop()
+        primary.stop()
+
+
 def contract_verify():
     output = subprocess.run([str(RELEASE / "ContractRunnerBenchmark"), "1000"], check=True, capture_output=True, text=True).stdout
     rates = dict(re.findall(r"^(.*?): \d+ interactions, median (\d+) interactions/s", output, re.M))
@@ -1055,7 +1180,7 @@ def main():
     try:
         print(f"== {os.cpu_count()} cores; wrk runs of {DURATION}; this takes about 4 minutes", file=sys.stderr)
         verify_ms, ceiling, fastest = hashing()
-        if wanted("logins", "fastapi", "slow", "instances", "attack"):
+        if wanted("logins", "fastapi", "slow", "instances", "oauth", "attack"):
             cluster = Cluster(work)
         if wanted("logins"):
             logins(work, cluster, verify_ms, ceiling, fastest)
@@ -1063,6 +1188,10 @@ def main():
             slow_clients(work, cluster)
         if wanted("instances"):
             instances(work, cluster)
+        if wanted("oauth"):
+            oauth(work, cluster)
+        if wanted("replicas"):
+            replicas(work)
         if wanted("attack"):
             attack(work, cluster)
         if wanted("fastapi"):
