@@ -125,6 +125,11 @@ extension Authd {
         var signUpLimit = Serve.defaults.throttle.signupLimit
 
         @Option(
+            name: .customLong("client-limit"),
+            help: "Authentications of one relying party from one client address in 15 minutes (the ones in flight included).")
+        var clientLimit = Serve.defaults.throttle.clientLimit
+
+        @Option(
             name: .customLong("login-limit-per-address"), help: "Login attempts from one client address, for any usernames, in 15 minutes.")
         var loginLimitPerAddress = Serve.defaults.throttle.addressLimit
 
@@ -150,8 +155,8 @@ extension Authd {
             guard accessTokenLifetime > 0, refreshTokenLifetime > 0, sessionMaxAge > 0 else {
                 throw ValidationError("token lifetimes and --session-max-age must be positive.")
             }
-            guard signUpLimit > 0, loginLimitPerAddress > 0 else {
-                throw ValidationError("--signup-limit and --login-limit-per-address must be positive.")
+            guard signUpLimit > 0, loginLimitPerAddress > 0, clientLimit > 0 else {
+                throw ValidationError("--signup-limit, --login-limit-per-address and --client-limit must be positive.")
             }
             guard hashQueue >= 0 else { throw ValidationError("--hash-queue must not be negative.") }
             guard (0...19).contains(hashNiceness) else { throw ValidationError("--hash-niceness must be between 0 and 19.") }
@@ -224,6 +229,7 @@ extension Authd {
                 configuration.signUpOpen = signUp == .open
                 configuration.throttle.signupLimit = signUpLimit
                 configuration.throttle.addressLimit = loginLimitPerAddress
+                configuration.throttle.clientLimit = clientLimit
                 deliveries.apply(to: &configuration.throttle)
                 configuration.delivery = delivery
                 configuration.passkeys = passkeys.relyingParty()

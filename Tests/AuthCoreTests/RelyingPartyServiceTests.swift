@@ -171,17 +171,18 @@ import Testing
         }
     }
 
-    /// Wrong secrets are throttled as wrong passwords are: ten from one address for one client
-    /// id, then 429 there, even for the right secret; another address still authenticates,
-    /// and its success clears the id's count.
-    @Test func wrongSecretsAreThrottledLikeLogins() async throws {
+    /// Wrong secrets are throttled per address: a hundred from one address for one client
+    /// id, then 429 there, even for the right secret. Guesses from other addresses, however
+    /// many, never lock the client out where it authenticates (there is no counter of the id
+    /// from every address, which a login's username has).
+    @Test func wrongSecretsAreThrottledPerAddressAndCannotLockTheClientOut() async throws {
         try await TestCluster.withStorage { storage in
             let (_, parties) = try await services(storage)
             let (client, secret) = try OAuthClient.register(id: "orders-api", audiences: [], now: clock.now)
             #expect(try await storage.clients.add(client))
             let attacker = RequestOrigin(clientAddress: "203.0.113.7")
             let owner = RequestOrigin(clientAddress: "198.51.100.2")
-            for _ in 0..<10 {
+            for _ in 0..<100 {
                 await #expect(throws: AuthError.invalidClient) {
                     try await parties.authenticate(clientID: "orders-api", secret: "guess", origin: attacker)
                 }
@@ -189,7 +190,34 @@ import Testing
             await #expect { try await parties.authenticate(clientID: "orders-api", secret: secret, origin: attacker) } throws: { error in
                 (error as? AuthError)?.code == .tooManyAttempts
             }
+            // Ten guesses from each of ten more addresses: a login's username would be locked out everywhere.
+            for helper in 0..<10 {
+                for _ in 0..<10 {
+                    await #expect(throws: AuthError.invalidClient) {
+                        try await parties.authenticate(
+                            clientID: "orders-api", secret: "guess", origin: RequestOrigin(clientAddress: "192.0.2.\(helper)"))
+                    }
+                }
+            }
             #expect(try await parties.authenticate(clientID: "orders-api", secret: secret, origin: owner) == client)
+        }
+    }
+
+    /// A busy gateway authenticates many times at once from one address: fewer than the
+    /// client limit in flight are all answered.
+    @Test func manyAuthenticationsOfOneClientAtOnceAreAllAnswered() async throws {
+        try await TestCluster.withStorage { storage in
+            let (_, parties) = try await services(storage)
+            let (client, secret) = try OAuthClient.register(id: "gateway", audiences: [], now: clock.now)
+            #expect(try await storage.clients.add(client))
+            let gateway = RequestOrigin(clientAddress: "198.51.100.9")
+            let answered = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for _ in 0..<32 {
+                    group.addTask { try await parties.authenticate(clientID: "gateway", secret: secret, origin: gateway) == client }
+                }
+                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(answered == 32)
         }
     }
 

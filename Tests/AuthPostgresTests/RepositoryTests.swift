@@ -225,15 +225,16 @@ import Testing
         }
     }
 
-    /// One client authenticating many times at once (a service's client_credentials grants):
-    /// each reserves an attempt on three counters and, on success, releases them. Both lock
-    /// the counters in one order (scope, then digest); when the release did not, two of them
-    /// could each hold a counter the other waited on, and PostgreSQL ended one after its
-    /// deadlock_timeout with an error (a grant got a 500 about every second under load).
-    @Test func simultaneousReservationsAndReleasesOfOneClientNeverDeadlock() async throws {
+    /// One name authenticating many times at once from one address (as a service's
+    /// client_credentials grants did): each reserves an attempt on three counters and, on
+    /// success, releases them. Both lock the counters in one order (scope, then digest), and
+    /// the release resets them in place; when it deleted them for the next reservation to
+    /// insert again, they waited on each other's new rows until PostgreSQL ended one after
+    /// its deadlock_timeout with an error (a grant got a 500 about every second under load).
+    @Test func simultaneousReservationsAndReleasesOfOneNameNeverDeadlock() async throws {
         try await TestCluster.withMigratedDatabase { database, _ in
             let store = PostgresLoginAttemptStore(database: database)
-            let keys = ThrottlePolicy().clientKeys(clientID: "orders-api", address: "192.0.2.7")
+            let keys = ThrottlePolicy().keys(usernameKey: "orders-api", address: "192.0.2.7")
             let failures = try await withThrowingTaskGroup(of: [String].self) { group in
                 for _ in 0..<8 {
                     group.addTask {

@@ -121,6 +121,8 @@ public struct ThrottlePolicy: Sendable, Equatable {
     public var accountLimit: Int
     /// Attempts from one address within the window.
     public var addressLimit: Int
+    /// A relying party's authentications from one address within the window (``clientKeys(clientID:address:)``).
+    public var clientLimit = 100
     /// Window length in seconds.
     public var window: Int
     /// The longest window of a username whose windows keep being used up, in seconds.
@@ -167,11 +169,18 @@ public struct ThrottlePolicy: Sendable, Equatable {
         return ThrottleKeys(account: account, pair: pair, address: addressKey(address))
     }
 
-    /// The counters a relying party's authentication touches: as a login's ``keys(usernameKey:address:)``,
-    /// with the client id in place of the username (prefixed, so that no username shares its
-    /// counters).
+    /// The counters a relying party's authentication touches: the client id from this
+    /// address (``clientLimit`` attempts a window; as ``ThrottleKeys/account``, what a success
+    /// clears) and this address (``addressLimit``, shared with logins). No counter of the id
+    /// from every address: with one, anyone who knows a client id could lock the client out
+    /// from a few addresses, and a client secret (256 random bits, or 32 characters at least)
+    /// needs no more than a per-address limit. The attempts in flight count too, so the limit
+    /// is also how many authentications one address may have at once.
     public func clientKeys(clientID: String, address: String?) -> ThrottleKeys {
-        keys(usernameKey: "client\u{0}" + clientID, address: address)
+        // The separators cannot occur in a client id nor in an address.
+        let client = ThrottleKey(
+            scope: .pair, subject: "client\u{0}\(clientID)\u{0}\(address ?? "")", limit: clientLimit, window: window, digestKey: digestKey)
+        return ThrottleKeys(account: client, pair: nil, address: addressKey(address))
     }
 
     /// The counter of login attempts from `address`, for every username (nil when the

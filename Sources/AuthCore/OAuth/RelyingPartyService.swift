@@ -19,7 +19,7 @@ import Foundation
 public struct RelyingPartyService<Storage: AuthStorage>: Sendable {
     /// Sessions: rotation, and the storage, issuer and clock they share.
     public let sessions: SessionService<Storage>
-    /// The limits client authentication is held to, a login's (``ThrottlePolicy/clientKeys(clientID:address:)``).
+    /// The limits client authentication is held to (``ThrottlePolicy/clientKeys(clientID:address:)``).
     public let throttle: ThrottlePolicy
 
     /// Creates the service.
