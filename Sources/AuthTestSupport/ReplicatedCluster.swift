@@ -81,10 +81,8 @@ public struct ReplicatedCluster: Sendable {
     /// insert position: with `synchronous_commit` off, a commit may not be written out yet).
     public func waitForReplay() async throws {
         let position = try await Self.value("SELECT pg_current_wal_insert_lsn()::text", on: primary) ?? "0/0"
-        let deadline = ContinuousClock.now + TestCluster.operationTimeout
-        while try await Self.value("SELECT (pg_last_wal_replay_lsn() >= '\(position)'::pg_lsn)::text", on: standby) != "true" {
-            guard ContinuousClock.now < deadline else { throw ReplayTimedOut(position: position) }
-            try await Task.sleep(for: .milliseconds(20))
+        try await Polling.until("the standby replays up to \(position)", every: .milliseconds(20), within: TestCluster.operationTimeout) {
+            try await Self.value("SELECT (pg_last_wal_replay_lsn() >= '\(position)'::pg_lsn)::text", on: standby) == "true"
         }
     }
 
@@ -108,10 +106,5 @@ public struct ReplicatedCluster: Sendable {
         try? standby.forceStop()
         try? primary.forceStop()
         folder.remove()
-    }
-
-    struct ReplayTimedOut: Error, CustomStringConvertible {
-        let position: String
-        var description: String { "the standby did not replay up to \(position) in time" }
     }
 }

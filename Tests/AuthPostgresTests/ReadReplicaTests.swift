@@ -25,7 +25,7 @@ import Testing
                 try await patient.migrate()
                 let alice = try await patient.users.create(username: try Username("alice"), passwordHash: "$argon2id$x", at: Date())
                 try await pair.waitForReplay()
-                try await Self.waitUntil("both storages have a replica to read") {
+                try await Polling.until("both storages have a replica to read") {
                     patient.staleReads != nil && strict.staleReads != nil
                 }
                 #expect(try await #require(patient.staleReads).users.user(withID: alice.id)?.isDisabled == false)
@@ -37,7 +37,7 @@ import Testing
                 // Within an hour's lag the replica answers, as it was.
                 #expect(try await #require(patient.staleReads).users.user(withID: alice.id)?.isDisabled == false)
                 // Past 300 ms it is not picked, and the primary answers.
-                try await Self.waitUntil("the strict storage has no replica to read") { strict.staleReads == nil }
+                try await Polling.until("the strict storage has no replica to read") { strict.staleReads == nil }
                 #expect(try await strict.readConfirming { try await $0.users.user(withID: alice.id) }?.isDisabled == true)
                 // A replica confirms, never denies: what it does not know is asked of the primary.
                 let bob = try await patient.users.create(username: try Username("bob"), passwordHash: "$argon2id$y", at: Date())
@@ -48,7 +48,7 @@ import Testing
                 try await ReplicatedCluster.value("SELECT pg_wal_replay_resume()::text", on: pair.standby)
                 try await pair.waitForReplay()
                 #expect(try await #require(patient.staleReads).users.user(withID: alice.id)?.isDisabled == true)
-                try await Self.waitUntil("the strict storage has a replica to read again") { strict.staleReads != nil }
+                try await Polling.until("the strict storage has a replica to read again") { strict.staleReads != nil }
 
                 // The replica goes away: every read is answered, by the primary.
                 let replica = try #require(patient.staleReads)
@@ -56,20 +56,8 @@ import Testing
                 for _ in 0..<20 {
                     #expect(try await replica.users.user(withID: alice.id)?.isDisabled == true)
                 }
-                try await Self.waitUntil("the storage has no replica to read") { patient.staleReads == nil }
+                try await Polling.until("the storage has no replica to read") { patient.staleReads == nil }
             }
-        }
-    }
-
-    /// Polls `condition` every 50 ms for up to 30 s.
-    static func waitUntil(_ what: String, _ condition: () async throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while try await !condition() {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("timed out waiting until \(what)")
-                return
-            }
-            try await Task.sleep(for: .milliseconds(50))
         }
     }
 }

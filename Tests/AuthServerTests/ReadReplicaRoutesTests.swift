@@ -33,7 +33,7 @@ import Testing
             let access = try #require(tokens["access_token"] as? String)
             let refresh = try #require(tokens["refresh_token"] as? String)
             try await pair.waitForReplay()
-            try await Self.waitUntil("the replica is within its lag") {
+            try await Polling.until("the replica is within its lag") {
                 String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
                     .contains(#/authd_database_replica_lag_seconds\{replica="[^"]+"\} 0(\.\d+)?(e-\d+)?\n/#)
             }
@@ -78,21 +78,9 @@ import Testing
                 try await client.form("/oauth/introspect", ["token": access], basic: ("orders-api", secret)).json()["active"] as? Bool
                     == false)
             // GET /me keeps an account it read for a second (RecentAccounts).
-            try await Self.waitUntil("GET /me refuses the ended session") {
+            try await Polling.until("GET /me refuses the ended session") {
                 try await client.execute(uri: "/me", method: .get, headers: [.authorization: "Bearer \(access)"]).status == .unauthorized
             }
-        }
-    }
-
-    /// Polls `condition` every 50 ms for up to 30 s.
-    static func waitUntil(_ what: String, _ condition: () async throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while try await !condition() {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("timed out waiting until \(what)")
-                return
-            }
-            try await Task.sleep(for: .milliseconds(50))
         }
     }
 }

@@ -37,10 +37,14 @@ import Testing
                         }
                     }
                 }
-                try await Self.waitUntil("five logins before the switchover") { log.withLock { $0.tokens.count >= 5 } }
+                try await Polling.until("five logins before the switchover", every: .milliseconds(20), within: .seconds(60)) {
+                    log.withLock { $0.tokens.count >= 5 }
+                }
                 try await pair.switchOver()
                 log.withLock { $0.switched = true }
-                try await Self.waitUntil("ten logins after the switchover") { log.withLock { $0.tokensAfterSwitch >= 10 } }
+                try await Polling.until("ten logins after the switchover", every: .milliseconds(20), within: .seconds(60)) {
+                    log.withLock { $0.tokensAfterSwitch >= 10 }
+                }
                 log.withLock { $0.done = true }
                 try await group.waitForAll()
             }
@@ -86,17 +90,5 @@ import Testing
         private let value: Mutex<Value>
         init(_ value: Value) { self.value = Mutex(value) }
         func withLock<T>(_ body: (inout Value) -> T) -> T { value.withLock { body(&$0) } }
-    }
-
-    /// Polls `condition` every 20 ms for up to 60 s.
-    static func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while !condition() {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("timed out waiting for \(what)")
-                throw CancellationError()
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
     }
 }
