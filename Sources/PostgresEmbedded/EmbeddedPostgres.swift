@@ -41,7 +41,7 @@ public final class EmbeddedPostgres: Sendable {
     public let binaries: PostgresBinaries
     private let runAs: RunAs?
     private let startedHere = Mutex(false)
-    private let extraSettings: [String]
+    /// The extra `-c name=value` server settings.
     private let settings: [String: String]
 
     /// Prepares (without starting) a cluster in `directory`.
@@ -52,7 +52,6 @@ public final class EmbeddedPostgres: Sendable {
         self.binaries = try PostgresBinaries.locate()
         self.durable = durable
         self.settings = settings
-        self.extraSettings = settings.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         let runAs = geteuid() == 0 ? try RunAs.unprivileged() : nil
         self.runAs = runAs
 
@@ -106,7 +105,7 @@ public final class EmbeddedPostgres: Sendable {
             if !durable {
                 options += ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"]
             }
-            options += extraSettings.map { "-c \($0)" }
+            options += settings.sorted { $0.key < $1.key }.map { "-c \($0.key)=\($0.value)" }
             let result = try run(
                 binaries.pgCtl,
                 ["-D", dataDirectory, "-l", logFile, "-w", "-t", "60", "-o", options.joined(separator: " "), "start"]
