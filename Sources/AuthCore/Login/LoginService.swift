@@ -48,10 +48,10 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
         sessionMaxAge: Int,
         clock: any WallClock = SystemClock(),
         metrics: AuthMetrics = AuthMetrics(),
+        timing: FailureTiming = FailureTiming(),
         logger: Logger = Logger(label: "authd.login")
     ) async throws -> Self {
         let dummyHash = try await hashing.hash(UUID().uuidString)
-        let timing = FailureTiming()
         timing.record(try await hashing.verify(UUID().uuidString, against: dummyHash).took, for: hashing.hasher.parameters)
         return Self(
             storage: storage, issuer: issuer, hashing: hashing, throttle: throttle, refreshLifetime: refreshLifetime,
@@ -269,8 +269,7 @@ public struct LoginService<Storage: AuthStorage>: Sendable {
         guard let user, verified.matches else {
             // As long as the slowest stored hash would have taken: a wrong password for a
             // strongly hashed account and an unknown username answer alike.
-            let floor = timing.floor * verified.verifications
-            if verified.took < floor { try await Task.sleep(for: floor - verified.took) }
+            try await timing.pad(after: verified.took, verifications: verified.verifications)
             try await audit(
                 .loginFailed, user: user, usernameKey: username.key, origin: origin, detail: user == nil ? "unknown_user" : "wrong_password"
             )
