@@ -285,6 +285,11 @@ let package = Package(
             path: "Benchmarks/HashBenchmark"
         ),
         .executableTarget(
+            name: "SigningBenchmark",
+            dependencies: ["AuthCore"],
+            path: "Benchmarks/SigningBenchmark"
+        ),
+        .executableTarget(
             name: "ContractStubBenchmark",
             dependencies: ["ContractKit", "ContractStub", "ContractStubServer", .product(name: "Crypto", package: "swift-crypto")],
             path: "Benchmarks/ContractStubBenchmark"

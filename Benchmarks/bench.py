@@ -6,7 +6,7 @@ Run it through scripts/bench, which installs the tools and builds release first.
 a throwaway PostgreSQL cluster (fsync off), authd on it, `contract stub` and WireMock, and
 drives them with wrk on loopback. Environment: DURATION (wrk run length, default 10s).
 Arguments name the sections to run (logins, fastapi, verify, stub, library, slow, instances,
-oauth, replicas, attack, scale, ci); default all but attack, which takes ATTACK_MINUTES (default 10) minutes on
+oauth, oidc, replicas, attack, scale, ci); default all but attack, which takes ATTACK_MINUTES (default 10) minutes on
 its own, scale, which loads 16 million rows first (SCALE, default 1.0, multiplies them), and
 ci, which times `.ci/run` on a fresh clone of HEAD (about 10 minutes).
 """
@@ -87,7 +87,7 @@ def wrk(url, connections, threads=2, script=None, duration=None, headers=()):
         raise RuntimeError(f"wrk failed on {url}: {run.stdout}{run.stderr}")
     output = run.stdout
     result = {"rps": float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1)),
-              "requests": int(re.search(r"(\d+) requests in", output).group(1))}
+              "requests": int(re.search(r"(\d+) requests in", output).group(1)), "output": output}
     for label, key in (("50%", "p50"), ("99%", "p99")):
         result[key] = _ms(re.search(rf"^\s+{re.escape(label)}\s+(\S+)", output, re.M).group(1))
     bad = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
@@ -273,6 +273,18 @@ def hashing_cpu(pid):
     return sum(used for name, used in thread_cpu(pid).items() if name.startswith(HASHING_THREADS))
 
 
+def context_switches(pid):
+    """How many times the threads of process `pid` have waited (voluntary context switches):
+    each hand-off of a request between threads that finds the next one asleep is one."""
+    total = 0
+    for task in pathlib.Path(f"/proc/{pid}/task").iterdir():
+        try:
+            total += int(re.search(r"^voluntary_ctxt_switches:\s+(\d+)", (task / "status").read_text(), re.M).group(1))
+        except FileNotFoundError:
+            continue
+    return total
+
+
 def tree_cpu(pid):
     """CPU seconds process `pid` (every thread) and its children have used, ended children
     included: a parent's cutime and cstime count those it has waited for. Covers a
@@ -439,6 +451,49 @@ SELECT successor AS presented FROM rotation \gset
     return tps, f"{rotated} of {transactions} rotated"
 
 
+def pin(pid, core, children=False):
+    """Keeps process `pid` (every thread), and with `children` those it has forked, on `core`;
+    what they fork later inherits it."""
+    pids = [pid] + ([int(entry.name) for entry in pathlib.Path("/proc").iterdir()
+                     if entry.name.isdigit() and _parent(entry) == pid] if children else [])
+    for each in pids:
+        subprocess.run(["taskset", "-a", "-p", "-c", str(core), str(each)], capture_output=True)
+
+
+def _parent(entry):
+    try:
+        return int(_stat(entry / "stat")[1])
+    except (FileNotFoundError, ProcessLookupError):
+        return None
+
+
+def refresh_on_separate_cores(work, cluster, authd):
+    """Refresh and pgbench's rotation again with PostgreSQL on one core and the other core
+    for everything in front of it (authd and wrk; pgbench's client), as a database on a
+    machine of its own would be: (req/s, authd ms per refresh, PostgreSQL ms per refresh)
+    and authd's threads' waits per refresh (context_switches) for refresh, and (rotations/s,
+    PostgreSQL ms per rotation, what rotated) for pgbench."""
+    everything = os.sched_getaffinity(0)
+    postmaster = cluster.postmaster()
+    try:
+        os.sched_setaffinity(0, {0})  # wrk, pgbench and psql, started from here
+        pin(authd.process.pid, 0)
+        pin(postmaster, 1, children=True)
+        counters = {"authd": lambda: tree_cpu(authd.process.pid), "postgres": lambda: tree_cpu(postmaster),
+                    "waits": lambda: context_switches(authd.process.pid)}
+        rotated, cpu = cpu_used(lambda: refresh_load(work, authd), counters)
+        refresh = (rotated["rps"], *(cpu[name] * (1 if name == "waits" else 1000) / rotated["requests"]
+                                     for name in ("authd", "postgres", "waits")))
+        (alone, rotations), cpu = cpu_used(lambda: pgbench_rotation(work, cluster, authd), counters)
+        seconds = float(DURATION.rstrip("s"))
+        return refresh, (alone, cpu["postgres"] * 1000 / (alone * seconds), rotations)
+    finally:
+        os.sched_setaffinity(0, everything)
+        cores = ",".join(map(str, sorted(everything)))
+        pin(authd.process.pid, cores)
+        pin(postmaster, cores, children=True)
+
+
 def logins(work, cluster, verify_ms, ceiling, fastest):
     authd = Authd(work, cluster, "authd")
     try:
@@ -498,6 +553,13 @@ def logins(work, cluster, verify_ms, ceiling, fastest):
         row("POST /token/refresh, 16 connections, beside PostgreSQL alone",
             f"{rotated['rps']:.0f} req/s", f"the same rotation statement through pgbench, 16 clients: {alone:.0f}/s ({rotations})",
             f"{rotated['rps'] / alone:.2f}", "≥ 0.8")
+        if len(os.sched_getaffinity(0)) >= 2 and shutil.which("taskset"):
+            (rate, authd_ms, postgres_ms, waits), (alone, alone_ms, rotations) = refresh_on_separate_cores(work, cluster, authd)
+            row("POST /token/refresh, PostgreSQL on one core, authd and wrk on the other",
+                f"{rate:.0f} req/s (per refresh: authd {authd_ms:.2f} ms of CPU and {waits:.1f} thread waits, "
+                f"PostgreSQL {postgres_ms:.2f} ms)",
+                f"pgbench's rotation, PostgreSQL on one core, pgbench on the other: {alone:.0f}/s "
+                f"(PostgreSQL {alone_ms:.2f} ms each; {rotations})", f"{rate / alone:.2f}", "≥ 0.8")
     finally:
         authd.stop()
 
@@ -986,6 +1048,135 @@ def oauth(work, cluster):
         authd.stop()
 
 
+# --- OpenID Connect: the code flow through a browser session --------------------------
+
+REDIRECT_URI = "http://127.0.0.1:9/callback"
+CODE_VERIFIER = "v" * 64  # PKCE (RFC 7636): one verifier for every request; each code is new
+
+
+def authorize_path(client):
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(CODE_VERIFIER.encode()).digest()).rstrip(b"=").decode()
+    return "/authorize?" + urllib.parse.urlencode({
+        "response_type": "code", "client_id": client, "redirect_uri": REDIRECT_URI, "scope": "openid profile",
+        "state": "bench", "nonce": "bench", "code_challenge": challenge, "code_challenge_method": "S256"})
+
+
+def browser_session(authd, client, user="bench"):
+    """Signs `user` in on authd's sign-in page, as a browser would (its anti-forgery token,
+    Origin and Sec-Fetch-Site), and returns the session cookie (`name=value`) that later
+    authorization requests carry."""
+    import html
+    import http.client
+    connection = http.client.HTTPConnection("127.0.0.1", authd.port, timeout=30)
+    cookie, path, method, body = None, authorize_path(client), "GET", None
+    for _ in range(10):
+        headers = {"Cookie": cookie} if cookie else {}
+        if method == "POST":
+            headers.update({"Origin": authd.base, "Sec-Fetch-Site": "same-origin",
+                            "Content-Type": "application/x-www-form-urlencoded"})
+        connection.request(method, path, body=body, headers=headers)
+        response = connection.getresponse()
+        text = response.read().decode()
+        for name, value in response.getheaders():
+            if name.lower() == "set-cookie" and value.startswith("__Host-authd_browser="):
+                cookie = value.split(";")[0]
+        location = response.getheader("Location") or ""
+        if location.startswith(REDIRECT_URI):
+            if "code=" not in location or not cookie:
+                raise RuntimeError(f"authd sent the browser back without a code or a session: {location}")
+            return cookie
+        if response.status in (302, 303):
+            path, method, body = location.removeprefix(authd.base), "GET", None
+        elif response.status == 200 and 'id="sign-in"' in text:
+            action = html.unescape(re.search(r'<form method="post" action="([^"]+)"', text).group(1))
+            csrf = re.search(r'name="csrf" value="([^"]+)"', text).group(1)
+            path, method = action, "POST"
+            body = urllib.parse.urlencode({"csrf": csrf, "username": user, "password": PASSWORD})
+        else:
+            raise RuntimeError(f"the sign-in page answered {response.status}: {text[:300]}")
+    raise RuntimeError("the sign-in did not end at the app")
+
+
+def code_flow_script(work, client, cookie):
+    """A wrk script (one thread) for the whole code flow: GET /authorize with the browser's
+    session (a 303 to the app with a code, no password), then that code exchanged at POST
+    /oauth/token (HTTP Basic, PKCE) for tokens with an ID token; each connection takes the
+    next code any answer gave, and done() prints how many exchanges gave an ID token."""
+    basic = base64.b64encode(f"{client}:{CLIENT_SECRET}".encode()).decode()
+    exchange = urllib.parse.urlencode({"grant_type": "authorization_code", "redirect_uri": REDIRECT_URI,
+                                       "code_verifier": CODE_VERIFIER})
+    return lua(work, f"code-flow-{client}.lua", f"""
+local threads = {{}}
+function setup(thread) table.insert(threads, thread) end
+codes, exchanged = {{}}, 0
+request = function()
+    local code = table.remove(codes)
+    if code then
+        return wrk.format("POST", "/oauth/token", {{["Content-Type"] = "application/x-www-form-urlencoded",
+            ["Authorization"] = "Basic {basic}"}}, "{exchange}&code=" .. code)
+    end
+    return wrk.format("GET", "{authorize_path(client)}", {{["Cookie"] = "{cookie}"}})
+end
+response = function(status, headers, body)
+    for name, value in pairs(headers) do
+        if string.lower(name) == "location" then
+            local code = value:match("[?&]code=([^&]+)")
+            if code then table.insert(codes, code) end
+        end
+    end
+    if status == 200 and body:find('"id_token"', 1, true) then exchanged = exchanged + 1 end
+end
+function done(summary, latency, requests)
+    local total = 0
+    for _, thread in ipairs(threads) do total = total + thread:get("exchanged") end
+    io.write("exchanged " .. total .. "\\n")
+end
+""")
+
+
+def oidc(work, cluster):
+    """The OpenID Connect code flow on 16 connections, beside refresh on the same server in
+    the same run: a sign-in through the browser session alone (GET /authorize answering a
+    303 with a code, no password), and the whole flow (that, then the code's exchange for
+    tokens with an ID token), once per ID-token algorithm (a first-party client each), with
+    authd's CPU per exchange so an operator can choose the algorithm."""
+    authd = Authd(work, cluster, "oidc")
+    try:
+        authd.add_user("bench")
+        algorithms = ("RS256", "ES256", "EdDSA")
+        for algorithm in algorithms:
+            authd.add_client(f"bench-{algorithm.lower()}", "--first-party", "--redirect-uri", REDIRECT_URI,
+                             "--id-token-alg", algorithm)
+        cookie = browser_session(authd, "bench-rs256")
+        rotated = refresh_load(work, authd)
+        beside = f"POST /token/refresh, same server: {rotated['rps']:,.0f} req/s"
+        signed_in = wrk(authd.base + authorize_path("bench-rs256"), 16, headers=[f"Cookie: {cookie}"])
+        row("GET /authorize with a browser session (a code, no password), 16 connections",
+            f"{signed_in['rps']:,.0f} req/s (p99 {signed_in['p99']:.1f} ms){note_errors(signed_in)}", beside,
+            f"{signed_in['rps'] / rotated['rps']:.2f}")
+        pid = authd.process.pid
+        per_flow = {}
+        for algorithm in algorithms:
+            client = f"bench-{algorithm.lower()}"
+            script = code_flow_script(work, client, cookie)
+            result, cpu = cpu_used(lambda: wrk(authd.base + "/authorize", 16, threads=1, script=script), {"authd": lambda: tree_cpu(pid)})
+            exchanged = int(re.search(r"^exchanged (\d+)$", result["output"], re.M).group(1))
+            seconds = result["requests"] / result["rps"]
+            per_flow[algorithm] = cpu["authd"] * 1000 / max(exchanged, 1)
+            row(f"the code flow, ID token {algorithm}: /authorize then POST /oauth/token, 16 connections",
+                f"{exchanged / seconds:,.0f} exchanges/s ({per_flow[algorithm]:.2f} ms of authd CPU each, "
+                f"both requests){note_errors(result)}", beside, f"{exchanged / seconds / rotated['rps']:.2f}")
+        signing = subprocess.run([str(RELEASE / "SigningBenchmark")], check=True, capture_output=True, text=True).stdout
+        costs = {name: float(value) for name, value in re.findall(r"^(\S+) ([\d.]+) µs$", signing, re.M)}
+        for algorithm in algorithms:
+            cost = costs[f"id_token_us.{algorithm}"]
+            row(f"one ID token signed with {algorithm}, one thread, median", f"{cost:,.0f} µs",
+                f"the code flow's authd CPU with {algorithm} ID tokens: {per_flow[algorithm]:.2f} ms",
+                f"{cost / 1000 / per_flow[algorithm]:.2f}")
+    finally:
+        authd.stop()
+
+
 def replicas(work):
     """GET /sessions, GET /userinfo and POST /oauth/introspect (an access token, by a trusted
     introspector) on 16 connections: an authd whose reads of them go to a streaming replica
@@ -1104,7 +1295,7 @@ def stub_servers(work):
                   {"request": {"method": "GET", "url": f"/items/{index}"},
                    "response": {"status": 200, "jsonBody": {"id": index, "name": "item"}}} for index in range(size)]},
               lambda size: (f"/items/{size - 1}", None)),
-             ("logins", (10, 1000), logins_yaml, wiremock_logins,
+             ("logins", (10, 200, 1000), logins_yaml, wiremock_logins,
               lambda size: ("/login", lua(work, f"login-{size}.lua",
                                           'wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n'
                                           f"wrk.body = '{body.replace('{}', str(size - 1))}'\n")))]
@@ -1223,7 +1414,7 @@ def main():
     try:
         print(f"== {os.cpu_count()} cores; wrk runs of {DURATION}; this takes about 4 minutes", file=sys.stderr)
         verify_ms, ceiling, fastest = hashing()
-        if wanted("logins", "fastapi", "slow", "instances", "oauth", "attack"):
+        if wanted("logins", "fastapi", "slow", "instances", "oauth", "oidc", "attack"):
             cluster = Cluster(work)
         if wanted("logins"):
             logins(work, cluster, verify_ms, ceiling, fastest)
@@ -1233,6 +1424,8 @@ def main():
             instances(work, cluster)
         if wanted("oauth"):
             oauth(work, cluster)
+        if wanted("oidc"):
+            oidc(work, cluster)
         if wanted("replicas"):
             replicas(work)
         if wanted("attack"):
