@@ -1412,7 +1412,7 @@ def main():
     os.chmod(work, 0o755)
     cluster = None
     try:
-        print(f"== {os.cpu_count()} cores; wrk runs of {DURATION}; this takes about 4 minutes", file=sys.stderr)
+        print(f"== {os.cpu_count()} cores; wrk runs of {DURATION}; the default sections take about 12 minutes", file=sys.stderr)
         verify_ms, ceiling, fastest = hashing()
         if wanted("logins", "fastapi", "slow", "instances", "oauth", "oidc", "attack"):
             cluster = Cluster(work)
