@@ -474,11 +474,12 @@ def refresh_on_separate_cores(work, cluster, authd):
     and authd's threads' waits per refresh (context_switches) for refresh, and (rotations/s,
     PostgreSQL ms per rotation, what rotated) for pgbench."""
     everything = os.sched_getaffinity(0)
+    front, database = sorted(everything)[:2]
     postmaster = cluster.postmaster()
     try:
-        os.sched_setaffinity(0, {0})  # wrk, pgbench and psql, started from here
-        pin(authd.process.pid, 0)
-        pin(postmaster, 1, children=True)
+        os.sched_setaffinity(0, {front})  # wrk, pgbench and psql, started from here
+        pin(authd.process.pid, front)
+        pin(postmaster, database, children=True)
         counters = {"authd": lambda: tree_cpu(authd.process.pid), "postgres": lambda: tree_cpu(postmaster),
                     "waits": lambda: context_switches(authd.process.pid)}
         rotated, cpu = cpu_used(lambda: refresh_load(work, authd), counters)
