@@ -280,9 +280,23 @@ def context_switches(pid):
     for task in pathlib.Path(f"/proc/{pid}/task").iterdir():
         try:
             total += int(re.search(r"^voluntary_ctxt_switches:\s+(\d+)", (task / "status").read_text(), re.M).group(1))
-        except FileNotFoundError:
-            continue
+        except (FileNotFoundError, ProcessLookupError):
+            continue  # the thread ended meanwhile
     return total
+
+
+def children(pid):
+    """The processes whose parent is `pid` that are alive now: {child pid: its _stat fields}."""
+    found = {}
+    for entry in pathlib.Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = _stat(entry / "stat")
+            except (FileNotFoundError, ProcessLookupError):
+                continue  # it ended meanwhile
+            if int(fields[1]) == pid:
+                found[int(entry.name)] = fields
+    return found
 
 
 def tree_cpu(pid):
@@ -290,14 +304,7 @@ def tree_cpu(pid):
     included: a parent's cutime and cstime count those it has waited for. Covers a
     PostgreSQL cluster from its postmaster, nginx from its master, authd alone."""
     total = sum(int(value) for value in _stat(f"/proc/{pid}/stat")[11:15])
-    for entry in pathlib.Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = _stat(entry / "stat")
-            except (FileNotFoundError, ProcessLookupError):
-                continue
-            if int(fields[1]) == pid:
-                total += int(fields[11]) + int(fields[12])
+    total += sum(int(fields[11]) + int(fields[12]) for fields in children(pid).values())
     return total / TICKS
 
 
@@ -451,20 +458,11 @@ SELECT successor AS presented FROM rotation \gset
     return tps, f"{rotated} of {transactions} rotated"
 
 
-def pin(pid, core, children=False):
-    """Keeps process `pid` (every thread), and with `children` those it has forked, on `core`;
+def pin(pid, core, with_children=False):
+    """Keeps process `pid` (every thread), and with `with_children` those it has forked, on `core`;
     what they fork later inherits it."""
-    pids = [pid] + ([int(entry.name) for entry in pathlib.Path("/proc").iterdir()
-                     if entry.name.isdigit() and _parent(entry) == pid] if children else [])
-    for each in pids:
+    for each in [pid, *(children(pid) if with_children else [])]:
         subprocess.run(["taskset", "-a", "-p", "-c", str(core), str(each)], capture_output=True)
-
-
-def _parent(entry):
-    try:
-        return int(_stat(entry / "stat")[1])
-    except (FileNotFoundError, ProcessLookupError):
-        return None
 
 
 def refresh_on_separate_cores(work, cluster, authd):
@@ -479,7 +477,7 @@ def refresh_on_separate_cores(work, cluster, authd):
     try:
         os.sched_setaffinity(0, {front})  # wrk, pgbench and psql, started from here
         pin(authd.process.pid, front)
-        pin(postmaster, database, children=True)
+        pin(postmaster, database, with_children=True)
         counters = {"authd": lambda: tree_cpu(authd.process.pid), "postgres": lambda: tree_cpu(postmaster),
                     "waits": lambda: context_switches(authd.process.pid)}
         rotated, cpu = cpu_used(lambda: refresh_load(work, authd), counters)
@@ -492,7 +490,7 @@ def refresh_on_separate_cores(work, cluster, authd):
         os.sched_setaffinity(0, everything)
         cores = ",".join(map(str, sorted(everything)))
         pin(authd.process.pid, cores)
-        pin(postmaster, cores, children=True)
+        pin(postmaster, cores, with_children=True)
 
 
 def logins(work, cluster, verify_ms, ceiling, fastest):
