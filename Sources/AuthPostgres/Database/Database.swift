@@ -160,11 +160,14 @@ public final class Database: Sendable {
         }
     }
 
-    /// Returns once ``runPool()`` has started the pool (within a second), so that a first
-    /// operation does not find it not yet running (PostgresNIO warns about that).
+    /// Returns once ``runPool()`` has started the pool, so that a first operation does not
+    /// find it not yet running (PostgresNIO warns about that, and a command's output then
+    /// holds the warning), or after as long as an operation may take, if it never does.
     public func waitUntilPoolStarts() async {
-        // Choosing among servers first takes up to a 1 s connection attempt per server.
-        let deadline = ContinuousClock.now + .seconds(target.choosesHost ? 1 + target.hosts.count : 1)
+        // The pool's task may wait for a thread behind a busy machine's other work (a second
+        // was once not enough), and choosing among servers first takes up to a 1 s connection
+        // attempt per server.
+        let deadline = ContinuousClock.now + timeout + .seconds(target.choosesHost ? target.hosts.count : 0)
         while !state.withLock({ $0.started }), ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(1))
         }
