@@ -106,12 +106,40 @@ public final class ProviderProcess: Sendable {
     /// What the provider printed so far.
     public var output: String { child?.standardOutput ?? "" }
 
-    /// A TCP port on 127.0.0.1 nothing listens on right now.
+    /// A TCP port on 127.0.0.1 nothing listens on right now, chosen at random below the
+    /// system's range of ephemeral ports. A port from that range (what binding port 0 gives)
+    /// may become the local end of any outgoing connection on the machine before the provider
+    /// binds it, and under a test suite's load one did; below it, only another listener can
+    /// take it.
     ///
     /// ```swift
-    /// let port = try ProviderProcess.freePort()   // e.g. 43117
+    /// let port = try ProviderProcess.freePort()   // e.g. 24117
     /// ```
     public static func freePort() throws -> Int {
+        let first = 10_000
+        let ephemeral = firstEphemeralPort()
+        if ephemeral > first + 1_000 {
+            for _ in 0..<64 {
+                if let port = try bind(port: Int.random(in: first..<ephemeral)) { return port }
+            }
+        }
+        guard let port = try bind(port: 0) else { throw StartError(description: "cannot bind a socket to find a free port") }
+        return port
+    }
+
+    /// The first port of the range the system gives outgoing connections and port 0 from.
+    private static func firstEphemeralPort() -> Int {
+        #if os(Linux)
+            let range = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? ""
+            return range.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) } ?? 32_768
+        #else
+            return 49_152
+        #endif
+    }
+
+    /// Binds a socket to `port` on 127.0.0.1 (0: one the system picks) and closes it; the
+    /// port bound, or nil if it is taken.
+    private static func bind(port: Int) throws -> Int? {
         #if canImport(Glibc)
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -121,15 +149,18 @@ public final class ProviderProcess: Sendable {
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
+        address.sin_port = UInt16(port).bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+                #if canImport(Glibc)
+                    Glibc.bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+                #else
+                    Darwin.bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+                #endif
             }
         }
-        guard bound else { throw StartError(description: "cannot bind a socket to find a free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        return bound ? Int(UInt16(bigEndian: address.sin_port)) : nil
     }
 }

@@ -77,4 +77,22 @@ import Testing
             "\(error)".contains("broken")
         }
     }
+
+    /// The provider's port is one no outgoing connection can hold before the provider binds
+    /// it: below the system's ephemeral range (whence a connection's local port, and port 0,
+    /// come), and free.
+    @Test func theProvidersPortIsFreeAndBelowTheEphemeralRange() throws {
+        #if os(Linux)
+            let range = try String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)
+            let ephemeral = try #require(range.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) })
+            try #require(ephemeral > 11_000, "this machine's ephemeral range leaves no room below it")
+            var ports = Set<Int>()
+            for _ in 0..<50 {
+                let port = try ProviderProcess.freePort()
+                #expect((10_000..<ephemeral).contains(port))
+                ports.insert(port)
+            }
+            #expect(ports.count > 40, "chosen at random, not in turn")
+        #endif
+    }
 }
