@@ -23,6 +23,28 @@ import Testing
         stuck.release()
     }
 
+    /// A pool whose task starts late, as on a machine busy with other work, is waited for:
+    /// a first operation must not find it not yet running (PostgresNIO then logs a warning,
+    /// which a CLI command printed among its output), whatever the delay within an
+    /// operation's deadline.
+    @Test func aPoolThatStartsLateIsWaitedFor() async throws {
+        let database = Database(
+            configuration: try await TestCluster.newDatabase().configuration, timeout: .seconds(30), logger: TestCluster.logger)
+        let delay = Duration.seconds(2)
+        let start = ContinuousClock.now
+        let pool = Task {
+            try await Task.sleep(for: delay)
+            await database.runPool()
+        }
+        defer { pool.cancel() }
+        await database.waitUntilPoolStarts()
+        #expect(ContinuousClock.now - start >= delay)
+        let one = try await database.run { client in
+            try await client.query("SELECT 1").decode(Int.self).first { _ in true }
+        }
+        #expect(one == 1)
+    }
+
     /// A server that accepts TCP connections too slowly (its accept queue is full, so the
     /// kernel drops new handshakes) is not a server that is down: the probe's connect timing
     /// out leaves the breaker closed, so a saturated machine does not turn into 503s.
