@@ -213,7 +213,7 @@ struct RequestMatcher {
         }
         guard let totp else { return .success(1) }
         guard case .string(let text) = actual, let step = totp.step(of: text, near: now) else {
-            return .failure(Difference(weight: weight, text: "\(place): expected \(code.summary) valid now, got \(actual)"))
+            return .failure(Difference(weight: weight, text: "\(place): expected \(code.summary) valid now, got \(actual.abbreviated())"))
         }
         let earlier = codeSteps.filter { $0.totp == totp }.map(\.step) + (acceptedSteps[totp].map { [$0] } ?? [])
         if let last = earlier.max(), step <= last {
@@ -252,10 +252,12 @@ struct RequestMatcher {
                 guard let value = known[name] else { return .success(1) }
                 return Matcher.equal(value, actual)
                     ? .success(4)
-                    : .failure(Difference(weight: 5, text: "body \(path): expected the value saved as '\(name)', got \(actual)"))
+                    : .failure(
+                        Difference(weight: 5, text: "body \(path): expected the value saved as '\(name)', got \(actual.abbreviated())"))
             }
             guard case .string(let string) = actual, let gained = fit(template, string) else {
-                return .failure(Difference(weight: 5, text: "body \(path): expected \(JSONValue.string(text)), got \(actual)"))
+                return .failure(
+                    Difference(weight: 5, text: "body \(path): expected \(JSONValue.string(text)), got \(actual.abbreviated())"))
             }
             return .success(gained)
         case .object(let members):
@@ -282,7 +284,8 @@ struct RequestMatcher {
             return .success(score)
         case .array(let elements):
             guard case .array(let array) = actual, array.count == elements.count else {
-                return .failure(Difference(weight: 5, text: "body \(path): expected an array of \(elements.count), got \(actual)"))
+                return .failure(
+                    Difference(weight: 5, text: "body \(path): expected an array of \(elements.count), got \(actual.abbreviated())"))
             }
             var score = 0
             for (index, pair) in zip(elements, array).enumerated() {
@@ -294,7 +297,7 @@ struct RequestMatcher {
             return .success(score)
         case .literal(let literal):
             return Matcher.equal(literal, actual)
-                ? .success(4) : .failure(Difference(weight: 5, text: "body \(path): expected \(literal), got \(actual)"))
+                ? .success(4) : .failure(Difference(weight: 5, text: "body \(path): expected \(literal), got \(actual.abbreviated())"))
         case .typed(let kind) where kind.alternatives != nil:
             let alternatives = kind.alternatives ?? []
             // The alternative that fits best; what it accepted (codes, passkeys) is kept.
@@ -306,7 +309,7 @@ struct RequestMatcher {
                 }
             }
             guard let best else {
-                return .failure(Difference(weight: 5, text: "body \(path): expected \(expected.summary), got \(actual)"))
+                return .failure(Difference(weight: 5, text: "body \(path): expected \(expected.summary), got \(actual.abbreviated())"))
             }
             self = best.matcher
             return .success(best.score)

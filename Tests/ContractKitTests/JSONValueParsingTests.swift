@@ -137,4 +137,21 @@ import Testing
             return .null
         }
     }
+
+    /// A value as explanations show it: whole up to 80 characters, else its first 77 and "…",
+    /// the same as cutting its whole JSON, for long strings, long arrays and escapes alike.
+    @Test func anAbbreviatedValueIsItsJSONCut() throws {
+        let values: [JSONValue] = [
+            .string("short"), .integer(7), .null,
+            .string(String(repeating: "x", count: 10_000)),
+            .string(String(repeating: "\"", count: 500)),
+            .array((0..<1_000).map { .integer($0) }),
+            .object(["a": .string(String(repeating: "é", count: 300)), "b": .array([.string(String(repeating: "y", count: 200))])]),
+        ]
+        for value in values {
+            let whole = value.description
+            let cut = whole.count > 80 ? String(whole.prefix(77)) + "…" : whole
+            #expect(value.abbreviated() == cut)
+        }
+    }
 }

@@ -163,6 +163,20 @@ func post(_ path: String, _ json: String, headers: [(name: String, value: String
         #expect(stub.requests.count == 3)
     }
 
+    /// A value too long to read (a probe's 10,000-character string) is shown cut in the 501's
+    /// explanation, not echoed whole.
+    @Test func anUnmatchedRequestsLongValueIsShownCut() throws {
+        let stub = try ContractStub(contracts: [try loadContract(Self.toy)])
+        let long = String(repeating: "x", count: 10_000)
+        let response = stub.respond(to: post("/login", #"{"username": "alice", "password": "\#(long)"}"#))
+        #expect(response.status == 501)
+        let difference = try #require(stub.unmatched.first?.difference)
+        #expect(difference.contains("$.password"))
+        #expect(difference.contains("\"" + String(repeating: "x", count: 40)))
+        #expect(difference.count < 300, "\(difference.count) characters")
+        #expect(response.body.count < 1_000)
+    }
+
     @Test func inactiveStatesHideTheirInteractions() throws {
         let stub = try ContractStub(contracts: [try loadContract(Self.toy)], activeStates: [])
         #expect(stub.respond(to: post("/login", #"{"username": "alice", "password": "secret"}"#)).status == 501)

@@ -269,8 +269,7 @@ public struct Mismatch: Sendable, Hashable, CustomStringConvertible {
 
     /// `type value`, values cut at 80 characters.
     package static func describe(_ value: JSONValue) -> String {
-        let text = value.description
-        let shown = text.count > 80 ? String(text.prefix(77)) + "…" : text
+        let shown = value.abbreviated(limit: 80)
         switch value {
         case .null: return "null"
         case .object, .array: return "\(value.typeName) \(shown)"

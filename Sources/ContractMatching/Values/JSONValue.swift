@@ -79,6 +79,30 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// The compact JSON cut at `limit` characters, "…" ending a cut, as explanations show a
+    /// value, and written only about as far as it is shown: a probe's 10,000-character string
+    /// or megabyte body costs what a short one does.
+    ///
+    /// ```swift
+    /// JSONValue.string(String(repeating: "x", count: 10_000)).abbreviated()   // "\"xxx…xxx…" (80 characters)
+    /// ```
+    package func abbreviated(limit: Int = 80) -> String {
+        let text = shortened(to: limit).description
+        return text.count > limit ? String(text.prefix(limit - 3)) + "…" : text
+    }
+
+    /// This value with each string cut to `limit` characters and each array to `limit`
+    /// elements: the first `limit` characters of its JSON are this value's (escaping only
+    /// lengthens, and every element takes at least one).
+    private func shortened(to limit: Int) -> JSONValue {
+        switch self {
+        case .string(let text): text.utf8.count > limit ? .string(String(text.prefix(limit))) : self
+        case .array(let elements): .array(elements.prefix(limit).map { $0.shortened(to: limit) })
+        case .object(let members): .object(members.mapValues { $0.shortened(to: limit) })
+        default: self
+        }
+    }
+
     /// Appends the compact JSON's UTF-8 bytes.
     private func write(into bytes: inout [UInt8]) {
         switch self {
