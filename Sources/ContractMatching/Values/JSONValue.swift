@@ -84,7 +84,7 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
     /// or megabyte body costs what a short one does.
     ///
     /// ```swift
-    /// JSONValue.string(String(repeating: "x", count: 10_000)).abbreviated()   // "\"xxx…xxx…" (80 characters)
+    /// JSONValue.string(String(repeating: "x", count: 10_000)).abbreviated()   // a quote, 76 x's and "…"
     /// ```
     package func abbreviated(limit: Int = 80) -> String {
         let text = shortened(to: limit).description
