@@ -16,7 +16,8 @@ extension ContractCommand {
                 Provider states are set up as DIR/contract.yaml says. The state \
                 '\(PactExporter.savedValuesState)' replays the interactions before the one it names in \
                 its contract and answers with the values its request uses. Prints the provider's URL, \
-                the state-change URL and the `pact verifier` command line.
+                the state-change URL and the `pact verifier` command line (with a request timeout of \(verifierTimeout / 1000) s: \
+                a state late in a long contract replays every interaction before it).
                 """
         )
 
@@ -30,6 +31,11 @@ extension ContractCommand {
 
         @Option(help: "Port of the state-change URL (0 picks a free one).")
         var port = 0
+
+        /// The verifier's bound on each request, milliseconds, against its default 5 s: a
+        /// state late in a long contract replays every interaction before it (sign-ups, logins,
+        /// the states' commands), which on a loaded machine took longer than 30 s.
+        static let verifierTimeout = 300_000
 
         func run() async throws {
             let suite = try load(directory)
@@ -49,7 +55,8 @@ extension ContractCommand {
                 let lines = [
                     "provider: \(provider.baseURL)",
                     "state change URL: \(stateURL)",
-                    "pact verifier --file PACT.json --hostname \(target?.host ?? "127.0.0.1") --port \(target?.port ?? 80) --state-change-url \(stateURL)",
+                    "pact verifier --file PACT.json --hostname \(target?.host ?? "127.0.0.1") --port \(target?.port ?? 80) --state-change-url \(stateURL)"
+                        + " --request-timeout \(Self.verifierTimeout)",
                 ]
                 FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
             } respond: { request in
