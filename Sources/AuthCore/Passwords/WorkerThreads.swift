@@ -55,17 +55,27 @@ final class WorkerThreads: Sendable {
     }
 
     /// Names the calling thread, as `ps -L` and `/proc/PID/task/*/stat` show it (at most 15
-    /// bytes on Linux), by writing its `/proc/thread-self/comm`, not through `Thread.name`:
-    /// Foundation's setter names the thread only once the starting thread has stored its
-    /// handle, which under load (the new thread running first) it had not, and the thread
-    /// stayed unnamed. (`pthread_setname_np` is not in Swift's Glibc module.)
+    /// bytes on Linux), from the thread itself, not through `Thread.name`: Foundation's setter
+    /// names the thread only once the starting thread has stored its handle, which under load
+    /// (the new thread running first) it had not, and the thread stayed unnamed.
     private static func name(_ name: String) {
         #if os(Linux)
-            try? Data(name.utf8.prefix(15)).write(to: URL(fileURLWithPath: "/proc/thread-self/comm"))
+            // glibc's pthread_setname_np, which is not in Swift's Glibc module, names the calling
+            // thread with prctl. Writing /proc/thread-self/comm instead left the thread's /proc
+            // entries for whoever reaps the process to tear down: with a few CLI processes ending
+            // at once (the contracts' state commands), each reap spun for milliseconds in the
+            // kernel (d_walk), a quarter of the CPU of four such processes in a loop.
+            guard let symbol = setName else { return }
+            let function = unsafeBitCast(symbol, to: (@convention(c) (pthread_t, UnsafePointer<CChar>) -> Int32).self)
+            _ = String(decoding: name.utf8.prefix(15), as: UTF8.self).withCString { function(pthread_self(), $0) }
         #else
             _ = pthread_setname_np(name)
         #endif
     }
+
+    #if os(Linux)
+        private nonisolated(unsafe) static let setName = dlsym(dlopen(nil, RTLD_NOW), "pthread_setname_np")
+    #endif
 
     /// Raises the calling thread's nice value. Linux keeps a nice value per thread, and
     /// `who` 0 names the calling one.
