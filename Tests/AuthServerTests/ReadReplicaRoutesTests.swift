@@ -18,7 +18,7 @@ import Testing
     @Test func routesThatOnlyShowReadTheReplicaAndRoutesThatWriteThePrimary() async throws {
         let pair = try await ReplicatedCluster.start("authd-replica-routes")
         defer { pair.remove() }
-        try await TestCluster.withDatabase(pair.primaryDatabase.configuration) { try await MigrationRunner(database: $0).migrate() }
+        _ = try await TestCluster.withDatabase(pair.primaryDatabase.configuration) { try await MigrationRunner(database: $0).migrate() }
         var fixture = try await ServerFixture(database: pair.primaryDatabase)
         fixture.readReplicas = [ReplicatedCluster.configuration(pair.standby)]
         fixture.maximumReadLag = .seconds(3600)
