@@ -90,6 +90,11 @@ extension AuthorizeController {
         return respond(answer, request: request, language: flow.language)
     }
 
+    /// The page of a posted form that does not read, or holds what no page of authd's sends.
+    func invalidForm(_ request: Request, language: String? = nil) -> Response {
+        pages.message("authorize_error", status: .badRequest, for: request, language: language, detail: "the form is not valid")
+    }
+
     func message(for error: AuthError, flow: Flow) -> String {
         let words = pages.catalogue.messages(in: flow.language, values: ["seconds": String(error.retryAfter ?? 60)])
         switch error.code {

@@ -96,7 +96,7 @@ public struct AuthorizeController<Storage: AuthStorage>: Sendable {
             guard FormEncoding.isForm(contentType: request.headers[.contentType]) else { throw HTTPRequestError.notAForm }
             let body = Data(buffer: try await JSONRequestBody.collect(request, limit: maxBodySize))
             guard let parameters = FormEncoding.decode(body) else {
-                return pages.message("authorize_error", status: .badRequest, for: request, detail: "the form is not valid")
+                return invalidForm(request)
             }
             return try await authorize(request, context: context, parameters: parameters)
         }
@@ -230,7 +230,7 @@ public struct AuthorizeController<Storage: AuthStorage>: Sendable {
             form = try await FormRequestBody.read(from: request, limit: maxBodySize)
         } catch let error as AuthError where error.code == .invalidRequest {
             // A form that does not read (a field sent twice, bad encoding) gets a page, as a browser is shown.
-            return pages.message("authorize_error", status: .badRequest, for: request, detail: "the form is not valid")
+            return invalidForm(request)
         }
         let flow: Flow
         switch try await check(Self.query(of: request), for: request) {
@@ -261,8 +261,7 @@ public struct AuthorizeController<Storage: AuthStorage>: Sendable {
         case .consent:
             // Only the page's two buttons post here: anything else is a broken form, not a refusal.
             guard let decision = form["decision"], decision == "allow" || decision == "deny" else {
-                return pages.message(
-                    "authorize_error", status: .badRequest, for: request, language: flow.language, detail: "the form is not valid")
+                return invalidForm(request, language: flow.language)
             }
             guard let signIn = session.signIn, try await provider.isLive(signIn) else {
                 return try await signInPage(flow, session: session, request: request, status: .ok)

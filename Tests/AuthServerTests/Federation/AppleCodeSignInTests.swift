@@ -54,14 +54,6 @@ import Testing
         #expect(form["client_id"] == TestIdentityProvider.audience)
     }
 
-    /// Waits (up to a minute) until `condition` holds.
-    static func eventually(_ condition: () async throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while try await !condition(), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
-        }
-    }
-
     @Test func aCodeSignsInAndItsRefreshTokensAreRevokedWhenReplacedAndWhenTheAccountIsDeleted() async throws {
         let upstream = TestIdentityProvider()
         try await upstream.withRunning { issuer in
@@ -90,18 +82,24 @@ import Testing
                 let second = upstream.issueCode(
                     for: upstream.token(TestIdentityProvider.claims(issuer: issuer)), refreshToken: "r.the-second-refresh-token")
                 let access = try IdentityLinkingTests.accessToken(try await Self.signIn(client, code: second))
-                try await Self.eventually { upstream.revocationForms.count >= 1 }
+                try await Polling.until("Apple is asked to revoke the first token", within: .seconds(60)) {
+                    upstream.revocationForms.count >= 1
+                }
                 #expect(upstream.revocationForms.map { $0["token"] } == ["r.the-first-refresh-token"])
 
                 // Deleting the account revokes the one it has.
                 #expect(try await client.sendJSON(.delete, "/me", [:], bearer: access).status == .noContent)
-                try await Self.eventually { upstream.revocationForms.count >= 2 }
+                try await Polling.until("Apple is asked to revoke the second token", within: .seconds(60)) {
+                    upstream.revocationForms.count >= 2
+                }
                 let forms = upstream.revocationForms
                 #expect(forms.map { $0["token"] } == ["r.the-first-refresh-token", "r.the-second-refresh-token"])
                 #expect(forms.allSatisfy { $0["token_type_hint"] == "refresh_token" })
                 for form in forms { try Self.expectAppleClientSecret(form) }
                 // The provider answered; authd records it next.
-                try await Self.eventually { try await fixture.auditKinds().filter { $0 == "provider_token_revoked" }.count == 2 }
+                try await Polling.until("both revocations are audited", within: .seconds(60)) {
+                    try await fixture.auditKinds().filter { $0 == "provider_token_revoked" }.count == 2
+                }
             }
             #expect(try await fixture.auditKinds().filter { $0 == "provider_token_revoked" }.count == 2)
             // Done: the queue keeps no token.
@@ -123,13 +121,15 @@ import Testing
                 let attempts = { @Sendable in
                     try await PasswordResetTests.count("SELECT coalesce(max(attempts), 0)::int8 FROM provider_revocations", in: fixture)
                 }
-                try await Self.eventually { try await attempts() >= 2 }
+                try await Polling.until("the revocation is tried twice", within: .seconds(60)) { try await attempts() >= 2 }
                 #expect(try await attempts() >= 2)
                 #expect(upstream.revocationForms.isEmpty)
                 upstream.refuseRevocations(false)
-                try await Self.eventually { upstream.revocationForms.count == 1 }
+                try await Polling.until("Apple is asked to revoke the token", within: .seconds(60)) { upstream.revocationForms.count == 1 }
                 #expect(upstream.revocationForms.map { $0["token"] } == ["r.kept"])
-                try await Self.eventually { try await fixture.auditKinds().contains("provider_token_revoked") }
+                try await Polling.until("the revocation is audited", within: .seconds(60)) {
+                    try await fixture.auditKinds().contains("provider_token_revoked")
+                }
             }
             #expect(try await fixture.auditKinds().contains("provider_token_revoked"))
         }

@@ -337,7 +337,9 @@ import Testing
                 _ = try await fixture.withDatabase { database async throws in
                     try await database.client.query("DELETE FROM users WHERE username = 'alice'")
                 }
-                try await AppleCodeSignInTests.eventually { upstream.revocationForms.contains { $0["token"] == "r.never-linked" } }
+                try await Polling.until("the unlinked token is revoked", within: .seconds(60)) {
+                    upstream.revocationForms.contains { $0["token"] == "r.never-linked" }
+                }
                 #expect(upstream.revocationForms.map { $0["token"] } == ["r.never-linked"])
             }
         }
