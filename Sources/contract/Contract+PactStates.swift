@@ -34,7 +34,8 @@ extension ContractCommand {
 
         /// The verifier's bound on each request, milliseconds, against its default 5 s: a
         /// state late in a long contract replays every interaction before it (sign-ups, logins,
-        /// the states' commands), which on a loaded machine took longer than 30 s.
+        /// the states' commands), which a loaded machine can stretch far past that. A bound
+        /// for a hang, not a speed.
         static let verifierTimeout = 300_000
 
         func run() async throws {

@@ -62,9 +62,9 @@ final class WorkerThreads: Sendable {
         #if os(Linux)
             // glibc's pthread_setname_np, which is not in Swift's Glibc module, names the calling
             // thread with prctl. Writing /proc/thread-self/comm instead left the thread's /proc
-            // entries for whoever reaps the process to tear down: with a few CLI processes ending
-            // at once (the contracts' state commands), each reap spun for milliseconds in the
-            // kernel (d_walk), a quarter of the CPU of four such processes in a loop.
+            // entries for whoever reaps the process to tear down, and with several processes
+            // ending at once (the contracts' state commands) those reaps spun in the kernel
+            // (docs/08-performance.md).
             guard let symbol = setName else { return }
             let function = unsafeBitCast(symbol, to: (@convention(c) (pthread_t, UnsafePointer<CChar>) -> Int32).self)
             _ = String(decoding: name.utf8.prefix(15), as: UTF8.self).withCString { function(pthread_self(), $0) }
