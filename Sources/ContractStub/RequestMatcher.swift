@@ -187,7 +187,7 @@ struct RequestMatcher {
             guard let resolved = resolvedAgainstKnown(matcher) else { return .success(1) }
             if resolved.mismatches(inText: text, at: "$").isEmpty { return .success(matcher.specificity) }
         }
-        return .failure(Difference(weight: weight, text: "\(place): expected \(Self.describe(matcher)), got \(text)"))
+        return .failure(Difference(weight: weight, text: "\(place): expected \(Self.describe(matcher)), got \(text.abbreviated())"))
     }
 
     /// A typed matcher whose options hold `{{name}}`s (a `pkce_s256` challenge) with them

@@ -82,6 +82,16 @@ import WebForms
         #expect(stub.respond(to: Self.form("/oauth/token", "grant_type=client_credentials")).status == 200)
     }
 
+    /// A field's value too long to read (a probe's 10,000-character string) is shown cut, as
+    /// a JSON body's is, not echoed whole.
+    @Test func aLongFieldIsShownCut() throws {
+        let stub = try ContractStub(contracts: [try loadContract(Self.oauth)])
+        let long = String(repeating: "x", count: 10_000)
+        #expect(
+            difference(stub, Self.form("/oauth/token", "grant_type=\(long)"))
+                == "form grant_type: expected client_credentials, got \(String(repeating: "x", count: 77))…")
+    }
+
     @Test func refusesFormsThatBreakTheContractSayingWhy() throws {
         let stub = try ContractStub(contracts: [try loadContract(Self.oauth)])
         #expect(

@@ -87,8 +87,7 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
     /// JSONValue.string(String(repeating: "x", count: 10_000)).abbreviated()   // a quote, 76 x's and "…"
     /// ```
     package func abbreviated(limit: Int = 80) -> String {
-        let text = shortened(to: limit).description
-        return text.count > limit ? String(text.prefix(limit - 3)) + "…" : text
+        shortened(to: limit).description.abbreviated(limit: limit)
     }
 
     /// This value with each string cut to `limit` characters and each array to `limit`
